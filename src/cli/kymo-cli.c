@@ -1,0 +1,186 @@
+/* kymo-cli.c: the command-line companion
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "kymo-cli"
+
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <glib/gi18n.h>
+
+#include "kymo-cli-private.h"
+
+typedef int (*CommandFunc) (const KymoCliOptions *options, char **paths);
+
+static const struct {
+  const char  *name;
+  CommandFunc  func;
+  const char  *usage;
+} commands[] = {
+  { "info",   kymo_cli_info,   "info [--json] TRACE" },
+  { "dump",   kymo_cli_dump,   "dump TRACE" },
+  { "export", kymo_cli_export, "export --chrome TRACE [-o OUT]" },
+  { "stats",  kymo_cli_stats,  "stats [--csv] TRACE [--from NS --to NS]" },
+  { "render", kymo_cli_render, "render TRACE -o OUT.png|.svg [--from NS --to NS] [--width PX]" },
+};
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "Usage:\n");
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  kymo-cli %s\n", commands[i].usage);
+  fprintf (out, "\nEvery command takes --format=dial9|rtc|atf|wtf|tband and --tband-mode=freertos|bare-metal.\n"
+                "TRACE is a file, a folder (an ATF session) or - for standard input.\n");
+}
+
+void
+kymo_cli_print_error (const GError *error)
+{
+  fprintf (stderr, "kymo-cli: %s\n", error->message);
+}
+
+gboolean
+kymo_cli_parse_time (const char *text,
+                     KymoTime   *out)
+{
+  gint64 value;
+
+  if (!g_ascii_string_to_signed (text, 10, G_MININT64 + 1, G_MAXINT64, &value, NULL))
+    {
+      fprintf (stderr, "kymo-cli: “%s” is not a time in nanoseconds\n", text);
+      return FALSE;
+    }
+  *out = value;
+  return TRUE;
+}
+
+KymoInput *
+kymo_cli_open_input (char **paths,
+                     int   *status)
+{
+  g_autoptr(GError) error = NULL;
+  KymoInput *input;
+
+  input = kymo_input_new_for_paths ((const char * const *) paths, g_strv_length (paths), &error);
+  if (input == NULL)
+    {
+      kymo_cli_print_error (error);
+      *status = KYMO_CLI_USAGE;
+    }
+  return input;
+}
+
+KymoTrace *
+kymo_cli_load (const KymoCliOptions  *options,
+               char                 **paths,
+               int                   *status)
+{
+  g_autoptr(KymoInput) input = NULL;
+  g_autoptr(GError) error = NULL;
+  KymoLoadOptions load_options = { 0 };
+  KymoTrace *trace;
+
+  *status = KYMO_CLI_OK;
+  input = kymo_cli_open_input (paths, status);
+  if (input == NULL)
+    return NULL;
+
+  load_options.format = options->format;
+  load_options.tband_mode = options->tband_mode;
+  trace = kymo_load_sync (input, &load_options, NULL, NULL, NULL, &error);
+  if (trace == NULL)
+    {
+      kymo_cli_print_error (error);
+      if (g_error_matches (error, KYMO_LOAD_ERROR, KYMO_LOAD_ERROR_CORRUPT) ||
+          g_error_matches (error, KYMO_LOAD_ERROR, KYMO_LOAD_ERROR_TRUNCATED))
+        *status = KYMO_CLI_DAMAGED;
+      else
+        *status = KYMO_CLI_USAGE;
+      return NULL;
+    }
+
+  if (kymo_trace_get_stop_error (trace) != NULL)
+    {
+      kymo_cli_print_error (kymo_trace_get_stop_error (trace));
+      *status = KYMO_CLI_DAMAGED;
+    }
+  return trace;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) paths = NULL;
+  KymoCliOptions options = { 0 };
+  const char *command;
+  int status;
+  GOptionEntry entries[] = {
+    { "format", 0, 0, G_OPTION_ARG_STRING, &options.format, "Skip detection", "dial9|rtc|atf|wtf|tband" },
+    { "tband-mode", 0, 0, G_OPTION_ARG_STRING, &options.tband_mode, "Tonbandgerät trace mode", "freertos|bare-metal" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &options.json, "info: print JSON", NULL },
+    { "csv", 0, 0, G_OPTION_ARG_NONE, &options.csv, "stats: print CSV", NULL },
+    { "chrome", 0, 0, G_OPTION_ARG_NONE, &options.chrome, "export: Chrome Trace Event JSON", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &options.output, "Write to FILE (- for standard output)", "FILE" },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &options.from, "Start of the time window (ns)", "NS" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &options.to, "End of the time window (ns)", "NS" },
+    { "width", 0, 0, G_OPTION_ARG_INT, &options.width, "render: image width", "PX" },
+    { "height", 0, 0, G_OPTION_ARG_INT, &options.height, "render: image height", "PX" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, "TRACE" },
+    { NULL }
+  };
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+
+  if (argc < 2 || g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h"))
+    {
+      print_usage (argc < 2 ? stderr : stdout);
+      return argc < 2 ? KYMO_CLI_USAGE : KYMO_CLI_OK;
+    }
+  if (g_str_equal (argv[1], "--version"))
+    {
+      printf ("kymo-cli %s\n", PACKAGE_VERSION);
+      return KYMO_CLI_OK;
+    }
+
+  command = argv[1];
+  context = g_option_context_new ("TRACE");
+  g_option_context_add_main_entries (context, entries, NULL);
+  {
+    /* argv[1] is the command: parse what follows it */
+    int sub_argc = argc - 1;
+    char **sub_argv = argv + 1;
+
+    sub_argv[0] = argv[0];
+    if (!g_option_context_parse (context, &sub_argc, &sub_argv, &error))
+      {
+        fprintf (stderr, "kymo-cli: %s\n", error->message);
+        return KYMO_CLI_USAGE;
+      }
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (g_str_equal (command, commands[i].name))
+      {
+        if (paths == NULL || paths[0] == NULL)
+          {
+            fprintf (stderr, "kymo-cli: %s: no trace given\nUsage: kymo-cli %s\n", command, commands[i].usage);
+            return KYMO_CLI_USAGE;
+          }
+        status = commands[i].func (&options, paths);
+        fflush (stdout);
+        return status;
+      }
+
+  fprintf (stderr, "kymo-cli: unknown command “%s”\n", command);
+  print_usage (stderr);
+  return KYMO_CLI_USAGE;
+}

@@ -1,0 +1,35 @@
+/* kymo-format-tband.c
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "kymo-format-tband"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "kymo-formats.h"
+
+static guint
+detect (KymoInput *input)
+{
+  return 0;
+}
+
+static gboolean
+load (KymoLoadJob  *job,
+      KymoTrace    *trace,
+      GError      **error)
+{
+  kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_UNSUPPORTED, KYMO_NO_OFFSET,
+                           "the tband decoder is not written yet");
+  return FALSE;
+}
+
+const KymoFormat kymo_format_tband = {
+  .name = "tband",
+  .title = N_("tband trace"),
+  .detect = detect,
+  .load = load,
+};

@@ -1,0 +1,84 @@
+/* kymo-format.h: what a format decoder provides, and what it may call
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "kymo-input.h"
+#include "kymo-json-writer.h"
+#include "kymo-trace.h"
+
+G_BEGIN_DECLS
+
+#define KYMO_LOAD_ERROR (kymo_load_error_quark ())
+
+typedef enum {
+  KYMO_LOAD_ERROR_UNKNOWN_FORMAT, /* not a trace Kymo reads */
+  KYMO_LOAD_ERROR_CORRUPT,        /* damage the format cannot skip: decoding stopped */
+  KYMO_LOAD_ERROR_TRUNCATED,      /* the input ends inside a record */
+  KYMO_LOAD_ERROR_UNSUPPORTED,    /* a valid construct Kymo does not handle */
+  KYMO_LOAD_ERROR_IO,
+} KymoLoadError;
+
+GQuark kymo_load_error_quark (void);
+
+typedef struct _KymoLoadJob KymoLoadJob;
+
+typedef struct {
+  const char *format;      /* skip detection: "dial9", "rtc", "atf", "wtf", "tband" */
+  const char *tband_mode;  /* "freertos", "bare-metal" or NULL for auto */
+  gboolean    show_internal;
+} KymoLoadOptions;
+
+struct _KymoFormat
+{
+  const char         *name;        /* "dial9": as --format= takes it */
+  const char         *title;       /* "dial9 trace" (translatable, N_()) */
+  const char * const *mime_types;
+  const char * const *patterns;    /* glob patterns for the file chooser */
+
+  /* How sure the format is that @input is its own: 0 no, 100 certain.
+   * Content first; the name may break ties. Must be fast and never fail. */
+  guint       (*detect)      (KymoInput          *input);
+  /* Decodes into @trace (not sealed). On damage: sets @error, keeps every
+   * event before it in @trace, returns FALSE. May seal the trace itself
+   * (to build its link tables); the loader seals it otherwise. */
+  gboolean    (*load)        (KymoLoadJob        *job,
+                              KymoTrace          *trace,
+                              GError            **error);
+  /* Every record as JSON lines (../shared/specs/CLI.md). FALSE + @error when
+   * decoding stopped at damage. */
+  gboolean    (*dump)        (KymoLoadJob        *job,
+                              KymoJsonWriter     *out,
+                              GError            **error);
+  /* Optional: arguments of one event, decoded from the input. */
+  JsonObject *(*describe)    (KymoTrace          *trace,
+                              const KymoEventRef *ref);
+  /* Optional: the linked record. */
+  gboolean    (*follow_link) (KymoTrace          *trace,
+                              const KymoEventRef *from,
+                              KymoEventRef       *to);
+};
+
+KymoInput             *kymo_load_job_get_input   (KymoLoadJob      *job);
+const KymoLoadOptions *kymo_load_job_get_options (KymoLoadJob      *job);
+GCancellable          *kymo_load_job_get_cancellable (KymoLoadJob  *job);
+/* Cheap enough to call every few thousand records: reports progress (the
+ * listener hears it a few times a second at most) and returns FALSE, with
+ * G_IO_ERROR_CANCELLED set, once the load is cancelled. */
+gboolean               kymo_load_job_progress    (KymoLoadJob      *job,
+                                                  double            fraction,
+                                                  const char       *message,
+                                                  GError          **error);
+
+/* Sets a KYMO_LOAD_ERROR "PATH: offset N: message" (offset left out when
+ * KYMO_NO_OFFSET). */
+void                   kymo_load_job_set_error   (KymoLoadJob      *job,
+                                                  GError          **error,
+                                                  KymoLoadError     code,
+                                                  guint64           offset,
+                                                  const char       *format,
+                                                  ...) G_GNUC_PRINTF (5, 6);
+
+G_END_DECLS

@@ -1,0 +1,112 @@
+/* kymo-load-job.c: what a decoder sees of the load it runs in
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "kymo-load-job"
+
+#include "config.h"
+
+#include "kymo-input.h"
+#include "kymo-load-job-private.h"
+
+/* Listeners hear about progress at most this often (µs). */
+#define PROGRESS_INTERVAL (G_USEC_PER_SEC / 10)
+
+G_DEFINE_QUARK (kymo-load-error-quark, kymo_load_error)
+
+void
+_kymo_load_job_init (KymoLoadJob           *job,
+                     KymoInput             *input,
+                     const KymoLoadOptions *options,
+                     KymoProgressFunc       progress,
+                     gpointer               progress_data,
+                     GCancellable          *cancellable)
+{
+  memset (job, 0, sizeof *job);
+  job->input = kymo_input_ref (input);
+  if (options)
+    {
+      job->options.format = g_strdup (options->format);
+      job->options.tband_mode = g_strdup (options->tband_mode);
+      job->options.show_internal = options->show_internal;
+    }
+  job->cancellable = cancellable ? g_object_ref (cancellable) : NULL;
+  job->progress = progress;
+  job->progress_data = progress_data;
+}
+
+void
+_kymo_load_job_clear (KymoLoadJob *job)
+{
+  g_clear_pointer (&job->input, kymo_input_unref);
+  g_free ((char *) job->options.format);
+  g_free ((char *) job->options.tband_mode);
+  g_clear_object (&job->cancellable);
+}
+
+KymoInput *
+kymo_load_job_get_input (KymoLoadJob *job)
+{
+  return job->input;
+}
+
+const KymoLoadOptions *
+kymo_load_job_get_options (KymoLoadJob *job)
+{
+  return &job->options;
+}
+
+GCancellable *
+kymo_load_job_get_cancellable (KymoLoadJob *job)
+{
+  return job->cancellable;
+}
+
+gboolean
+kymo_load_job_progress (KymoLoadJob  *job,
+                        double        fraction,
+                        const char   *message,
+                        GError      **error)
+{
+  if (g_cancellable_set_error_if_cancelled (job->cancellable, error))
+    return FALSE;
+
+  if (job->progress != NULL)
+    {
+      gint64 now = g_get_monotonic_time ();
+
+      if (now - job->last_report >= PROGRESS_INTERVAL || fraction >= 1.0)
+        {
+          job->last_report = now;
+          job->progress (CLAMP (fraction, 0.0, 1.0), message, job->progress_data);
+        }
+    }
+  return TRUE;
+}
+
+void
+kymo_load_job_set_error (KymoLoadJob    *job,
+                         GError        **error,
+                         KymoLoadError   code,
+                         guint64         offset,
+                         const char     *format,
+                         ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  if (error == NULL)
+    return;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  if (offset == KYMO_NO_OFFSET)
+    g_set_error (error, KYMO_LOAD_ERROR, code, "%s: %s",
+                 kymo_input_get_path (job->input), message);
+  else
+    g_set_error (error, KYMO_LOAD_ERROR, code, "%s: offset %" G_GUINT64_FORMAT ": %s",
+                 kymo_input_get_path (job->input), offset, message);
+}

@@ -1,0 +1,403 @@
+/* kymo-loader.c
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "kymo-loader"
+
+#include "config.h"
+
+#include "kymo-input.h"
+#include "kymo-load-job-private.h"
+#include "kymo-loader.h"
+
+/* Defined in src/formats/kymo-formats.c */
+const KymoFormat * const *_kymo_formats_builtin (guint *n_formats);
+
+const KymoFormat * const *
+kymo_formats_get_all (guint *n_formats)
+{
+  return _kymo_formats_builtin (n_formats);
+}
+
+const KymoFormat *
+kymo_formats_lookup (const char *name)
+{
+  guint n;
+  const KymoFormat * const *formats = kymo_formats_get_all (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (formats[i]->name, name) == 0)
+      return formats[i];
+  return NULL;
+}
+
+const KymoFormat *
+kymo_formats_detect (KymoInput *input)
+{
+  guint n, best_score = 0;
+  const KymoFormat * const *formats = kymo_formats_get_all (&n);
+  const KymoFormat *best = NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint score = formats[i]->detect ? formats[i]->detect (input) : 0;
+
+      if (score > best_score)
+        {
+          best_score = score;
+          best = formats[i];
+        }
+    }
+  return best;
+}
+
+static const KymoFormat *
+choose_format (KymoInput              *input,
+               const KymoLoadOptions  *options,
+               GError                **error)
+{
+  const KymoFormat *format;
+
+  if (options && options->format)
+    {
+      format = kymo_formats_lookup (options->format);
+      if (format == NULL)
+        g_set_error (error, KYMO_LOAD_ERROR, KYMO_LOAD_ERROR_UNKNOWN_FORMAT,
+                     "%s: unknown format “%s”", kymo_input_get_path (input), options->format);
+      return format;
+    }
+
+  if (!input->is_dir && input->main.size == 0)
+    {
+      g_set_error (error, KYMO_LOAD_ERROR, KYMO_LOAD_ERROR_UNKNOWN_FORMAT,
+                   "%s: the file is empty", kymo_input_get_path (input));
+      return NULL;
+    }
+
+  format = kymo_formats_detect (input);
+  if (format == NULL)
+    g_set_error (error, KYMO_LOAD_ERROR, KYMO_LOAD_ERROR_UNKNOWN_FORMAT,
+                 "%s: not a trace format Kymo can read", kymo_input_get_path (input));
+  return format;
+}
+
+static gboolean
+trace_is_empty (KymoTrace *trace)
+{
+  guint64 spans, instants, samples, annotations;
+
+  kymo_trace_count_events (trace, &spans, &instants, &samples, &annotations);
+  return spans + instants + samples + annotations == 0;
+}
+
+KymoTrace *
+kymo_load_sync (KymoInput              *input,
+                const KymoLoadOptions  *options,
+                KymoProgressFunc        progress,
+                gpointer                progress_data,
+                GCancellable           *cancellable,
+                GError                **error)
+{
+  g_autoptr(KymoTrace) trace = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *title = NULL;
+  const KymoFormat *format;
+  KymoLoadJob job;
+  gboolean ok;
+
+  g_return_val_if_fail (input != NULL, NULL);
+
+  format = choose_format (input, options, error);
+  if (format == NULL)
+    return NULL;
+
+  trace = kymo_trace_new ();
+  title = g_path_get_basename (kymo_input_get_path (input));
+  kymo_trace_set_title (trace, title);
+  kymo_trace_set_format (trace, format);
+  kymo_trace_set_input (trace, input);
+
+  _kymo_load_job_init (&job, input, options, progress, progress_data, cancellable);
+  ok = format->load (&job, trace, &local_error);
+  _kymo_load_job_clear (&job);
+
+  if (!ok)
+    {
+      g_assert (local_error != NULL);
+
+      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+          !g_error_matches (local_error, KYMO_LOAD_ERROR, local_error->code) ||
+          local_error->code == KYMO_LOAD_ERROR_UNKNOWN_FORMAT ||
+          local_error->code == KYMO_LOAD_ERROR_IO ||
+          trace_is_empty (trace))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+
+      kymo_trace_set_stop_error (trace, local_error);
+      kymo_trace_add_warning (trace, KYMO_NO_OFFSET, KYMO_TIME_NONE, "%s", local_error->message);
+    }
+
+  kymo_trace_seal (trace);
+  if (progress)
+    progress (1.0, NULL, progress_data);
+
+  return g_steal_pointer (&trace);
+}
+
+gboolean
+kymo_dump_sync (KymoInput              *input,
+                const KymoLoadOptions  *options,
+                KymoJsonWriter         *out,
+                GError                **error)
+{
+  const KymoFormat *format;
+  KymoLoadJob job;
+  gboolean ok;
+
+  format = choose_format (input, options, error);
+  if (format == NULL)
+    return FALSE;
+  if (format->dump == NULL)
+    {
+      g_set_error (error, KYMO_LOAD_ERROR, KYMO_LOAD_ERROR_UNSUPPORTED,
+                   "%s: dumping %s is not supported", kymo_input_get_path (input), format->name);
+      return FALSE;
+    }
+
+  _kymo_load_job_init (&job, input, options, NULL, NULL, NULL);
+  ok = format->dump (&job, out, error);
+  _kymo_load_job_clear (&job);
+  kymo_json_writer_flush (out);
+  return ok;
+}
+
+struct _KymoLoader
+{
+  GObject          parent_instance;
+
+  KymoInput       *input;
+  KymoLoadOptions  options;
+
+  /* Written by the worker, read by the idle on the main context. */
+  GMutex           mutex;
+  double           pending_fraction;
+  char            *pending_message;
+  GSource         *idle;
+  GMainContext    *context;
+
+  double           fraction;
+  char            *message;
+};
+
+G_DEFINE_FINAL_TYPE (KymoLoader, kymo_loader, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_FRACTION,
+  PROP_MESSAGE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+kymo_loader_finalize (GObject *object)
+{
+  KymoLoader *self = (KymoLoader *) object;
+
+  if (self->idle)
+    {
+      g_source_destroy (self->idle);
+      g_source_unref (self->idle);
+    }
+  g_clear_pointer (&self->context, g_main_context_unref);
+  g_clear_pointer (&self->input, kymo_input_unref);
+  g_free ((char *) self->options.format);
+  g_free ((char *) self->options.tband_mode);
+  g_free (self->pending_message);
+  g_free (self->message);
+  g_mutex_clear (&self->mutex);
+
+  G_OBJECT_CLASS (kymo_loader_parent_class)->finalize (object);
+}
+
+static void
+kymo_loader_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  KymoLoader *self = KYMO_LOADER (object);
+
+  switch (prop_id)
+    {
+    case PROP_FRACTION:
+      g_value_set_double (value, self->fraction);
+      break;
+    case PROP_MESSAGE:
+      g_value_set_string (value, self->message);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+kymo_loader_class_init (KymoLoaderClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = kymo_loader_finalize;
+  object_class->get_property = kymo_loader_get_property;
+
+  properties[PROP_FRACTION] =
+    g_param_spec_double ("fraction", NULL, NULL, 0.0, 1.0, 0.0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MESSAGE] =
+    g_param_spec_string ("message", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+kymo_loader_init (KymoLoader *self)
+{
+  g_mutex_init (&self->mutex);
+}
+
+KymoLoader *
+kymo_loader_new (KymoInput             *input,
+                 const KymoLoadOptions *options)
+{
+  KymoLoader *self = g_object_new (KYMO_TYPE_LOADER, NULL);
+
+  self->input = kymo_input_ref (input);
+  if (options)
+    {
+      self->options.format = g_strdup (options->format);
+      self->options.tband_mode = g_strdup (options->tband_mode);
+      self->options.show_internal = options->show_internal;
+    }
+  return self;
+}
+
+KymoInput *
+kymo_loader_get_input (KymoLoader *self)
+{
+  return self->input;
+}
+
+double
+kymo_loader_get_fraction (KymoLoader *self)
+{
+  return self->fraction;
+}
+
+const char *
+kymo_loader_get_message (KymoLoader *self)
+{
+  return self->message;
+}
+
+static gboolean
+publish_progress (gpointer data)
+{
+  KymoLoader *self = data;
+  double fraction;
+  g_autofree char *message = NULL;
+
+  g_mutex_lock (&self->mutex);
+  fraction = self->pending_fraction;
+  message = g_strdup (self->pending_message);
+  g_clear_pointer (&self->idle, g_source_unref);
+  g_mutex_unlock (&self->mutex);
+
+  if (fraction != self->fraction)
+    {
+      self->fraction = fraction;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRACTION]);
+    }
+  if (g_strcmp0 (message, self->message) != 0)
+    {
+      g_free (self->message);
+      self->message = g_steal_pointer (&message);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* In the worker: coalesce into one low-priority idle on the main context. */
+static void
+worker_progress (double      fraction,
+                 const char *message,
+                 gpointer    data)
+{
+  KymoLoader *self = data;
+
+  g_mutex_lock (&self->mutex);
+  self->pending_fraction = fraction;
+  if (message != NULL && g_strcmp0 (message, self->pending_message) != 0)
+    {
+      g_free (self->pending_message);
+      self->pending_message = g_strdup (message);
+    }
+  if (self->idle == NULL)
+    {
+      self->idle = g_idle_source_new ();
+      g_source_set_priority (self->idle, G_PRIORITY_LOW);
+      g_source_set_callback (self->idle, publish_progress, g_object_ref (self), g_object_unref);
+      g_source_set_static_name (self->idle, "[kymo] load progress");
+      g_source_attach (self->idle, self->context);
+    }
+  g_mutex_unlock (&self->mutex);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  KymoLoader *self = source_object;
+  GError *error = NULL;
+  KymoTrace *trace;
+
+  trace = kymo_load_sync (self->input, &self->options, worker_progress, self, cancellable, &error);
+  if (trace == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, trace, g_object_unref);
+}
+
+void
+kymo_loader_load_async (KymoLoader          *self,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (KYMO_IS_LOADER (self));
+
+  g_clear_pointer (&self->context, g_main_context_unref);
+  self->context = g_main_context_ref_thread_default ();
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, kymo_loader_load_async);
+  g_task_set_check_cancellable (task, TRUE);
+  g_task_run_in_thread (task, load_thread);
+}
+
+KymoTrace *
+kymo_loader_load_finish (KymoLoader    *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == kymo_loader_load_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -1,0 +1,57 @@
+/* kymo-loader.h: detect the format and load a trace in a worker thread
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "kymo-format.h"
+
+G_BEGIN_DECLS
+
+typedef void (*KymoProgressFunc) (double      fraction,
+                                  const char *message,
+                                  gpointer    user_data);
+
+const KymoFormat * const *kymo_formats_get_all (guint            *n_formats);
+const KymoFormat         *kymo_formats_lookup  (const char       *name);
+/* NULL when nothing claims @input. */
+const KymoFormat         *kymo_formats_detect  (KymoInput        *input);
+
+/* Loads in the calling thread. Returns NULL with @error when nothing could be
+ * read (unknown format, I/O, cancelled). A trace that stopped at damage is
+ * returned sealed, with kymo_trace_get_stop_error() set and a warning. */
+KymoTrace *kymo_load_sync (KymoInput             *input,
+                           const KymoLoadOptions *options,
+                           KymoProgressFunc       progress,
+                           gpointer               progress_data,
+                           GCancellable          *cancellable,
+                           GError               **error);
+
+/* Writes every record as JSON lines. Returns FALSE with @error when the input
+ * could not be read or decoding stopped at damage. */
+gboolean   kymo_dump_sync (KymoInput             *input,
+                           const KymoLoadOptions *options,
+                           KymoJsonWriter        *out,
+                           GError               **error);
+
+#define KYMO_TYPE_LOADER (kymo_loader_get_type ())
+
+G_DECLARE_FINAL_TYPE (KymoLoader, kymo_loader, KYMO, LOADER, GObject)
+
+/* Properties "fraction" (double) and "message" (string) follow the load on
+ * the main context the load was started from. */
+KymoLoader *kymo_loader_new         (KymoInput             *input,
+                                     const KymoLoadOptions *options);
+KymoInput  *kymo_loader_get_input   (KymoLoader            *self);
+double      kymo_loader_get_fraction (KymoLoader           *self);
+const char *kymo_loader_get_message (KymoLoader            *self);
+void        kymo_loader_load_async  (KymoLoader            *self,
+                                     GCancellable          *cancellable,
+                                     GAsyncReadyCallback    callback,
+                                     gpointer               user_data);
+KymoTrace  *kymo_loader_load_finish (KymoLoader            *self,
+                                     GAsyncResult          *result,
+                                     GError               **error);
+
+G_END_DECLS

@@ -1,0 +1,595 @@
+/* kymo-trace.c
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "kymo-trace"
+
+#include "config.h"
+
+#include "kymo-format.h"
+#include "kymo-input.h"
+#include "kymo-trace-private.h"
+#include "kymo-track-private.h"
+
+struct _KymoTrace
+{
+  GObject         parent_instance;
+
+  char           *title;
+  const KymoFormat *format;
+  char           *variant;
+  KymoInput      *input;
+  gpointer        format_data;
+  GDestroyNotify  format_data_destroy;
+
+  GHashTable     *name_ids;      /* const char* (in chunk) → id + 1 */
+  GPtrArray      *names;         /* id → const char* (in chunk) */
+  GStringChunk   *strings;
+
+  GPtrArray      *tracks;        /* KymoTrack*, index = id */
+  GArray         *roots;         /* guint */
+  GArray         *flows;         /* KymoFlow */
+  GArray         *warnings;      /* KymoWarning */
+  GPtrArray      *metadata_keys;
+  GPtrArray      *metadata_values;
+
+  KymoTime        start;
+  KymoTime        end;
+  gint64          wallclock_offset;
+  GError         *stop_error;
+  guint           sealed : 1;
+  guint           has_wallclock : 1;
+  guint           has_range : 1;
+};
+
+G_DEFINE_FINAL_TYPE (KymoTrace, kymo_trace, G_TYPE_OBJECT)
+
+/* g_set_str() is GLib 2.76, above our floor. */
+static gboolean
+set_str (char       **ptr,
+         const char  *value)
+{
+  if (g_strcmp0 (*ptr, value) == 0)
+    return FALSE;
+  g_free (*ptr);
+  *ptr = g_strdup (value);
+  return TRUE;
+}
+
+enum {
+  PROP_0,
+  PROP_TITLE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+kymo_trace_finalize (GObject *object)
+{
+  KymoTrace *self = (KymoTrace *) object;
+
+  if (self->format_data_destroy)
+    g_clear_pointer (&self->format_data, self->format_data_destroy);
+  g_clear_pointer (&self->input, kymo_input_unref);
+  g_clear_pointer (&self->tracks, g_ptr_array_unref);
+  g_clear_pointer (&self->roots, g_array_unref);
+  g_clear_pointer (&self->flows, g_array_unref);
+  for (guint i = 0; i < self->warnings->len; i++)
+    g_free (g_array_index (self->warnings, KymoWarning, i).message);
+  g_clear_pointer (&self->warnings, g_array_unref);
+  g_clear_pointer (&self->metadata_keys, g_ptr_array_unref);
+  g_clear_pointer (&self->metadata_values, g_ptr_array_unref);
+  g_clear_pointer (&self->name_ids, g_hash_table_unref);
+  g_clear_pointer (&self->names, g_ptr_array_unref);
+  g_clear_pointer (&self->strings, g_string_chunk_free);
+  g_clear_error (&self->stop_error);
+  g_free (self->title);
+  g_free (self->variant);
+
+  G_OBJECT_CLASS (kymo_trace_parent_class)->finalize (object);
+}
+
+static void
+kymo_trace_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  KymoTrace *self = KYMO_TRACE (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+kymo_trace_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  KymoTrace *self = KYMO_TRACE (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      kymo_trace_set_title (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+kymo_trace_class_init (KymoTraceClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = kymo_trace_finalize;
+  object_class->get_property = kymo_trace_get_property;
+  object_class->set_property = kymo_trace_set_property;
+
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+kymo_trace_init (KymoTrace *self)
+{
+  self->strings = g_string_chunk_new (64 * 1024);
+  self->name_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->names = g_ptr_array_new ();
+  self->tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) _kymo_track_free);
+  self->roots = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->flows = g_array_new (FALSE, FALSE, sizeof (KymoFlow));
+  self->warnings = g_array_new (FALSE, FALSE, sizeof (KymoWarning));
+  self->metadata_keys = g_ptr_array_new_with_free_func (g_free);
+  self->metadata_values = g_ptr_array_new_with_free_func (g_free);
+  self->start = KYMO_TIME_NONE;
+  self->end = KYMO_TIME_NONE;
+  kymo_trace_intern (self, "");
+}
+
+KymoTrace *
+kymo_trace_new (void)
+{
+  return g_object_new (KYMO_TYPE_TRACE, NULL);
+}
+
+const char *
+kymo_trace_get_title (KymoTrace *self)
+{
+  g_return_val_if_fail (KYMO_IS_TRACE (self), NULL);
+  return self->title;
+}
+
+void
+kymo_trace_set_title (KymoTrace  *self,
+                      const char *title)
+{
+  g_return_if_fail (KYMO_IS_TRACE (self));
+
+  if (set_str (&self->title, title))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+const KymoFormat *
+kymo_trace_get_format (KymoTrace *self)
+{
+  return self->format;
+}
+
+void
+kymo_trace_set_format (KymoTrace        *self,
+                       const KymoFormat *format)
+{
+  self->format = format;
+}
+
+const char *
+kymo_trace_get_variant (KymoTrace *self)
+{
+  return self->variant;
+}
+
+void
+kymo_trace_set_variant (KymoTrace  *self,
+                        const char *variant)
+{
+  set_str (&self->variant, variant);
+}
+
+KymoInput *
+kymo_trace_get_input (KymoTrace *self)
+{
+  return self->input;
+}
+
+void
+kymo_trace_set_input (KymoTrace *self,
+                      KymoInput *input)
+{
+  if (input)
+    kymo_input_ref (input);
+  g_clear_pointer (&self->input, kymo_input_unref);
+  self->input = input;
+}
+
+gpointer
+kymo_trace_get_format_data (KymoTrace *self)
+{
+  return self->format_data;
+}
+
+void
+kymo_trace_set_format_data (KymoTrace      *self,
+                            gpointer        data,
+                            GDestroyNotify  destroy)
+{
+  if (self->format_data_destroy && self->format_data)
+    self->format_data_destroy (self->format_data);
+  self->format_data = data;
+  self->format_data_destroy = destroy;
+}
+
+guint32
+kymo_trace_intern_len (KymoTrace  *self,
+                       const char *name,
+                       gssize      len)
+{
+  g_autofree char *copy = NULL;
+  gpointer value;
+  const char *stored;
+  guint32 id;
+
+  if (name == NULL)
+    return 0;
+  if (len >= 0)
+    name = copy = g_strndup (name, len);
+
+  value = g_hash_table_lookup (self->name_ids, name);
+  if (value != NULL)
+    return GPOINTER_TO_UINT (value) - 1;
+
+  if (self->names->len > KYMO_NAME_MAX)
+    return KYMO_NAME_MAX;
+
+  stored = g_string_chunk_insert (self->strings, name);
+  id = self->names->len;
+  g_ptr_array_add (self->names, (gpointer) stored);
+  g_hash_table_insert (self->name_ids, (gpointer) stored, GUINT_TO_POINTER (id + 1));
+  return id;
+}
+
+guint32
+kymo_trace_intern (KymoTrace  *self,
+                   const char *name)
+{
+  return kymo_trace_intern_len (self, name, -1);
+}
+
+const char *
+kymo_trace_get_name (KymoTrace *self,
+                     guint32    name_id)
+{
+  if (name_id >= self->names->len)
+    return "";
+  return g_ptr_array_index (self->names, name_id);
+}
+
+guint
+kymo_trace_get_n_names (KymoTrace *self)
+{
+  return self->names->len;
+}
+
+const char *
+kymo_trace_store_text (KymoTrace  *self,
+                       const char *text)
+{
+  return g_string_chunk_insert (self->strings, text ? text : "");
+}
+
+guint
+kymo_trace_add_track (KymoTrace     *self,
+                      guint          parent,
+                      KymoTrackKind  kind,
+                      const char    *name)
+{
+  guint id = self->tracks->len;
+  KymoTrack *track;
+
+  g_return_val_if_fail (!self->sealed, KYMO_NO_TRACK);
+  g_return_val_if_fail (parent == KYMO_NO_TRACK || parent < id, KYMO_NO_TRACK);
+
+  track = _kymo_track_new (self, id, parent, kind, name);
+  g_ptr_array_add (self->tracks, track);
+  if (parent == KYMO_NO_TRACK)
+    g_array_append_val (self->roots, id);
+  else
+    g_array_append_val (((KymoTrack *) g_ptr_array_index (self->tracks, parent))->children, id);
+  return id;
+}
+
+guint
+kymo_trace_get_n_tracks (KymoTrace *self)
+{
+  return self->tracks->len;
+}
+
+KymoTrack *
+kymo_trace_get_track (KymoTrace *self,
+                      guint      id)
+{
+  g_return_val_if_fail (id < self->tracks->len, NULL);
+  return g_ptr_array_index (self->tracks, id);
+}
+
+const guint *
+kymo_trace_get_root_tracks (KymoTrace *self,
+                            guint     *n_roots)
+{
+  *n_roots = self->roots->len;
+  return (const guint *) (gpointer) self->roots->data;
+}
+
+void
+kymo_trace_add_flow (KymoTrace *self,
+                     guint      from_track,
+                     KymoTime   from_ts,
+                     guint      to_track,
+                     KymoTime   to_ts,
+                     guint32    name,
+                     guint32    source)
+{
+  KymoFlow flow = { from_track, to_track, from_ts, to_ts, name, source };
+
+  g_return_if_fail (!self->sealed);
+  g_return_if_fail (from_track < self->tracks->len && to_track < self->tracks->len);
+  g_array_append_val (self->flows, flow);
+}
+
+const KymoFlow *
+kymo_trace_get_flows (KymoTrace *self,
+                      gsize     *n_flows)
+{
+  *n_flows = self->flows->len;
+  return (const KymoFlow *) (gpointer) self->flows->data;
+}
+
+void
+kymo_trace_add_warning (KymoTrace  *self,
+                        guint64     offset,
+                        KymoTime    ts,
+                        const char *format,
+                        ...)
+{
+  KymoWarning warning;
+  va_list args;
+
+  va_start (args, format);
+  warning.offset = offset;
+  warning.ts = ts;
+  warning.message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_array_append_val (self->warnings, warning);
+}
+
+const KymoWarning *
+kymo_trace_get_warnings (KymoTrace *self,
+                         gsize     *n_warnings)
+{
+  *n_warnings = self->warnings->len;
+  return (const KymoWarning *) (gpointer) self->warnings->data;
+}
+
+void
+kymo_trace_set_metadata (KymoTrace  *self,
+                         const char *key,
+                         const char *value)
+{
+  g_return_if_fail (key != NULL);
+
+  for (guint i = 0; i < self->metadata_keys->len; i++)
+    if (g_str_equal (g_ptr_array_index (self->metadata_keys, i), key))
+      {
+        g_free (self->metadata_values->pdata[i]);
+        self->metadata_values->pdata[i] = g_strdup (value ? value : "");
+        return;
+      }
+  g_ptr_array_add (self->metadata_keys, g_strdup (key));
+  g_ptr_array_add (self->metadata_values, g_strdup (value ? value : ""));
+}
+
+const char *
+kymo_trace_get_metadata (KymoTrace  *self,
+                         const char *key)
+{
+  for (guint i = 0; i < self->metadata_keys->len; i++)
+    if (g_str_equal (g_ptr_array_index (self->metadata_keys, i), key))
+      return g_ptr_array_index (self->metadata_values, i);
+  return NULL;
+}
+
+guint
+kymo_trace_get_n_metadata (KymoTrace *self)
+{
+  return self->metadata_keys->len;
+}
+
+void
+kymo_trace_get_nth_metadata (KymoTrace   *self,
+                             guint        n,
+                             const char **key,
+                             const char **value)
+{
+  g_return_if_fail (n < self->metadata_keys->len);
+  *key = g_ptr_array_index (self->metadata_keys, n);
+  *value = g_ptr_array_index (self->metadata_values, n);
+}
+
+void
+kymo_trace_set_wallclock (KymoTrace *self,
+                          KymoTime   ts,
+                          gint64     epoch_ns)
+{
+  self->has_wallclock = TRUE;
+  self->wallclock_offset = epoch_ns - ts;
+}
+
+gboolean
+kymo_trace_get_wallclock (KymoTrace *self,
+                          gint64    *offset_ns)
+{
+  if (offset_ns)
+    *offset_ns = self->wallclock_offset;
+  return self->has_wallclock;
+}
+
+static int
+compare_roots (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  KymoTrace *self = user_data;
+  const KymoTrack *ta = g_ptr_array_index (self->tracks, *(const guint *) a);
+  const KymoTrack *tb = g_ptr_array_index (self->tracks, *(const guint *) b);
+
+  if (ta->sort_key != tb->sort_key)
+    return ta->sort_key < tb->sort_key ? -1 : 1;
+  return ta->id < tb->id ? -1 : ta->id > tb->id;
+}
+
+void
+kymo_trace_seal (KymoTrace *self)
+{
+  g_return_if_fail (KYMO_IS_TRACE (self));
+
+  if (self->sealed)
+    return;
+  self->sealed = TRUE;
+
+  for (guint i = 0; i < self->tracks->len; i++)
+    {
+      KymoTrack *track = g_ptr_array_index (self->tracks, i);
+
+      _kymo_track_seal (track);
+      g_qsort_with_data (track->children->data, track->children->len, sizeof (guint), compare_roots, self);
+
+      if (self->has_range || track->start == KYMO_TIME_NONE)
+        continue;
+      if (self->start == KYMO_TIME_NONE || track->start < self->start)
+        self->start = track->start;
+      if (self->end == KYMO_TIME_NONE || track->end > self->end)
+        self->end = track->end;
+    }
+  g_qsort_with_data (self->roots->data, self->roots->len, sizeof (guint), compare_roots, self);
+}
+
+gboolean
+kymo_trace_is_sealed (KymoTrace *self)
+{
+  return self->sealed;
+}
+
+void
+kymo_trace_get_time_range (KymoTrace *self,
+                           KymoTime  *start,
+                           KymoTime  *end)
+{
+  if (start)
+    *start = self->start;
+  if (end)
+    *end = self->end;
+}
+
+void
+kymo_trace_set_time_range (KymoTrace *self,
+                           KymoTime   start,
+                           KymoTime   end)
+{
+  self->has_range = TRUE;
+  self->start = start;
+  self->end = MAX (start, end);
+}
+
+void
+kymo_trace_count_events (KymoTrace *self,
+                         guint64   *spans,
+                         guint64   *instants,
+                         guint64   *samples,
+                         guint64   *annotations)
+{
+  guint64 s = 0, i = 0, c = 0, a = 0;
+
+  for (guint t = 0; t < self->tracks->len; t++)
+    {
+      KymoTrack *track = g_ptr_array_index (self->tracks, t);
+      s += track->sealed ? track->n_spans : track->staged->len;
+      i += track->instants->len;
+      c += track->samples->len;
+      a += track->annotations->len;
+    }
+  if (spans) *spans = s;
+  if (instants) *instants = i;
+  if (samples) *samples = c;
+  if (annotations) *annotations = a;
+}
+
+const GError *
+kymo_trace_get_stop_error (KymoTrace *self)
+{
+  return self->stop_error;
+}
+
+void
+kymo_trace_set_stop_error (KymoTrace    *self,
+                           const GError *error)
+{
+  g_clear_error (&self->stop_error);
+  if (error)
+    self->stop_error = g_error_copy (error);
+}
+
+JsonObject *
+kymo_trace_describe_event (KymoTrace          *self,
+                           const KymoEventRef *ref)
+{
+  g_return_val_if_fail (KYMO_IS_TRACE (self), NULL);
+  g_return_val_if_fail (ref != NULL, NULL);
+
+  if (ref->track >= self->tracks->len || self->format == NULL || self->format->describe == NULL)
+    return NULL;
+  return self->format->describe (self, ref);
+}
+
+gboolean
+kymo_trace_follow_link (KymoTrace          *self,
+                        const KymoEventRef *from,
+                        KymoEventRef       *to)
+{
+  g_return_val_if_fail (KYMO_IS_TRACE (self), FALSE);
+
+  if (from->track >= self->tracks->len || self->format == NULL || self->format->follow_link == NULL)
+    return FALSE;
+  return self->format->follow_link (self, from, to);
+}
+
+gsize
+_kymo_trace_event_memory (KymoTrace *self)
+{
+  gsize bytes = 0;
+
+  for (guint i = 0; i < self->tracks->len; i++)
+    bytes += _kymo_track_memory (g_ptr_array_index (self->tracks, i));
+  return bytes + self->flows->len * sizeof (KymoFlow);
+}

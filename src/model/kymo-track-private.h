@@ -1,0 +1,59 @@
+/* kymo-track-private.h
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "kymo-span-tree.h"
+#include "kymo-trace.h"
+
+G_BEGIN_DECLS
+
+/* A span while the trace is being built: depth is dropped at seal, when the
+ * span lands in its depth run. */
+typedef struct {
+  KymoSpan span;
+  guint32  depth;
+  guint32  order;
+} KymoStagedSpan;
+
+struct _KymoTrack
+{
+  KymoTrace     *trace;        /* unowned: the trace owns its tracks */
+  guint          id;
+  guint          parent;
+  KymoTrackKind  kind;
+  char          *name;
+  char          *group_kind;
+  char          *unit;
+  gint64         sort_key;
+  guint64        tag;
+  GArray        *children;     /* guint */
+
+  GArray        *staged;       /* KymoStagedSpan, until seal */
+  KymoSpan      *spans;
+  gsize          n_spans;
+  guint          n_depths;
+  gsize         *depth_offsets; /* [n_depths + 1] */
+  KymoSpanTree  *trees;         /* [n_depths] */
+
+  GArray        *instants;     /* KymoInstant */
+  GArray        *samples;      /* KymoSample */
+  GArray        *annotations;  /* KymoAnnotation */
+
+  KymoTime       start;
+  KymoTime       end;
+  guint          sealed : 1;
+};
+
+KymoTrack *_kymo_track_new    (KymoTrace     *trace,
+                               guint          id,
+                               guint          parent,
+                               KymoTrackKind  kind,
+                               const char    *name);
+void       _kymo_track_free   (KymoTrack     *self);
+void       _kymo_track_seal   (KymoTrack     *self);
+gsize      _kymo_track_memory (KymoTrack     *self);
+
+G_END_DECLS

@@ -1,0 +1,617 @@
+/* kymo-track.c
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "kymo-track"
+
+#include "config.h"
+
+#include "kymo-track-private.h"
+
+KymoTrack *
+_kymo_track_new (KymoTrace     *trace,
+                 guint          id,
+                 guint          parent,
+                 KymoTrackKind  kind,
+                 const char    *name)
+{
+  KymoTrack *self = g_new0 (KymoTrack, 1);
+
+  self->trace = trace;
+  self->id = id;
+  self->parent = parent;
+  self->kind = kind;
+  self->name = g_strdup (name ? name : "");
+  self->children = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->staged = g_array_new (FALSE, FALSE, sizeof (KymoStagedSpan));
+  self->instants = g_array_new (FALSE, FALSE, sizeof (KymoInstant));
+  self->samples = g_array_new (FALSE, FALSE, sizeof (KymoSample));
+  self->annotations = g_array_new (FALSE, FALSE, sizeof (KymoAnnotation));
+  self->start = KYMO_TIME_NONE;
+  self->end = KYMO_TIME_NONE;
+  return self;
+}
+
+void
+_kymo_track_free (KymoTrack *self)
+{
+  for (guint d = 0; d < self->n_depths; d++)
+    kymo_span_tree_clear (&self->trees[d]);
+  g_free (self->trees);
+  g_free (self->depth_offsets);
+  g_free (self->spans);
+  g_clear_pointer (&self->staged, g_array_unref);
+  g_array_unref (self->instants);
+  g_array_unref (self->samples);
+  g_array_unref (self->annotations);
+  g_array_unref (self->children);
+  g_free (self->name);
+  g_free (self->group_kind);
+  g_free (self->unit);
+  g_free (self);
+}
+
+guint
+kymo_track_get_id (const KymoTrack *self)
+{
+  return self->id;
+}
+
+guint
+kymo_track_get_parent (const KymoTrack *self)
+{
+  return self->parent;
+}
+
+KymoTrackKind
+kymo_track_get_kind (const KymoTrack *self)
+{
+  return self->kind;
+}
+
+const char *
+kymo_track_get_name (const KymoTrack *self)
+{
+  return self->name;
+}
+
+void
+kymo_track_set_name (KymoTrack  *self,
+                     const char *name)
+{
+  g_free (self->name);
+  self->name = g_strdup (name ? name : "");
+}
+
+const char *
+kymo_track_get_group_kind (const KymoTrack *self)
+{
+  return self->group_kind;
+}
+
+void
+kymo_track_set_group_kind (KymoTrack  *self,
+                           const char *group_kind)
+{
+  g_free (self->group_kind);
+  self->group_kind = g_strdup (group_kind);
+}
+
+const char *
+kymo_track_get_unit (const KymoTrack *self)
+{
+  return self->unit;
+}
+
+void
+kymo_track_set_unit (KymoTrack  *self,
+                     const char *unit)
+{
+  g_free (self->unit);
+  self->unit = g_strdup (unit);
+}
+
+gint64
+kymo_track_get_sort_key (const KymoTrack *self)
+{
+  return self->sort_key;
+}
+
+void
+kymo_track_set_sort_key (KymoTrack *self,
+                         gint64     sort_key)
+{
+  self->sort_key = sort_key;
+}
+
+guint64
+kymo_track_get_tag (const KymoTrack *self)
+{
+  return self->tag;
+}
+
+void
+kymo_track_set_tag (KymoTrack *self,
+                    guint64    tag)
+{
+  self->tag = tag;
+}
+
+const guint *
+kymo_track_get_children (const KymoTrack *self,
+                         guint           *n_children)
+{
+  *n_children = self->children->len;
+  return (const guint *) (gpointer) self->children->data;
+}
+
+static inline guint32
+pack_name (guint32 name,
+           guint   flags)
+{
+  return (MIN (name, KYMO_NAME_MAX)) | ((guint32) (flags & 0xFF) << 24);
+}
+
+void
+kymo_track_add_span (KymoTrack *self,
+                     KymoTime   start,
+                     KymoTime   end,
+                     guint32    name,
+                     guint      depth,
+                     guint      flags,
+                     guint32    source)
+{
+  KymoStagedSpan staged;
+
+  g_return_if_fail (!self->sealed);
+
+  if (end < start)
+    end = start;
+  staged.span.start = start;
+  staged.span.end = end;
+  staged.span.name_flags = pack_name (name, flags);
+  staged.span.source = source;
+  staged.depth = MIN (depth, 4095);
+  staged.order = 0;
+  g_array_append_val (self->staged, staged);
+}
+
+void
+kymo_track_add_instant (KymoTrack *self,
+                        KymoTime   ts,
+                        guint32    name,
+                        guint      flags,
+                        guint32    source)
+{
+  KymoInstant instant = { ts, pack_name (name, flags), source };
+
+  g_return_if_fail (!self->sealed);
+  g_array_append_val (self->instants, instant);
+}
+
+void
+kymo_track_add_sample (KymoTrack *self,
+                       KymoTime   ts,
+                       double     value)
+{
+  KymoSample sample = { ts, value };
+
+  g_return_if_fail (!self->sealed);
+  g_array_append_val (self->samples, sample);
+}
+
+void
+kymo_track_add_annotation (KymoTrack  *self,
+                           KymoTime    start,
+                           KymoTime    end,
+                           guint32     name,
+                           const char *text,
+                           guint32     source)
+{
+  KymoAnnotation annotation;
+
+  g_return_if_fail (!self->sealed);
+
+  annotation.start = start;
+  annotation.end = MAX (start, end);
+  annotation.name = name;
+  annotation.source = source;
+  annotation.text = text ? kymo_trace_store_text (self->trace, text) : NULL;
+  g_array_append_val (self->annotations, annotation);
+}
+
+static int
+compare_staged (gconstpointer a,
+                gconstpointer b)
+{
+  const KymoStagedSpan *sa = a, *sb = b;
+
+  if (sa->depth != sb->depth)
+    return sa->depth < sb->depth ? -1 : 1;
+  if (sa->span.start != sb->span.start)
+    return sa->span.start < sb->span.start ? -1 : 1;
+  if (sa->span.end != sb->span.end)
+    return sa->span.end > sb->span.end ? -1 : 1;
+  return sa->order < sb->order ? -1 : sa->order > sb->order;
+}
+
+static int
+compare_instant (gconstpointer a,
+                 gconstpointer b)
+{
+  const KymoInstant *ia = a, *ib = b;
+  return ia->ts < ib->ts ? -1 : ia->ts > ib->ts;
+}
+
+static int
+compare_sample (gconstpointer a,
+                gconstpointer b)
+{
+  const KymoSample *sa = a, *sb = b;
+  return sa->ts < sb->ts ? -1 : sa->ts > sb->ts;
+}
+
+static int
+compare_annotation (gconstpointer a,
+                    gconstpointer b)
+{
+  const KymoAnnotation *aa = a, *ab = b;
+  return aa->start < ab->start ? -1 : aa->start > ab->start;
+}
+
+/* Decoders mostly emit in order already; only sort when needed, stably. */
+static void
+sort_if_needed (GArray       *array,
+                GCompareFunc  compare)
+{
+  guint size = g_array_get_element_size (array);
+
+  for (guint i = 1; i < array->len; i++)
+    if (compare (array->data + (i - 1) * size, array->data + i * size) > 0)
+      {
+        g_qsort_with_data (array->data, array->len, size, (GCompareDataFunc) (void (*)(void)) compare, NULL);
+        return;
+      }
+}
+
+static void
+extend_range (KymoTrack *self,
+              KymoTime   start,
+              KymoTime   end)
+{
+  if (self->start == KYMO_TIME_NONE || start < self->start)
+    self->start = start;
+  if (self->end == KYMO_TIME_NONE || end > self->end)
+    self->end = end;
+}
+
+void
+_kymo_track_seal (KymoTrack *self)
+{
+  KymoStagedSpan *staged = (KymoStagedSpan *) (gpointer) self->staged->data;
+  gsize n = self->staged->len;
+  guint n_depths = 0;
+  gsize *cursor;
+  gboolean sorted = TRUE;
+
+  if (self->sealed)
+    return;
+  self->sealed = TRUE;
+
+  for (gsize i = 0; i < n; i++)
+    n_depths = MAX (n_depths, staged[i].depth + 1);
+
+  /* Counting sort by depth, stable, then each depth run by start. */
+  self->n_depths = n_depths;
+  self->n_spans = n;
+  self->depth_offsets = g_new0 (gsize, n_depths + 1);
+  for (gsize i = 0; i < n; i++)
+    self->depth_offsets[staged[i].depth + 1]++;
+  for (guint d = 0; d < n_depths; d++)
+    self->depth_offsets[d + 1] += self->depth_offsets[d];
+
+  for (gsize i = 1; i < n && sorted; i++)
+    sorted = compare_staged (&staged[i - 1], &staged[i]) <= 0;
+
+  if (!sorted)
+    {
+      for (gsize i = 0; i < n; i++)
+        staged[i].order = (guint32) i;
+      g_qsort_with_data (staged, n, sizeof *staged, (GCompareDataFunc) (void (*)(void)) compare_staged, NULL);
+    }
+
+  self->spans = g_new (KymoSpan, MAX (n, 1));
+  cursor = g_memdup2 (self->depth_offsets, sizeof (gsize) * (n_depths + 1));
+  for (gsize i = 0; i < n; i++)
+    {
+      self->spans[cursor[staged[i].depth]++] = staged[i].span;
+      extend_range (self, staged[i].span.start, staged[i].span.end);
+    }
+  g_free (cursor);
+  g_clear_pointer (&self->staged, g_array_unref);
+
+  self->trees = g_new0 (KymoSpanTree, MAX (n_depths, 1));
+  for (guint d = 0; d < n_depths; d++)
+    kymo_span_tree_init (&self->trees[d],
+                         self->spans + self->depth_offsets[d],
+                         self->depth_offsets[d + 1] - self->depth_offsets[d]);
+
+  sort_if_needed (self->instants, compare_instant);
+  sort_if_needed (self->samples, compare_sample);
+  sort_if_needed (self->annotations, compare_annotation);
+
+  if (self->instants->len)
+    extend_range (self,
+                  g_array_index (self->instants, KymoInstant, 0).ts,
+                  g_array_index (self->instants, KymoInstant, self->instants->len - 1).ts);
+  if (self->samples->len)
+    extend_range (self,
+                  g_array_index (self->samples, KymoSample, 0).ts,
+                  g_array_index (self->samples, KymoSample, self->samples->len - 1).ts);
+  for (guint i = 0; i < self->annotations->len; i++)
+    {
+      const KymoAnnotation *a = &g_array_index (self->annotations, KymoAnnotation, i);
+      extend_range (self, a->start, a->end);
+    }
+}
+
+gsize
+_kymo_track_memory (KymoTrack *self)
+{
+  gsize bytes = sizeof *self;
+
+  bytes += self->n_spans * sizeof (KymoSpan);
+  for (guint d = 0; d < self->n_depths; d++)
+    bytes += kymo_span_tree_memory (&self->trees[d]);
+  bytes += self->instants->len * sizeof (KymoInstant);
+  bytes += self->samples->len * sizeof (KymoSample);
+  bytes += self->annotations->len * sizeof (KymoAnnotation);
+  return bytes;
+}
+
+gsize
+kymo_track_get_n_events (const KymoTrack *self)
+{
+  return self->n_spans + self->instants->len + self->samples->len + self->annotations->len;
+}
+
+KymoTime
+kymo_track_get_start (const KymoTrack *self)
+{
+  return self->start;
+}
+
+KymoTime
+kymo_track_get_end (const KymoTrack *self)
+{
+  return self->end;
+}
+
+const KymoSpan *
+kymo_track_get_spans (const KymoTrack *self,
+                      gsize           *n_spans)
+{
+  g_return_val_if_fail (self->sealed, NULL);
+  *n_spans = self->n_spans;
+  return self->spans;
+}
+
+guint
+kymo_track_get_n_depths (const KymoTrack *self)
+{
+  return self->n_depths;
+}
+
+const KymoSpan *
+kymo_track_get_depth_spans (const KymoTrack *self,
+                            guint            depth,
+                            gsize           *n_spans,
+                            gsize           *first)
+{
+  g_return_val_if_fail (self->sealed, NULL);
+
+  if (depth >= self->n_depths)
+    {
+      *n_spans = 0;
+      if (first)
+        *first = self->n_spans;
+      return NULL;
+    }
+  *n_spans = self->depth_offsets[depth + 1] - self->depth_offsets[depth];
+  if (first)
+    *first = self->depth_offsets[depth];
+  return self->spans + self->depth_offsets[depth];
+}
+
+guint
+kymo_track_get_span_depth (const KymoTrack *self,
+                           gsize            index)
+{
+  guint lo = 0, hi = self->n_depths;
+
+  g_return_val_if_fail (index < self->n_spans, 0);
+
+  /* First depth whose run ends after index. */
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (self->depth_offsets[mid + 1] <= index)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+gsize
+kymo_track_query_spans (const KymoTrack *self,
+                        guint            depth,
+                        KymoTime         t0,
+                        KymoTime         t1,
+                        GArray          *indexes)
+{
+  g_return_val_if_fail (self->sealed, 0);
+
+  if (depth >= self->n_depths)
+    return 0;
+  return kymo_span_tree_query (&self->trees[depth], t0, t1,
+                               (guint32) self->depth_offsets[depth], indexes);
+}
+
+void
+kymo_track_query_lod (const KymoTrack *self,
+                      guint            depth,
+                      KymoTime         t0,
+                      KymoTime         t1,
+                      guint            n_buckets,
+                      guint32         *longest,
+                      guint32         *counts)
+{
+  const KymoSpanTree *tree;
+  double width;
+  gsize lo;
+
+  g_return_if_fail (self->sealed);
+
+  if (depth >= self->n_depths || n_buckets == 0 || t1 <= t0)
+    {
+      for (guint b = 0; b < n_buckets; b++)
+        {
+          longest[b] = G_MAXUINT32;
+          counts[b] = 0;
+        }
+      return;
+    }
+
+  tree = &self->trees[depth];
+  width = (double) (t1 - t0) / n_buckets;
+  lo = kymo_span_tree_lower_bound (tree, t0);
+
+  for (guint b = 0; b < n_buckets; b++)
+    {
+      KymoTime bucket_end = b + 1 == n_buckets ? t1 : t0 + (KymoTime) (width * (b + 1));
+      gsize hi = lo;
+      guint32 best;
+
+      /* Most buckets hold few spans: step before searching. */
+      while (hi < tree->n_spans && hi - lo < 8 && tree->spans[hi].start < bucket_end)
+        hi++;
+      if (hi < tree->n_spans && tree->spans[hi].start < bucket_end)
+        {
+          gsize a = hi, z = tree->n_spans;
+          while (a < z)
+            {
+              gsize mid = a + (z - a) / 2;
+              if (tree->spans[mid].start < bucket_end)
+                a = mid + 1;
+              else
+                z = mid;
+            }
+          hi = a;
+        }
+
+      best = kymo_span_tree_longest (tree, lo, hi);
+      longest[b] = best == G_MAXUINT32 ? G_MAXUINT32 : (guint32) (best + self->depth_offsets[depth]);
+      counts[b] = (guint32) (hi - lo);
+      lo = hi;
+    }
+}
+
+guint32
+kymo_track_find_span_at (const KymoTrack *self,
+                         guint            depth,
+                         KymoTime         ts)
+{
+  g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 best = G_MAXUINT32;
+
+  if (depth >= self->n_depths)
+    return G_MAXUINT32;
+
+  kymo_track_query_spans (self, depth, ts, ts, hits);
+  /* Overlaps at one depth only happen in damaged traces: prefer the shortest. */
+  for (guint i = 0; i < hits->len; i++)
+    {
+      guint32 idx = g_array_index (hits, guint32, i);
+      if (best == G_MAXUINT32 ||
+          self->spans[idx].end - self->spans[idx].start < self->spans[best].end - self->spans[best].start)
+        best = idx;
+    }
+  return best;
+}
+
+const KymoInstant *
+kymo_track_get_instants (const KymoTrack *self,
+                         gsize           *n_instants)
+{
+  *n_instants = self->instants->len;
+  return (const KymoInstant *) (gpointer) self->instants->data;
+}
+
+const KymoSample *
+kymo_track_get_samples (const KymoTrack *self,
+                        gsize           *n_samples)
+{
+  *n_samples = self->samples->len;
+  return (const KymoSample *) (gpointer) self->samples->data;
+}
+
+const KymoAnnotation *
+kymo_track_get_annotations (const KymoTrack *self,
+                            gsize           *n_annotations)
+{
+  *n_annotations = self->annotations->len;
+  return (const KymoAnnotation *) (gpointer) self->annotations->data;
+}
+
+#define LOWER_BOUND(array, type, field, ts)                        \
+  G_STMT_START {                                                   \
+    gsize lo_ = 0, hi_ = (array)->len;                             \
+    while (lo_ < hi_)                                              \
+      {                                                            \
+        gsize mid_ = lo_ + (hi_ - lo_) / 2;                        \
+        if (g_array_index ((array), type, mid_).field < (ts))      \
+          lo_ = mid_ + 1;                                          \
+        else                                                       \
+          hi_ = mid_;                                              \
+      }                                                            \
+    return lo_;                                                    \
+  } G_STMT_END
+
+gsize
+kymo_track_lower_bound_instant (const KymoTrack *self,
+                                KymoTime         ts)
+{
+  LOWER_BOUND (self->instants, KymoInstant, ts, ts);
+}
+
+gsize
+kymo_track_lower_bound_sample (const KymoTrack *self,
+                               KymoTime         ts)
+{
+  LOWER_BOUND (self->samples, KymoSample, ts, ts);
+}
+
+gsize
+kymo_track_lower_bound_annotation (const KymoTrack *self,
+                                   KymoTime         ts)
+{
+  LOWER_BOUND (self->annotations, KymoAnnotation, start, ts);
+}
+
+const char *
+kymo_track_kind_to_string (KymoTrackKind kind)
+{
+  switch (kind)
+    {
+    case KYMO_TRACK_GROUP: return "group";
+    case KYMO_TRACK_THREAD: return "thread";
+    case KYMO_TRACK_COUNTER: return "counter";
+    case KYMO_TRACK_INSTANT: return "instant";
+    case KYMO_TRACK_MARKER: return "marker";
+    case KYMO_TRACK_ANNOTATION: return "annotation";
+    case KYMO_TRACK_LOG: return "log";
+    default: return "unknown";
+    }
+}

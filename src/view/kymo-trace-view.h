@@ -1,0 +1,21 @@
+/* kymo-trace-view.h: everything shown for one loaded trace
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "kymo.h"
+
+G_BEGIN_DECLS
+
+#define KYMO_TYPE_TRACE_VIEW (kymo_trace_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (KymoTraceView, kymo_trace_view, KYMO, TRACE_VIEW, GtkWidget)
+
+GtkWidget *kymo_trace_view_new       (KymoTrace     *trace);
+KymoTrace *kymo_trace_view_get_trace (KymoTraceView *self);
+
+G_END_DECLS

@@ -1,0 +1,13 @@
+/* kymo-fuzz.h: the one thing every fuzz target does
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+int  LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+/* Loads and dumps @data as @format; any crash, hang or sanitizer report is a bug. */
+void kymo_fuzz_run          (const char *format, const uint8_t *data, size_t size);

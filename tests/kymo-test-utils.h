@@ -1,0 +1,36 @@
+/* kymo-test-utils.h: helpers every test may use
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "kymo.h"
+
+G_BEGIN_DECLS
+
+/* ../shared/samples/<relative>, or NULL after g_test_skip() with a message
+ * when the samples are not there (a user's clone). */
+char      *kymo_test_sample_path (const char   *relative);
+/* Loads @bytes as @format (NULL: detect) in the calling thread. */
+KymoTrace *kymo_test_load_bytes  (const guint8 *data,
+                                  gsize         size,
+                                  const char   *format,
+                                  GError      **error);
+KymoTrace *kymo_test_load_path   (const char   *path,
+                                  const char   *format,
+                                  GError      **error);
+/* Runs the format's dump into memory; returns the text, sets @ok. */
+char      *kymo_test_dump_bytes  (const guint8 *data,
+                                  gsize         size,
+                                  const char   *format,
+                                  gboolean     *ok,
+                                  GError      **error);
+/* Loads every prefix of @data (and dumps it): must never crash. Returns how
+ * many prefixes loaded without a stop error. */
+guint      kymo_test_every_prefix (const guint8 *data,
+                                   gsize         size,
+                                   const char   *format,
+                                   gsize         step);
+
+G_END_DECLS
