@@ -19,7 +19,7 @@ build: deps $(BUILD)/build.ninja
 	meson compile -C $(BUILD)
 
 run: build
-	GSETTINGS_SCHEMA_DIR=$(BUILD)/data ./$(BUILD)/src/app/kymo $$(cat $(BUILD)/data/demo-path 2>/dev/null)
+	GSETTINGS_SCHEMA_DIR=$(BUILD)/data ./$(BUILD)/src/app/kymo $(BUILD)/src/demo/kymo-demo-session
 
 test: build
 	tests/run-tests.sh
