@@ -9,15 +9,45 @@
 
 #include "kymo-input.h"
 #include "kymo-load-job-private.h"
-#include "kymo-loader.h"
+#include "kymo-loader-private.h"
 
 /* Defined in src/formats/kymo-formats.c */
 const KymoFormat * const *_kymo_formats_builtin (guint *n_formats);
 
+static GPtrArray *all_formats;
+G_LOCK_DEFINE_STATIC (all_formats);
+
+static void
+ensure_formats (void)
+{
+  G_LOCK (all_formats);
+  if (all_formats == NULL)
+    {
+      guint n;
+      const KymoFormat * const *builtin = _kymo_formats_builtin (&n);
+
+      all_formats = g_ptr_array_new ();
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (all_formats, (gpointer) builtin[i]);
+    }
+  G_UNLOCK (all_formats);
+}
+
+void
+_kymo_formats_add_for_testing (const KymoFormat *format)
+{
+  ensure_formats ();
+  G_LOCK (all_formats);
+  g_ptr_array_add (all_formats, (gpointer) format);
+  G_UNLOCK (all_formats);
+}
+
 const KymoFormat * const *
 kymo_formats_get_all (guint *n_formats)
 {
-  return _kymo_formats_builtin (n_formats);
+  ensure_formats ();
+  *n_formats = all_formats->len;
+  return (const KymoFormat * const *) all_formats->pdata;
 }
 
 const KymoFormat *

@@ -1,0 +1,157 @@
+/* test-trace.c: building the model
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "kymo.h"
+#include "kymo-trace-private.h"
+
+static void
+test_intern (void)
+{
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  guint32 a = kymo_trace_intern (trace, "poll");
+  guint32 b = kymo_trace_intern (trace, "park");
+  guint32 c = kymo_trace_intern_len (trace, "polling", 4);
+
+  g_assert_cmpuint (kymo_trace_intern (trace, ""), ==, 0);
+  g_assert_cmpuint (a, !=, b);
+  g_assert_cmpuint (a, ==, c);
+  g_assert_cmpstr (kymo_trace_get_name (trace, a), ==, "poll");
+  g_assert_cmpstr (kymo_trace_get_name (trace, b), ==, "park");
+  g_assert_cmpstr (kymo_trace_get_name (trace, 9999), ==, "");
+  g_assert_cmpuint (kymo_trace_get_n_names (trace), ==, 3);
+}
+
+static void
+test_track_tree (void)
+{
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  guint p2 = kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_GROUP, "Process 2");
+  guint p1 = kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_GROUP, "Process 1");
+  guint t_low = kymo_trace_add_track (trace, p1, KYMO_TRACK_THREAD, "low");
+  guint t_high = kymo_trace_add_track (trace, p1, KYMO_TRACK_THREAD, "high");
+  const guint *roots, *children;
+  guint n;
+
+  kymo_track_set_group_kind (kymo_trace_get_track (trace, p1), "process");
+  kymo_track_set_sort_key (kymo_trace_get_track (trace, p1), -1);
+  kymo_track_set_sort_key (kymo_trace_get_track (trace, t_low), 10);
+  kymo_track_set_sort_key (kymo_trace_get_track (trace, t_high), 1);
+  kymo_trace_seal (trace);
+
+  roots = kymo_trace_get_root_tracks (trace, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (roots[0], ==, p1);
+  g_assert_cmpuint (roots[1], ==, p2);
+  children = kymo_track_get_children (kymo_trace_get_track (trace, p1), &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (children[0], ==, t_high);
+  g_assert_cmpuint (children[1], ==, t_low);
+  g_assert_cmpuint (kymo_track_get_parent (kymo_trace_get_track (trace, t_low)), ==, p1);
+  g_assert_cmpstr (kymo_track_get_group_kind (kymo_trace_get_track (trace, p1)), ==, "process");
+}
+
+static void
+test_events_sorted_and_range (void)
+{
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  KymoTrack *thread = kymo_trace_get_track (trace, kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_THREAD, "t"));
+  KymoTrack *counter = kymo_trace_get_track (trace, kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_COUNTER, "c"));
+  KymoTrack *marks = kymo_trace_get_track (trace, kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_MARKER, "m"));
+  const KymoInstant *instants;
+  const KymoSample *samples;
+  const KymoAnnotation *annotations;
+  guint64 spans, n_instants, n_samples, n_annotations;
+  KymoTime start, end;
+  gsize n;
+
+  kymo_track_add_instant (thread, 500, kymo_trace_intern (trace, "b"), 0, 2);
+  kymo_track_add_instant (thread, 100, kymo_trace_intern (trace, "a"), 0, 1);
+  kymo_track_add_span (thread, 50, 40, kymo_trace_intern (trace, "backwards"), 0, 0, 0);
+  kymo_track_add_sample (counter, 30, 1.5);
+  kymo_track_add_sample (counter, 10, -2.0);
+  kymo_track_add_annotation (marks, 900, 1200, kymo_trace_intern (trace, "range"), "a long note", 0);
+  kymo_track_add_annotation (marks, 20, 20, 0, NULL, 0);
+  kymo_trace_add_warning (trace, 42, 60, "offset %d: bad", 42);
+  kymo_trace_seal (trace);
+
+  instants = kymo_track_get_instants (thread, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpint (instants[0].ts, ==, 100);
+  g_assert_cmpint (instants[0].source, ==, 1);
+  g_assert_cmpuint (kymo_track_lower_bound_instant (thread, 101), ==, 1);
+  samples = kymo_track_get_samples (counter, &n);
+  g_assert_cmpint (samples[0].ts, ==, 10);
+  g_assert_cmpfloat (samples[1].value, ==, 1.5);
+  annotations = kymo_track_get_annotations (marks, &n);
+  g_assert_cmpint (annotations[0].start, ==, 20);
+  g_assert_null (annotations[0].text);
+  g_assert_cmpstr (annotations[1].text, ==, "a long note");
+  /* an end before its start is clamped, not dropped */
+  g_assert_cmpint (kymo_track_get_spans (thread, &n)[0].end, ==, 50);
+
+  kymo_trace_get_time_range (trace, &start, &end);
+  g_assert_cmpint (start, ==, 10);
+  g_assert_cmpint (end, ==, 1200);
+  kymo_trace_count_events (trace, &spans, &n_instants, &n_samples, &n_annotations);
+  g_assert_cmpuint (spans, ==, 1);
+  g_assert_cmpuint (n_instants, ==, 2);
+  g_assert_cmpuint (n_samples, ==, 2);
+  g_assert_cmpuint (n_annotations, ==, 2);
+  g_assert_cmpstr (kymo_trace_get_warnings (trace, &n)[0].message, ==, "offset 42: bad");
+}
+
+static void
+test_metadata_and_wallclock (void)
+{
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  const char *key, *value;
+  gint64 offset;
+
+  g_assert_false (kymo_trace_get_wallclock (trace, &offset));
+  kymo_trace_set_metadata (trace, "service", "a");
+  kymo_trace_set_metadata (trace, "host", "b");
+  kymo_trace_set_metadata (trace, "service", "c");
+  g_assert_cmpuint (kymo_trace_get_n_metadata (trace), ==, 2);
+  kymo_trace_get_nth_metadata (trace, 0, &key, &value);
+  g_assert_cmpstr (key, ==, "service");
+  g_assert_cmpstr (value, ==, "c");
+  g_assert_cmpstr (kymo_trace_get_metadata (trace, "host"), ==, "b");
+  g_assert_null (kymo_trace_get_metadata (trace, "nope"));
+
+  kymo_trace_set_wallclock (trace, 1000, 1700000000000000000);
+  g_assert_true (kymo_trace_get_wallclock (trace, &offset));
+  g_assert_cmpint (offset, ==, 1700000000000000000 - 1000);
+}
+
+static void
+test_memory_per_span (void)
+{
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  KymoTrack *t = kymo_trace_get_track (trace, kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_THREAD, "t"));
+  guint n = 100000;
+  gsize bytes;
+
+  for (guint i = 0; i < n; i++)
+    kymo_track_add_span (t, i * 10, i * 10 + 5, 1, i % 4, 0, i);
+  kymo_trace_seal (trace);
+  bytes = _kymo_trace_event_memory (trace);
+  g_test_message ("%.2f bytes per span", (double) bytes / n);
+  g_assert_cmpuint (bytes / n, <=, 32);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/trace/intern", test_intern);
+  g_test_add_func ("/trace/track-tree", test_track_tree);
+  g_test_add_func ("/trace/events-sorted-and-range", test_events_sorted_and_range);
+  g_test_add_func ("/trace/metadata-and-wallclock", test_metadata_and_wallclock);
+  g_test_add_func ("/trace/memory-per-span", test_memory_per_span);
+  return g_test_run ();
+}
