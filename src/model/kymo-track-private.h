@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 typedef struct {
   KymoSpan span;
   guint32  depth;
-  guint32  order;
+  guint32  reserved;
 } KymoStagedSpan;
 
 struct _KymoTrack

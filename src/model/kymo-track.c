@@ -173,7 +173,7 @@ kymo_track_add_span (KymoTrack *self,
   staged.span.name_flags = pack_name (name, flags);
   staged.span.source = source;
   staged.depth = MIN (depth, 4095);
-  staged.order = 0;
+  staged.reserved = 0;
   g_array_append_val (self->staged, staged);
 }
 
@@ -222,18 +222,17 @@ kymo_track_add_annotation (KymoTrack  *self,
 }
 
 static int
-compare_staged (gconstpointer a,
-                gconstpointer b)
+compare_span (gconstpointer a,
+              gconstpointer b)
 {
-  const KymoStagedSpan *sa = a, *sb = b;
+  const KymoSpan *sa = a, *sb = b;
 
-  if (sa->depth != sb->depth)
-    return sa->depth < sb->depth ? -1 : 1;
-  if (sa->span.start != sb->span.start)
-    return sa->span.start < sb->span.start ? -1 : 1;
-  if (sa->span.end != sb->span.end)
-    return sa->span.end > sb->span.end ? -1 : 1;
-  return sa->order < sb->order ? -1 : sa->order > sb->order;
+  if (sa->start != sb->start)
+    return sa->start < sb->start ? -1 : 1;
+  /* Longer first, so an enclosing span precedes what starts with it. */
+  if (sa->end != sb->end)
+    return sa->end > sb->end ? -1 : 1;
+  return 0;
 }
 
 static int
@@ -293,7 +292,6 @@ _kymo_track_seal (KymoTrack *self)
   gsize n = self->staged->len;
   guint n_depths = 0;
   gsize *cursor;
-  gboolean sorted = TRUE;
 
   if (self->sealed)
     return;
@@ -302,7 +300,8 @@ _kymo_track_seal (KymoTrack *self)
   for (gsize i = 0; i < n; i++)
     n_depths = MAX (n_depths, staged[i].depth + 1);
 
-  /* Counting sort by depth, stable, then each depth run by start. */
+  /* Counting sort by depth; decoders emit each depth in start order almost
+   * always, so a run is only sorted when it needs it. */
   self->n_depths = n_depths;
   self->n_spans = n;
   self->depth_offsets = g_new0 (gsize, n_depths + 1);
@@ -310,16 +309,6 @@ _kymo_track_seal (KymoTrack *self)
     self->depth_offsets[staged[i].depth + 1]++;
   for (guint d = 0; d < n_depths; d++)
     self->depth_offsets[d + 1] += self->depth_offsets[d];
-
-  for (gsize i = 1; i < n && sorted; i++)
-    sorted = compare_staged (&staged[i - 1], &staged[i]) <= 0;
-
-  if (!sorted)
-    {
-      for (gsize i = 0; i < n; i++)
-        staged[i].order = (guint32) i;
-      g_qsort_with_data (staged, n, sizeof *staged, (GCompareDataFunc) (void (*)(void)) compare_staged, NULL);
-    }
 
   self->spans = g_new (KymoSpan, MAX (n, 1));
   cursor = g_memdup2 (self->depth_offsets, sizeof (gsize) * (n_depths + 1));
@@ -333,9 +322,18 @@ _kymo_track_seal (KymoTrack *self)
 
   self->trees = g_new0 (KymoSpanTree, MAX (n_depths, 1));
   for (guint d = 0; d < n_depths; d++)
-    kymo_span_tree_init (&self->trees[d],
-                         self->spans + self->depth_offsets[d],
-                         self->depth_offsets[d + 1] - self->depth_offsets[d]);
+    {
+      KymoSpan *run = self->spans + self->depth_offsets[d];
+      gsize count = self->depth_offsets[d + 1] - self->depth_offsets[d];
+
+      for (gsize i = 1; i < count; i++)
+        if (compare_span (&run[i - 1], &run[i]) > 0)
+          {
+            g_qsort_with_data (run, count, sizeof *run, (GCompareDataFunc) (void (*)(void)) compare_span, NULL);
+            break;
+          }
+      kymo_span_tree_init (&self->trees[d], run, count);
+    }
 
   sort_if_needed (self->instants, compare_instant);
   sort_if_needed (self->samples, compare_sample);
