@@ -154,6 +154,22 @@ pack_name (guint32 name,
 }
 
 void
+kymo_track_reserve_spans (KymoTrack *self,
+                          gsize      n_spans)
+{
+  g_return_if_fail (!self->sealed);
+
+  if (n_spans > self->staged->len && n_spans <= G_MAXUINT)
+    {
+      guint len = self->staged->len;
+
+      /* GArray has no reserve: grow and shrink back, the capacity stays. */
+      g_array_set_size (self->staged, (guint) n_spans);
+      g_array_set_size (self->staged, len);
+    }
+}
+
+void
 kymo_track_add_span (KymoTrack *self,
                      KymoTime   start,
                      KymoTime   end,
@@ -291,6 +307,7 @@ _kymo_track_seal (KymoTrack *self)
   KymoStagedSpan *staged = (KymoStagedSpan *) (gpointer) self->staged->data;
   gsize n = self->staged->len;
   guint n_depths = 0;
+  gboolean depth_ordered = TRUE;
   gsize *cursor;
 
   if (self->sealed)
@@ -306,19 +323,43 @@ _kymo_track_seal (KymoTrack *self)
   self->n_spans = n;
   self->depth_offsets = g_new0 (gsize, n_depths + 1);
   for (gsize i = 0; i < n; i++)
-    self->depth_offsets[staged[i].depth + 1]++;
+    {
+      self->depth_offsets[staged[i].depth + 1]++;
+      if (i > 0 && staged[i].depth < staged[i - 1].depth)
+        depth_ordered = FALSE;
+    }
   for (guint d = 0; d < n_depths; d++)
     self->depth_offsets[d + 1] += self->depth_offsets[d];
 
-  self->spans = g_new (KymoSpan, MAX (n, 1));
-  cursor = g_memdup2 (self->depth_offsets, sizeof (gsize) * (n_depths + 1));
-  for (gsize i = 0; i < n; i++)
+  if (depth_ordered && n > 0)
     {
-      self->spans[cursor[staged[i].depth]++] = staged[i].span;
-      extend_range (self, staged[i].span.start, staged[i].span.end);
+      /* Already in place: squeeze 32-byte records into 24-byte spans within
+       * the same buffer. Span i ends at 24i + 24 <= 32(i + 1), so it never
+       * overwrites a record not yet read. */
+      KymoSpan *spans = (KymoSpan *) (gpointer) staged;
+
+      for (gsize i = 0; i < n; i++)
+        {
+          KymoSpan span = staged[i].span;
+
+          extend_range (self, span.start, span.end);
+          spans[i] = span;
+        }
+      self->spans = g_realloc (g_array_free (g_steal_pointer (&self->staged), FALSE),
+                               n * sizeof (KymoSpan));
     }
-  g_free (cursor);
-  g_clear_pointer (&self->staged, g_array_unref);
+  else
+    {
+      self->spans = g_new (KymoSpan, MAX (n, 1));
+      cursor = g_memdup2 (self->depth_offsets, sizeof (gsize) * (n_depths + 1));
+      for (gsize i = 0; i < n; i++)
+        {
+          self->spans[cursor[staged[i].depth]++] = staged[i].span;
+          extend_range (self, staged[i].span.start, staged[i].span.end);
+        }
+      g_free (cursor);
+      g_clear_pointer (&self->staged, g_array_unref);
+    }
 
   self->trees = g_new0 (KymoSpanTree, MAX (n_depths, 1));
   for (guint d = 0; d < n_depths; d++)

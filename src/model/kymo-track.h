@@ -35,7 +35,10 @@ void                  kymo_track_set_tag             (KymoTrack       *self,
 const guint          *kymo_track_get_children        (const KymoTrack *self,
                                                       guint           *n_children);
 
-/* Building: only before kymo_trace_seal(). Depth 0 is the outermost span. */
+/* Building: only before kymo_trace_seal(). Depth 0 is the outermost span.
+ * Spans added in (depth, start) order are sealed without sorting or copying. */
+void                  kymo_track_reserve_spans       (KymoTrack       *self,
+                                                      gsize            n_spans);
 void                  kymo_track_add_span            (KymoTrack       *self,
                                                       KymoTime         start,
                                                       KymoTime         end,

@@ -315,6 +315,11 @@ add_spans (Matcher *m)
   AtfThread *t = m->thread;
   guint32 index = 0;
   gboolean has_detail = t->detail.n_records > 0;
+  gsize total = 0;
+
+  for (guint d = 0; d < m->n_runs; d++)
+    total += m->runs[d].len;
+  kymo_track_reserve_spans (m->track, total);
 
   for (guint d = 0; d < m->n_runs; d++)
     {
