@@ -1,0 +1,152 @@
+/* kymo-tband-cobs.h: COBS frames and the varints inside them
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Decodes the COBS body of one frame (@in without its closing 0x00) into
+ * @out, which must hold @in_len bytes. FALSE when a block runs past the end
+ * of the frame or a code byte is 0x00. */
+gboolean kymo_tband_cobs_decode (const guint8 *in,
+                                 gsize         in_len,
+                                 guint8       *out,
+                                 gsize        *out_len);
+
+/* Encodes @len bytes into @out (room for kymo_tband_cobs_max_encoded()),
+ * including the closing 0x00; returns the bytes written. Used by tests,
+ * the benchmark and the fuzz corpus writer. */
+gsize    kymo_tband_cobs_encode (const guint8 *in,
+                                 gsize         len,
+                                 guint8       *out);
+
+static inline gsize
+kymo_tband_cobs_max_encoded (gsize len)
+{
+  return len + len / 254 + 2;
+}
+
+typedef enum {
+  KYMO_TBAND_FRAME_OK,         /* a decoded payload (never empty) */
+  KYMO_TBAND_FRAME_BAD,        /* bad COBS or an empty payload: *reason */
+  KYMO_TBAND_FRAME_UNFINISHED, /* bytes at the end with no closing 0x00 */
+  KYMO_TBAND_FRAME_END,
+} KymoTbandFrameResult;
+
+/* Walks the 0x00-delimited frames of a decoded byte stream. Lone 0x00 bytes
+ * (empty frames) are skipped silently. */
+typedef struct {
+  const guint8 *data;
+  gsize         size;
+  gsize         pos;
+  guint8       *scratch;
+  gsize         scratch_size;
+} KymoTbandFramer;
+
+void                 kymo_tband_framer_init  (KymoTbandFramer  *self,
+                                              const guint8     *data,
+                                              gsize             size);
+void                 kymo_tband_framer_clear (KymoTbandFramer  *self);
+/* @offset: where the frame starts; @payload stays valid until the next call. */
+KymoTbandFrameResult kymo_tband_framer_next  (KymoTbandFramer  *self,
+                                              gsize            *offset,
+                                              const guint8    **payload,
+                                              gsize            *len,
+                                              const char      **reason);
+
+/* Varints: low septet first, MSB = more. A u32 takes at most 5 bytes (4 bits
+ * in the last), a u64 at most 10 (1 bit in the last). Each returns FALSE and
+ * leaves *p alone when the field is cut short or too long. */
+static inline gboolean
+kymo_tband_read_u64 (const guint8 **p,
+                     const guint8  *end,
+                     guint64       *out)
+{
+  const guint8 *q = *p;
+  guint64 v = 0;
+
+  for (guint i = 0; i < 10; i++)
+    {
+      guint8 b;
+
+      if (q >= end)
+        return FALSE;
+      b = *q++;
+      if (i == 9 && (b & ~0x01) != 0)
+        return FALSE;
+      v |= (guint64) (b & 0x7F) << (7 * i);
+      if ((b & 0x80) == 0)
+        {
+          *p = q;
+          *out = v;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static inline gboolean
+kymo_tband_read_u32 (const guint8 **p,
+                     const guint8  *end,
+                     guint32       *out)
+{
+  const guint8 *q = *p;
+  guint32 v = 0;
+
+  /* One byte is by far the most common case: ids, priorities, lengths. */
+  if (q < end && (*q & 0x80) == 0)
+    {
+      *out = *q;
+      *p = q + 1;
+      return TRUE;
+    }
+  for (guint i = 0; i < 5; i++)
+    {
+      guint8 b;
+
+      if (q >= end)
+        return FALSE;
+      b = *q++;
+      if (i == 4 && (b & ~0x0F) != 0)
+        return FALSE;
+      v |= (guint32) (b & 0x7F) << (7 * i);
+      if ((b & 0x80) == 0)
+        {
+          *p = q;
+          *out = v;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* (magnitude << 1) | sign; 0x01, "negative zero", stands for INT64_MIN. */
+static inline gboolean
+kymo_tband_read_s64 (const guint8 **p,
+                     const guint8  *end,
+                     gint64        *out)
+{
+  guint64 raw;
+
+  if (!kymo_tband_read_u64 (p, end, &raw))
+    return FALSE;
+  if (raw == 1)
+    *out = G_MININT64;
+  else if (raw & 1)
+    *out = -(gint64) (raw >> 1);
+  else
+    *out = (gint64) (raw >> 1);
+  return TRUE;
+}
+
+/* Writers for tests and generators; @out needs 10 bytes. */
+gsize kymo_tband_write_u64 (guint8  *out,
+                            guint64  value);
+gsize kymo_tband_write_s64 (guint8  *out,
+                            gint64   value);
+
+G_END_DECLS

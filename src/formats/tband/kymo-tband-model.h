@@ -1,0 +1,53 @@
+/* kymo-tband-model.h: Tonbandgerät events as core, task, ISR and marker lanes
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "kymo-trace.h"
+#include "kymo-tband-events.h"
+
+G_BEGIN_DECLS
+
+/* More cores than this in a core_id event is treated as damage. */
+#define KYMO_TBAND_MAX_CORES 1024
+
+typedef struct _KymoTbandModel KymoTbandModel;
+
+KymoTbandModel *kymo_tband_model_new      (KymoTrace            *trace);
+void            kymo_tband_model_free     (KymoTbandModel       *self);
+
+/* Feeds one event of @core in time order. @source is what spans and
+ * instants made from it carry; @offset is where it is for warnings. */
+void            kymo_tband_model_event    (KymoTbandModel       *self,
+                                           guint                 core,
+                                           const KymoTbandEvent *event,
+                                           guint32               source,
+                                           guint64               offset);
+/* A frame that did not decode: a warning marker on @core's lane. */
+void            kymo_tband_model_invalid  (KymoTbandModel       *self,
+                                           guint                 core,
+                                           guint64               offset,
+                                           const char           *reason);
+/* A capped trace warning (the model's own warnings count against the cap). */
+void            kymo_tband_model_warn     (KymoTbandModel       *self,
+                                           guint64               offset,
+                                           const char           *format,
+                                           ...) G_GNUC_PRINTF (3, 4);
+/* Closes what is still open at the end of the trace and names the tracks. */
+void            kymo_tband_model_finish   (KymoTbandModel       *self);
+
+gboolean        kymo_tband_model_is_freertos (KymoTbandModel    *self);
+guint           kymo_tband_model_n_cores  (KymoTbandModel       *self);
+guint64         kymo_tband_model_resolution (KymoTbandModel     *self);
+
+/* Names as they stand after the load (NULL when never named). */
+const char     *kymo_tband_model_task_name  (KymoTbandModel     *self,
+                                             guint32             task_id);
+const char     *kymo_tband_model_queue_name (KymoTbandModel     *self,
+                                             guint32             queue_id);
+const char     *kymo_tband_model_isr_name   (KymoTbandModel     *self,
+                                             guint32             isr_id);
+
+G_END_DECLS
