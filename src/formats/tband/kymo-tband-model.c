@@ -379,6 +379,12 @@ kymo_tband_model_free (KymoTbandModel *self)
 
 /* Warnings */
 
+static void model_warn_valist (KymoTbandModel *self,
+                               guint64         offset,
+                               KymoTime        ts,
+                               const char     *format,
+                               va_list         args) G_GNUC_PRINTF (4, 0);
+
 static void
 model_warn_valist (KymoTbandModel *self,
                    guint64         offset,
