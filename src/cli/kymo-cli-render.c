@@ -11,14 +11,78 @@
 
 #include "kymo-cli-private.h"
 
+#ifdef KYMO_HAVE_RENDER
+#include "kymo-timeline-export.h"
+
+#define DEFAULT_WIDTH 1600
+#define MAX_WIDTH     16384
+
 int
 kymo_cli_render (const KymoCliOptions  *options,
                  char                 **paths)
 {
-#ifdef KYMO_HAVE_RENDER
-  fprintf (stderr, "kymo-cli: render is not available yet\n");
+  g_autoptr(KymoTrace) trace = NULL;
+  g_autoptr(KymoSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  KymoTime from = KYMO_TIME_NONE, to = KYMO_TIME_NONE;
+  int status, width, height;
+
+  if (options->output == NULL || g_str_equal (options->output, "-"))
+    {
+      fprintf (stderr, "kymo-cli: render: give the image file with -o OUT.png or -o OUT.svg\n");
+      return KYMO_CLI_USAGE;
+    }
+  if ((options->from && !kymo_cli_parse_time (options->from, &from)) ||
+      (options->to && !kymo_cli_parse_time (options->to, &to)))
+    return KYMO_CLI_USAGE;
+  if (options->width < 0 || options->width > MAX_WIDTH ||
+      options->height < 0 || options->height > KYMO_TIMELINE_EXPORT_MAX_HEIGHT)
+    {
+      fprintf (stderr, "kymo-cli: render: the image must be at most %d × %d pixels\n",
+               MAX_WIDTH, KYMO_TIMELINE_EXPORT_MAX_HEIGHT);
+      return KYMO_CLI_USAGE;
+    }
+
+  trace = kymo_cli_load (options, paths, &status);
+  if (trace == NULL)
+    return status;
+
+  session = kymo_session_new (trace);
+  if (from != KYMO_TIME_NONE || to != KYMO_TIME_NONE)
+    {
+      KymoTime start, end;
+
+      kymo_session_get_visible_range (session, &start, &end);
+      if (from != KYMO_TIME_NONE)
+        start = from;
+      if (to != KYMO_TIME_NONE)
+        end = to;
+      if (end <= start)
+        {
+          fprintf (stderr, "kymo-cli: render: --to must be after --from\n");
+          return KYMO_CLI_USAGE;
+        }
+      kymo_session_set_visible_range (session, start, end);
+    }
+
+  width = options->width > 0 ? options->width : DEFAULT_WIDTH;
+  height = options->height > 0 ? options->height : kymo_timeline_export_natural_height (session);
+  if (!kymo_timeline_export_to_file (session, width, height, FALSE, options->output, &error))
+    {
+      kymo_cli_print_error (error);
+      return KYMO_CLI_USAGE;
+    }
+  return status;
+}
+
 #else
+
+int
+kymo_cli_render (const KymoCliOptions  *options,
+                 char                 **paths)
+{
   fprintf (stderr, "kymo-cli: this build has no renderer (built with -Dui=false)\n");
-#endif
   return KYMO_CLI_USAGE;
 }
+
+#endif

@@ -8,12 +8,19 @@
 #include "config.h"
 
 #include "kymo-trace-view.h"
+#include "kymo-timeline.h"
+#include "kymo-track-list.h"
 
 struct _KymoTraceView
 {
-  GtkWidget  parent_instance;
-  KymoTrace *trace;
-  GtkWidget *label;
+  GtkWidget    parent_instance;
+  KymoTrace   *trace;
+  KymoSession *session;
+  GtkWidget   *paned;       /* track list | timeline over details */
+  GtkWidget   *main_paned;  /* timeline over details */
+  GtkWidget   *track_list;
+  GtkWidget   *timeline;
+  GtkWidget   *details;
 };
 
 G_DEFINE_FINAL_TYPE (KymoTraceView, kymo_trace_view, GTK_TYPE_WIDGET)
@@ -23,7 +30,8 @@ kymo_trace_view_dispose (GObject *object)
 {
   KymoTraceView *self = (KymoTraceView *) object;
 
-  g_clear_pointer (&self->label, gtk_widget_unparent);
+  g_clear_pointer (&self->paned, gtk_widget_unparent);
+  g_clear_object (&self->session);
   g_clear_object (&self->trace);
   G_OBJECT_CLASS (kymo_trace_view_parent_class)->dispose (object);
 }
@@ -43,18 +51,89 @@ kymo_trace_view_init (KymoTraceView *self)
 GtkWidget *
 kymo_trace_view_new (KymoTrace *trace)
 {
-  KymoTraceView *self = g_object_new (KYMO_TYPE_TRACE_VIEW, NULL);
-  g_autofree char *text = NULL;
+  KymoTraceView *self;
+  GtkWidget *timeline_box, *scrollbar;
 
+  g_return_val_if_fail (KYMO_IS_TRACE (trace), NULL);
+
+  self = g_object_new (KYMO_TYPE_TRACE_VIEW, NULL);
   self->trace = g_object_ref (trace);
-  text = g_strdup_printf ("%u tracks", kymo_trace_get_n_tracks (trace));
-  self->label = gtk_label_new (text);
-  gtk_widget_set_parent (self->label, GTK_WIDGET (self));
+  self->session = kymo_session_new (trace);
+
+  self->track_list = kymo_track_list_new (self->session);
+  self->timeline = kymo_timeline_new (self->session);
+  gtk_widget_set_hexpand (self->timeline, TRUE);
+  gtk_widget_set_vexpand (self->timeline, TRUE);
+  scrollbar = gtk_scrollbar_new (GTK_ORIENTATION_VERTICAL,
+                                 kymo_timeline_get_vadjustment (KYMO_TIMELINE (self->timeline)));
+  timeline_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_box_append (GTK_BOX (timeline_box), self->timeline);
+  gtk_box_append (GTK_BOX (timeline_box), scrollbar);
+
+  self->main_paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  gtk_paned_set_start_child (GTK_PANED (self->main_paned), timeline_box);
+  gtk_paned_set_resize_start_child (GTK_PANED (self->main_paned), TRUE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (self->main_paned), FALSE);
+
+  self->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  gtk_paned_set_start_child (GTK_PANED (self->paned), self->track_list);
+  gtk_paned_set_end_child (GTK_PANED (self->paned), self->main_paned);
+  gtk_paned_set_resize_start_child (GTK_PANED (self->paned), FALSE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (self->paned), FALSE);
+  gtk_paned_set_position (GTK_PANED (self->paned), 260);
+  gtk_widget_set_parent (self->paned, GTK_WIDGET (self));
   return GTK_WIDGET (self);
 }
 
 KymoTrace *
 kymo_trace_view_get_trace (KymoTraceView *self)
 {
+  g_return_val_if_fail (KYMO_IS_TRACE_VIEW (self), NULL);
+
   return self->trace;
+}
+
+KymoSession *
+kymo_trace_view_get_session (KymoTraceView *self)
+{
+  g_return_val_if_fail (KYMO_IS_TRACE_VIEW (self), NULL);
+
+  return self->session;
+}
+
+GtkWidget *
+kymo_trace_view_get_timeline (KymoTraceView *self)
+{
+  g_return_val_if_fail (KYMO_IS_TRACE_VIEW (self), NULL);
+
+  return self->timeline;
+}
+
+GtkWidget *
+kymo_trace_view_get_track_list (KymoTraceView *self)
+{
+  g_return_val_if_fail (KYMO_IS_TRACE_VIEW (self), NULL);
+
+  return self->track_list;
+}
+
+void
+kymo_trace_view_set_details (KymoTraceView *self,
+                             GtkWidget     *details)
+{
+  g_return_if_fail (KYMO_IS_TRACE_VIEW (self));
+  g_return_if_fail (details == NULL || GTK_IS_WIDGET (details));
+
+  if (details == self->details)
+    return;
+  self->details = details;
+  gtk_paned_set_end_child (GTK_PANED (self->main_paned), details);
+}
+
+GtkWidget *
+kymo_trace_view_get_details (KymoTraceView *self)
+{
+  g_return_val_if_fail (KYMO_IS_TRACE_VIEW (self), NULL);
+
+  return self->details;
 }

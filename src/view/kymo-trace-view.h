@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "kymo.h"
+#include "kymo-session.h"
 
 G_BEGIN_DECLS
 
@@ -15,7 +16,15 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (KymoTraceView, kymo_trace_view, KYMO, TRACE_VIEW, GtkWidget)
 
-GtkWidget *kymo_trace_view_new       (KymoTrace     *trace);
-KymoTrace *kymo_trace_view_get_trace (KymoTraceView *self);
+GtkWidget   *kymo_trace_view_new          (KymoTrace     *trace);
+KymoTrace   *kymo_trace_view_get_trace    (KymoTraceView *self);
+/* The view state every part of this view binds to. */
+KymoSession *kymo_trace_view_get_session  (KymoTraceView *self);
+GtkWidget   *kymo_trace_view_get_timeline (KymoTraceView *self);
+GtkWidget   *kymo_trace_view_get_track_list (KymoTraceView *self);
+/* The pane under the timeline (the details pane); NULL removes it. */
+void         kymo_trace_view_set_details  (KymoTraceView *self,
+                                           GtkWidget     *details);
+GtkWidget   *kymo_trace_view_get_details  (KymoTraceView *self);
 
 G_END_DECLS

@@ -1,0 +1,115 @@
+/* kymo-timeline-export.c
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "kymo-timeline-export"
+
+#include "config.h"
+
+#include <cairo-svg.h>
+#include <pango/pangocairo.h>
+
+#include "kymo-timeline-export.h"
+
+int
+kymo_timeline_export_natural_height (KymoSession *session)
+{
+  g_autoptr(KymoTimelineLayout) layout = kymo_timeline_layout_new (session);
+  int height = KYMO_TIMELINE_RULER_HEIGHT + kymo_timeline_layout_get_height (layout);
+
+  return CLAMP (height, KYMO_TIMELINE_RULER_HEIGHT + 20, KYMO_TIMELINE_EXPORT_MAX_HEIGHT);
+}
+
+KymoTimelineRenderer *
+kymo_timeline_export_renderer_new (KymoTrace *trace,
+                                   gboolean   dark)
+{
+  PangoContext *context;
+  KymoTimelineRenderer *renderer;
+  KymoTimelineTheme theme;
+
+  /* Render nodes work without gtk_init() once their types exist. */
+  g_type_ensure (GSK_TYPE_COLOR_NODE);
+  context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  pango_cairo_context_set_resolution (context, 96);
+  renderer = kymo_timeline_renderer_new (trace, context, KYMO_TIMELINE_EXPORT_FONT);
+  g_object_unref (context);
+  kymo_timeline_theme_init_default (&theme, dark);
+  kymo_timeline_renderer_set_theme (renderer, &theme);
+  return renderer;
+}
+
+GskRenderNode *
+kymo_timeline_export_to_node (KymoSession       *session,
+                              int                width,
+                              int                height,
+                              gboolean           dark,
+                              KymoTimelineStats *stats)
+{
+  KymoTimelineRenderer *renderer;
+  g_autoptr(KymoTimelineLayout) layout = NULL;
+  KymoTimelineViewport viewport = { width, height, 0 };
+  GtkSnapshot *snapshot;
+  GskRenderNode *node;
+
+  g_return_val_if_fail (KYMO_IS_SESSION (session), NULL);
+  g_return_val_if_fail (width > 0 && height > 0, NULL);
+
+  renderer = kymo_timeline_export_renderer_new (kymo_session_get_trace (session), dark);
+  layout = kymo_timeline_layout_new (session);
+  snapshot = gtk_snapshot_new ();
+  kymo_timeline_renderer_snapshot (renderer, snapshot, session, layout, &viewport);
+  if (stats)
+    *stats = *kymo_timeline_renderer_get_stats (renderer);
+  node = gtk_snapshot_free_to_node (snapshot);
+  kymo_timeline_renderer_free (renderer);
+  return node;
+}
+
+gboolean
+kymo_timeline_export_to_file (KymoSession  *session,
+                              int           width,
+                              int           height,
+                              gboolean      dark,
+                              const char   *path,
+                              GError      **error)
+{
+  g_autoptr(GskRenderNode) node = NULL;
+  gboolean svg = g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG");
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+
+  node = kymo_timeline_export_to_node (session, width, height, dark, NULL);
+  if (node == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s: nothing to draw", path);
+      return FALSE;
+    }
+
+  if (svg)
+    surface = cairo_svg_surface_create (path, width, height);
+  else
+    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cr = cairo_create (surface);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+
+  if (svg)
+    {
+      cairo_surface_finish (surface);
+      status = cairo_surface_status (surface);
+    }
+  else
+    status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_destroy (surface);
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot write: %s",
+                   path, cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,37 @@
+/* kymo-timeline-export.h: the timeline drawn offscreen, without a display
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "kymo-session.h"
+#include "kymo-timeline-renderer.h"
+
+G_BEGIN_DECLS
+
+#define KYMO_TIMELINE_EXPORT_FONT       "Cantarell, DejaVu Sans, Sans"
+#define KYMO_TIMELINE_EXPORT_MAX_HEIGHT 4000
+
+/* The height that shows every row of @session (ruler included), capped. */
+int            kymo_timeline_export_natural_height (KymoSession        *session);
+/* A renderer that needs no display: fonts from pangocairo at 96 dpi. */
+KymoTimelineRenderer *kymo_timeline_export_renderer_new (KymoTrace     *trace,
+                                                         gboolean       dark);
+/* The same frame the widget draws, as a render node. @stats may be NULL. */
+GskRenderNode *kymo_timeline_export_to_node        (KymoSession        *session,
+                                                    int                 width,
+                                                    int                 height,
+                                                    gboolean            dark,
+                                                    KymoTimelineStats  *stats);
+/* Writes a PNG or, when @path ends in ".svg", an SVG. */
+gboolean       kymo_timeline_export_to_file        (KymoSession        *session,
+                                                    int                 width,
+                                                    int                 height,
+                                                    gboolean            dark,
+                                                    const char         *path,
+                                                    GError            **error);
+
+G_END_DECLS
