@@ -308,10 +308,11 @@ kymo_annotation_view_dispose (GObject *object)
   KymoAnnotationView *self = (KymoAnnotationView *) object;
   GtkWidget *child;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
-    gtk_widget_unparent (child);
+  /* Removing the columns resorts the model: nothing may answer that now. */
   if (self->sorted)
     g_signal_handlers_disconnect_by_data (self->sorted, self);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
+    gtk_widget_unparent (child);
   g_clear_object (&self->selection);
   g_clear_object (&self->sorted);
   g_clear_object (&self->filter);

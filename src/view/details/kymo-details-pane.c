@@ -254,8 +254,8 @@ add_object (GtkWidget  *grid,
   const char *member;
   JsonNode *node;
 
-  json_object_iter_init (&iter, object);
-  while (json_object_iter_next (&iter, &member, &node))
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &member, &node))
     add_node (grid, row, member, node, indent);
 }
 
@@ -527,8 +527,8 @@ add_registers (KymoDetailsPane *self,
   heading = arch ? g_strdup_printf ("%s (%s)", title, arch) : g_strdup (title);
   grid = new_grid ();
   gtk_widget_set_name (grid, "registers");
-  json_object_iter_init (&iter, regs);
-  while (json_object_iter_next (&iter, &member, &node))
+  json_object_iter_init_ordered (&iter, regs);
+  while (json_object_iter_next_ordered (&iter, &member, &node))
     {
       g_autofree char *text = node_to_text (node);
       grid_add (grid, &row, member, text, 0, TRUE);
@@ -544,7 +544,7 @@ add_stack (KymoDetailsPane *self,
   g_autofree char *dump = NULL;
   g_autofree char *heading = NULL;
   const char *hex;
-  GtkWidget *label;
+  GtkWidget *label, *scroller;
   JsonNode *node;
 
   if (self->args == NULL || !json_object_has_member (self->args, key))
@@ -561,6 +561,11 @@ add_stack (KymoDetailsPane *self,
   label = value_label (dump, TRUE);
   gtk_label_set_wrap (GTK_LABEL (label), FALSE);
   gtk_widget_set_name (label, "stack");
+  /* A dump line is ~72 columns: scroll it sideways rather than widen the pane. */
+  scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), label);
   /* The copy item copies the raw hex, not the formatted dump. */
   {
     g_autoptr(GMenu) menu = g_menu_new ();
@@ -571,7 +576,7 @@ add_stack (KymoDetailsPane *self,
     g_menu_append (menu, "Copy Event as _JSON", "event.copy-json");
     gtk_label_set_extra_menu (GTK_LABEL (label), G_MENU_MODEL (menu));
   }
-  add_section (self, heading, label);
+  add_section (self, heading, scroller);
 }
 
 static gboolean
@@ -594,8 +599,8 @@ add_arguments (KymoDetailsPane *self)
     return;
   grid = new_grid ();
   gtk_widget_set_name (grid, "arguments");
-  json_object_iter_init (&iter, self->args);
-  while (json_object_iter_next (&iter, &member, &node))
+  json_object_iter_init_ordered (&iter, self->args);
+  while (json_object_iter_next_ordered (&iter, &member, &node))
     if (!is_special_key (member))
       add_node (grid, &row, member, node, 0);
   if (row == 0)
@@ -666,6 +671,9 @@ records_setup (GtkSignalListItemFactory *factory,
   gtk_label_set_xalign (GTK_LABEL (name), 0);
   gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
   gtk_widget_set_hexpand (name, TRUE);
+  gtk_widget_set_margin_top (box, 3);
+  gtk_widget_set_margin_bottom (box, 3);
+  gtk_widget_set_margin_end (box, 12);
   gtk_box_append (GTK_BOX (box), time);
   gtk_box_append (GTK_BOX (box), name);
   gtk_list_item_set_child (list_item, box);
@@ -826,11 +834,13 @@ add_span (KymoDetailsPane *self,
   g_autofree char *self_text = NULL;
   g_autofree char *flags = flags_to_string (kymo_span_flags (span));
   KymoTime covered;
+  int self_row;
 
   grid_add (grid, row, "Start", start, 0, FALSE);
   grid_add (grid, row, "End", end, 0, FALSE);
   grid_add (grid, row, "Duration", dur, 0, FALSE);
   /* The self-time row is filled after the children are summed. */
+  self_row = *row;
   grid_add (grid, row, "Self time", "", 0, FALSE);
   grid_add (grid, row, "Depth", depth_text, 0, FALSE);
   if (*flags)
@@ -840,7 +850,7 @@ add_span (KymoDetailsPane *self,
   covered = add_children (self, track, depth, span);
   self_text = _kymo_details_format_duration (span->end - span->start - covered);
   {
-    GtkWidget *value = gtk_grid_get_child_at (GTK_GRID (grid), 1, 3);
+    GtkWidget *value = gtk_grid_get_child_at (GTK_GRID (grid), 1, self_row);
     g_autoptr(GMenu) menu = g_menu_new ();
     g_autoptr(GMenuItem) item = g_menu_item_new ("Copy _Value", NULL);
 
@@ -1117,6 +1127,8 @@ kymo_details_pane_dispose (GObject *object)
 
   if (self->session_signals)
     g_signal_group_set_target (self->session_signals, NULL);
+  if (self->records_selection)
+    g_signal_handlers_disconnect_by_data (self->records_selection, self);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
     gtk_widget_unparent (child);
   g_clear_object (&self->records_selection);
@@ -1266,7 +1278,6 @@ kymo_details_pane_init (KymoDetailsPane *self)
   g_signal_connect (factory, "bind", G_CALLBACK (records_bind), self);
   self->records_view = gtk_list_view_new (GTK_SELECTION_MODEL (g_object_ref (self->records_selection)),
                                           g_steal_pointer (&factory));
-  gtk_widget_add_css_class (self->records_view, "navigation-sidebar");
   records_scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (records_scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_widget_set_size_request (records_scroller, -1, 160);

@@ -479,6 +479,9 @@ kymo_range_summary_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->settle_id, g_source_remove);
+  /* Removing the columns resorts the model: the highlight must not change. */
+  if (self->selection)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
     gtk_widget_unparent (child);
   g_clear_object (&self->selection);
