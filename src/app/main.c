@@ -3,6 +3,8 @@
  * Copyright 2026 The Kymo authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#define G_LOG_DOMAIN "kymo"
+
 #include "config.h"
 
 #include <locale.h>
@@ -20,6 +22,8 @@ main (int   argc,
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+  /* Also the name recent files are registered under. */
+  g_set_application_name (_("Kymo"));
 
   app = kymo_application_new ();
   return g_application_run (G_APPLICATION (app), argc, argv);

@@ -10,6 +10,7 @@
 #include "kymo-trace-view.h"
 #include "kymo-timeline.h"
 #include "kymo-track-list.h"
+#include "details/kymo-details-sidebar.h"
 
 struct _KymoTraceView
 {
@@ -36,11 +37,29 @@ kymo_trace_view_dispose (GObject *object)
   G_OBJECT_CLASS (kymo_trace_view_parent_class)->dispose (object);
 }
 
+/* J: jump across the ATF index <-> detail link from wherever focus is. */
+static void
+follow_link_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  KymoTraceView *self = KYMO_TRACE_VIEW (widget);
+
+  if (KYMO_IS_DETAILS_SIDEBAR (self->details))
+    kymo_details_sidebar_follow_link (KYMO_DETAILS_SIDEBAR (self->details));
+}
+
 static void
 kymo_trace_view_class_init (KymoTraceViewClass *klass)
 {
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
   G_OBJECT_CLASS (klass)->dispose = kymo_trace_view_dispose;
-  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+
+  gtk_widget_class_install_action (widget_class, "trace-view.follow-link", NULL, follow_link_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_j, 0, "trace-view.follow-link", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_J, 0, "trace-view.follow-link", NULL);
 }
 
 static void
@@ -82,6 +101,9 @@ kymo_trace_view_new (KymoTrace *trace)
   gtk_paned_set_shrink_start_child (GTK_PANED (self->paned), FALSE);
   gtk_paned_set_position (GTK_PANED (self->paned), 260);
   gtk_widget_set_parent (self->paned, GTK_WIDGET (self));
+
+  kymo_trace_view_set_details (self, kymo_details_sidebar_new (self->session));
+  gtk_paned_set_position (GTK_PANED (self->main_paned), 460);
   return GTK_WIDGET (self);
 }
 
