@@ -1,0 +1,158 @@
+/* kymo-dial9-gzip.c: streaming inflate of gzip-wrapped dial9 traces
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "kymo-format-dial9"
+
+#include "config.h"
+
+#include <zlib.h>
+
+#include "kymo-dial9-gzip.h"
+
+/* zlib counts in uInt: feed the input in slices it can take. */
+#define SLICE (1u << 30)
+#define OUT_STEP (1u << 22)
+
+gsize
+d9_gunzip_head (const guint8 *data,
+                gsize         size,
+                guint8       *out,
+                gsize         max)
+{
+  z_stream z = { 0 };
+  gsize n;
+
+  if (!d9_is_gzip (data, size) || inflateInit2 (&z, 16 + MAX_WBITS) != Z_OK)
+    return 0;
+  z.next_in = (Bytef *) data;
+  z.avail_in = (uInt) MIN (size, SLICE);
+  z.next_out = out;
+  z.avail_out = (uInt) max;
+  while (z.avail_out > 0)
+    {
+      int ret = inflate (&z, Z_SYNC_FLUSH);
+      if (ret != Z_OK)
+        break;
+    }
+  n = max - z.avail_out;
+  inflateEnd (&z);
+  return n;
+}
+
+/* Only gzip's own trailer says how big the output is (mod 2^32): a hint for
+ * the first allocation, trusted no further than a plausible ratio. */
+static gsize
+initial_capacity (const guint8 *data,
+                  gsize         size)
+{
+  guint64 hint = size >= 18 ? (guint64) data[size - 4] | (guint64) data[size - 3] << 8 |
+                              (guint64) data[size - 2] << 16 | (guint64) data[size - 1] << 24 : 0;
+  guint64 cap = MAX ((guint64) size * 4, 1 << 16);
+
+  if (hint >= size && hint <= (guint64) size * 64)
+    cap = hint + 1;
+  return (gsize) MIN (cap, G_MAXSIZE / 2);
+}
+
+GBytes *
+d9_gunzip (KymoLoadJob   *job,
+           const guint8  *data,
+           gsize          size,
+           char         **warning,
+           GError       **error)
+{
+  z_stream z = { 0 };
+  gsize cap = initial_capacity (data, size);
+  gsize len = 0, consumed = 0;
+  guint8 *out = g_malloc (cap);
+  gboolean in_member = TRUE;
+  int ret;
+
+  *warning = NULL;
+  if (inflateInit2 (&z, 16 + MAX_WBITS) != Z_OK)
+    {
+      g_free (out);
+      kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_IO, KYMO_NO_OFFSET,
+                               "cannot start the gzip decoder");
+      return NULL;
+    }
+
+  for (;;)
+    {
+      if (z.avail_in == 0 && consumed < size)
+        {
+          z.next_in = (Bytef *) data + consumed;
+          z.avail_in = (uInt) MIN (size - consumed, SLICE);
+          consumed += z.avail_in;
+        }
+      if (len == cap)
+        {
+          cap = cap < G_MAXSIZE / 2 ? cap * 2 : G_MAXSIZE;
+          out = g_realloc (out, cap);
+        }
+      z.next_out = out + len;
+      /* Small steps keep progress and cancellation responsive. */
+      z.avail_out = (uInt) MIN (cap - len, OUT_STEP);
+      {
+        uInt before = z.avail_out;
+        ret = inflate (&z, Z_NO_FLUSH);
+        len += before - z.avail_out;
+      }
+
+      if (ret == Z_STREAM_END)
+        {
+          gsize at = consumed - z.avail_in;
+
+          /* Another member may follow; zero padding after the last is fine. */
+          while (at < size && data[at] == 0)
+            at++;
+          if (at >= size)
+            {
+              in_member = FALSE;
+              break;
+            }
+          if (!d9_is_gzip (data + at, size - at))
+            {
+              *warning = g_strdup_printf ("%" G_GSIZE_FORMAT " bytes of trailing data after the gzip stream ignored",
+                                          size - at);
+              in_member = FALSE;
+              break;
+            }
+          inflateReset (&z);
+          consumed = at;
+          z.avail_in = 0;
+          continue;
+        }
+      if (ret == Z_BUF_ERROR && z.avail_in == 0 && consumed >= size)
+        break; /* the input ends inside a member */
+      if (ret != Z_OK && ret != Z_BUF_ERROR)
+        {
+          g_autofree char *msg = g_strdup (z.msg ? z.msg : "invalid data");
+          inflateEnd (&z);
+          kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_CORRUPT, len,
+                                   "gzip data is corrupt at compressed byte %" G_GSIZE_FORMAT " (%s)",
+                                   consumed - z.avail_in, msg);
+          if (len == 0)
+            {
+              g_free (out);
+              return NULL;
+            }
+          return g_bytes_new_take (g_realloc (out, len), len);
+        }
+      if (job != NULL &&
+          !kymo_load_job_progress (job, 0.5 * (consumed - z.avail_in) / MAX (size, 1),
+                                   "Decompressing", error))
+        {
+          inflateEnd (&z);
+          g_free (out);
+          return NULL;
+        }
+    }
+
+  inflateEnd (&z);
+  if (in_member)
+    *warning = g_strdup ("the gzip stream ends early (a trace still being written?)");
+  return g_bytes_new_take (g_realloc (out, MAX (len, 1)), len);
+}

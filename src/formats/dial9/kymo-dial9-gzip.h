@@ -1,0 +1,39 @@
+/* kymo-dial9-gzip.h: gzip-wrapped dial9 traces
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "kymo-format.h"
+
+G_BEGIN_DECLS
+
+static inline gboolean
+d9_is_gzip (const guint8 *data,
+            gsize         size)
+{
+  return size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+}
+
+/* Inflates at most @max bytes from the start of a gzip stream into @out.
+ * Returns how many bytes came out (0 when it is not valid gzip). */
+gsize    d9_gunzip_head (const guint8 *data,
+                         gsize         size,
+                         guint8       *out,
+                         gsize         max);
+
+/* Inflates every member of a gzip stream into one buffer, streaming: the
+ * compressed bytes are read once, and the output grows in place. Reports
+ * progress through @job (may be NULL). On damage, returns what inflated
+ * before it and sets *warning (truncated stream) or @error (corrupt data,
+ * cancelled); NULL only with @error set. */
+GBytes  *d9_gunzip      (KymoLoadJob   *job,
+                         const guint8  *data,
+                         gsize          size,
+                         char         **warning,
+                         GError       **error);
+
+G_END_DECLS

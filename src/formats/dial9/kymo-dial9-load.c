@@ -1,0 +1,1110 @@
+/* kymo-dial9-load.c: one pass over the frames, collecting what the model needs
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "kymo-format-dial9"
+
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "kymo-dial9-gzip.h"
+#include "kymo-dial9-loader.h"
+
+#define PROGRESS_BYTES (1 << 16)
+
+typedef struct {
+  const char *name;
+  D9Role      role;
+  guint8      want;    /* 'i' integer, 'p' pooled string, 's' string, 'm' string map */
+} D9RoleField;
+
+static gboolean
+type_is (guint8 type,
+         guint8 want)
+{
+  type &= ~D9_OPTIONAL;
+  switch (want)
+    {
+    case 'i':
+      return type == D9_VARINT || type == D9_U8 || type == D9_U16 || type == D9_U32 ||
+             type == D9_I64 || type == D9_BOOL;
+    case 'p':
+      return type == D9_POOLED_STRING;
+    case 's':
+      return type == D9_STRING;
+    case 'm':
+      return type == D9_STRING_MAP;
+    default:
+      return FALSE;
+    }
+}
+
+static const D9RoleField role_fields[] = {
+  { "worker_id", D9_ROLE_WORKER, 'i' },
+  { "task_id", D9_ROLE_TASK, 'i' },
+  { "spawn_loc", D9_ROLE_SPAWN_LOC, 'p' },
+  { "local_queue", D9_ROLE_LOCAL_QUEUE, 'i' },
+  { "global_queue", D9_ROLE_GLOBAL_QUEUE, 'i' },
+  { "waker_task_id", D9_ROLE_WAKER, 'i' },
+  { "woken_task_id", D9_ROLE_WOKEN, 'i' },
+  { "span_id", D9_ROLE_SPAN_ID, 'i' },
+  { "span_name", D9_ROLE_SPAN_NAME, 'p' },
+  { "realtime_ns", D9_ROLE_REALTIME, 'i' },
+  { "entries", D9_ROLE_ENTRIES, 'm' },
+  { "addr", D9_ROLE_ADDR, 'i' },
+  { "address", D9_ROLE_ADDR, 'i' },
+  { "size", D9_ROLE_SIZE, 'i' },
+  { "symbol_name", D9_ROLE_SYMBOL, 'p' },
+  { "symbol", D9_ROLE_SYMBOL, 's' },
+  { "inline_depth", D9_ROLE_INLINE, 'i' },
+  { "source_file", D9_ROLE_FILE, 'p' },
+  { "location", D9_ROLE_FILE, 's' },
+  { "source_line", D9_ROLE_LINE, 'i' },
+  { "source", D9_ROLE_SOURCE, 'i' },
+};
+
+typedef struct {
+  const char *name;
+  gboolean    prefix;
+  D9Kind      kind;
+  D9Role      needs[3];
+  guint       n_needs;
+} D9KnownSchema;
+
+static const D9KnownSchema known[] = {
+  { "PollStartEvent", FALSE, D9_KIND_POLL_START, { D9_ROLE_WORKER }, 1 },
+  { "PollEndEvent", FALSE, D9_KIND_POLL_END, { D9_ROLE_WORKER }, 1 },
+  { "WorkerParkEvent", FALSE, D9_KIND_PARK, { D9_ROLE_WORKER }, 1 },
+  { "WorkerUnparkEvent", FALSE, D9_KIND_UNPARK, { D9_ROLE_WORKER }, 1 },
+  { "QueueSampleEvent", FALSE, D9_KIND_QUEUE, { D9_ROLE_GLOBAL_QUEUE }, 1 },
+  { "TaskSpawnEvent", FALSE, D9_KIND_SPAWN, { D9_ROLE_TASK }, 1 },
+  { "TaskTerminateEvent", FALSE, D9_KIND_TERMINATE, { D9_ROLE_TASK }, 1 },
+  { "WakeEventEvent", FALSE, D9_KIND_WAKE, { D9_ROLE_WAKER, D9_ROLE_WOKEN }, 2 },
+  { "CpuSampleEvent", FALSE, D9_KIND_CPU, { 0 }, 0 },
+  { "SegmentMetadataEvent", FALSE, D9_KIND_META, { D9_ROLE_ENTRIES }, 1 },
+  { "ClockSyncEvent", FALSE, D9_KIND_CLOCK, { D9_ROLE_REALTIME }, 1 },
+  { "SymbolTableEntry", FALSE, D9_KIND_SYMBOL, { D9_ROLE_ADDR, D9_ROLE_SYMBOL }, 2 },
+  { "CallframeDefEvent", FALSE, D9_KIND_CALLFRAME, { D9_ROLE_ADDR, D9_ROLE_SYMBOL }, 2 },
+  { "SpanEnter:", TRUE, D9_KIND_SPAN_ENTER, { D9_ROLE_WORKER, D9_ROLE_SPAN_ID }, 2 },
+  { "SpanExit:", TRUE, D9_KIND_SPAN_EXIT, { D9_ROLE_WORKER, D9_ROLE_SPAN_ID }, 2 },
+};
+
+static gboolean
+bytes_eq (const guint8 *data,
+          gsize         len,
+          const char   *str)
+{
+  return strlen (str) == len && memcmp (data, str, len) == 0;
+}
+
+static void
+classify (D9Loader       *l,
+          const D9Schema *schema,
+          D9Model        *model)
+{
+  D9Registry *reg = &l->d->reg;
+  g_autofree char *name = g_strndup ((const char *) schema->name, schema->name_len);
+
+  memset (model, 0, sizeof *model);
+  memset (model->field, -1, sizeof model->field);
+  model->kind = D9_KIND_GENERIC;
+  model->name = kymo_trace_intern_len (l->trace, (const char *) schema->name, schema->name_len);
+  model->alt_name = model->name;
+  model->track = KYMO_NO_TRACK;
+  model->se_track = G_MAXUINT;
+  model->se_type = G_MAXUINT32;
+  model->se_scale = 1;
+
+  for (guint i = 0; i < MIN (schema->n_fields, D9_MAX_KEPT_FIELDS); i++)
+    {
+      const D9Field *f = d9_schema_field (reg, schema, i);
+
+      for (guint r = 0; r < G_N_ELEMENTS (role_fields); r++)
+        if (model->field[role_fields[r].role] < 0 &&
+            bytes_eq (f->name, f->name_len, role_fields[r].name) &&
+            type_is (f->type, role_fields[r].want))
+          model->field[role_fields[r].role] = (gint8) i;
+    }
+
+  for (guint k = 0; k < G_N_ELEMENTS (known); k++)
+    {
+      gboolean match = known[k].prefix ? g_str_has_prefix (name, known[k].name)
+                                       : g_str_equal (name, known[k].name);
+      gboolean ok = match;
+
+      for (guint n = 0; ok && n < known[k].n_needs; n++)
+        ok = model->field[known[k].needs[n]] >= 0;
+      if (!ok)
+        continue;
+      model->kind = known[k].kind;
+      if (known[k].prefix)
+        {
+          /* SpanEnter:<target>::<name>:<file>:<line> and its SpanExit twin
+           * name one span: both fall back to the same name. */
+          model->alt_name = kymo_trace_intern (l->trace, name + strlen (known[k].name));
+        }
+      break;
+    }
+  model->unclocked = model->kind == D9_KIND_SYMBOL || model->kind == D9_KIND_CALLFRAME;
+}
+
+D9Worker *
+d9_loader_worker (D9Loader *l,
+                  guint64   id)
+{
+  guint32 index = id < 256 ? l->small_workers[id] - 1 : d9_map_lookup (&l->worker_map, id);
+  D9Worker *w;
+
+  if (G_LIKELY (index != G_MAXUINT32))
+    return g_ptr_array_index (l->workers, index);
+
+  w = g_new0 (D9Worker, 1);
+  w->id = id;
+  w->edges = g_array_new (FALSE, FALSE, sizeof (D9Edge));
+  w->instants = g_array_new (FALSE, FALSE, sizeof (KymoInstant));
+  w->wakes = g_array_new (FALSE, FALSE, sizeof (KymoInstant));
+  w->stack = g_array_new (FALSE, FALSE, sizeof (D9Open));
+  w->deep = g_array_new (FALSE, FALSE, sizeof (D9DeepSpan));
+  w->track = KYMO_NO_TRACK;
+  w->lq_track = KYMO_NO_TRACK;
+  index = l->workers->len;
+  g_ptr_array_add (l->workers, w);
+  if (id < 256)
+    l->small_workers[id] = index + 1;
+  else
+    d9_map_insert (&l->worker_map, id, index);
+  return w;
+}
+
+guint32
+d9_loader_task (D9Loader *l,
+                guint64   id)
+{
+  guint32 index = d9_map_lookup (&l->d->task_map, id);
+  D9Task task;
+
+  if (G_LIKELY (index != G_MAXUINT32))
+    return index;
+  task.id = id;
+  task.spawn = KYMO_TIME_NONE;
+  task.terminate = KYMO_TIME_NONE;
+  task.spawn_loc = G_MAXUINT32;
+  task.worker = G_MAXUINT32;
+  task.polls = 0;
+  task.wake_source = KYMO_NO_SOURCE;
+  task.wake_track = KYMO_NO_TRACK;
+  task.wake_ts = 0;
+  index = l->d->tasks->len;
+  g_array_append_val (l->d->tasks, task);
+  d9_map_insert (&l->d->task_map, id, index);
+  return index;
+}
+
+guint
+d9_loader_name_track (D9Loader      *l,
+                      guint32        name,
+                      KymoTrackKind  kind)
+{
+  gpointer v = g_hash_table_lookup (l->tracks_by_name, GUINT_TO_POINTER (name));
+  guint track;
+
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  track = kymo_trace_add_track (l->trace, KYMO_NO_TRACK, kind, kymo_trace_get_name (l->trace, name));
+  /* After the runtimes. */
+  kymo_track_set_sort_key (kymo_trace_get_track (l->trace, track), 1000);
+  g_hash_table_insert (l->tracks_by_name, GUINT_TO_POINTER (name), GUINT_TO_POINTER (track + 1));
+  return track;
+}
+
+/* Interned name of a pooled string, once per pool entry. */
+static guint32
+pool_name (D9Loader *l,
+           guint64   pool_id,
+           guint32   fallback)
+{
+  D9PoolString *s;
+  guint32 i = d9_map_lookup (&l->d->string_map, (guint64) l->d->reg.segment << 32 | (guint32) pool_id);
+
+  if (i == G_MAXUINT32)
+    return fallback;
+  s = &g_array_index (l->d->pool_strings, D9PoolString, i);
+  if (G_UNLIKELY (s->name == G_MAXUINT32))
+    s->name = kymo_trace_intern_len (l->trace, (const char *) s->data, s->len);
+  return s->name;
+}
+
+static inline void
+push_edge (D9Worker   *w,
+           KymoTime    ts,
+           D9EdgeKind  kind,
+           guint32     name,
+           guint64     aux,
+           guint32     source)
+{
+  D9Edge e = { ts, aux, source, (name & KYMO_NAME_MAX) | (guint32) kind << 24 };
+  g_array_append_val (w->edges, e);
+}
+
+static void
+add_instant (D9Loader *l,
+             guint     track,
+             KymoTime  ts,
+             guint32   name,
+             guint32   source)
+{
+  kymo_track_add_instant (kymo_trace_get_track (l->trace, track), ts, name, 0, source);
+}
+
+static guint
+model_track (D9Loader *l,
+             D9Model  *model)
+{
+  if (model->track == KYMO_NO_TRACK)
+    model->track = d9_loader_name_track (l, model->name, KYMO_TRACK_INSTANT);
+  return model->track;
+}
+
+static gboolean
+field_present (const D9Model *model,
+               D9Role         role,
+               guint64        absent)
+{
+  gint8 f = model->field[role];
+  return f >= 0 && !(absent >> f & 1);
+}
+
+static void
+handle_meta (D9Loader      *l,
+             const D9Model *model,
+             const guint64 *vals,
+             guint64        absent)
+{
+  const guint8 *data = l->d->data;
+  gsize p;
+  guint32 n;
+
+  if (!field_present (model, D9_ROLE_ENTRIES, absent))
+    return;
+  /* The value was checked when the frame was decoded. */
+  p = vals[model->field[D9_ROLE_ENTRIES]];
+  n = d9_u32 (data + p);
+  p += 4;
+  for (guint32 i = 0; i < n; i++)
+    {
+      guint32 klen = d9_u32 (data + p), vlen;
+      g_autofree char *key = g_strndup ((const char *) data + p + 4, klen);
+      g_autofree char *value = NULL;
+
+      p += 4 + klen;
+      vlen = d9_u32 (data + p);
+      value = g_strndup ((const char *) data + p + 4, vlen);
+      p += 4 + vlen;
+      kymo_trace_set_metadata (l->trace, key, value);
+
+      if (g_str_has_prefix (key, "runtime.") && key[8] != '\0')
+        {
+          D9Runtime *rt = NULL;
+          g_auto(GStrv) ids = g_strsplit (value, ",", -1);
+
+          for (guint r = 0; r < l->runtimes->len && rt == NULL; r++)
+            if (g_str_equal (((D9Runtime *) g_ptr_array_index (l->runtimes, r))->name, key + 8))
+              rt = g_ptr_array_index (l->runtimes, r);
+          if (rt == NULL)
+            {
+              rt = g_new0 (D9Runtime, 1);
+              rt->name = g_strdup (key + 8);
+              rt->workers = g_array_new (FALSE, FALSE, sizeof (guint64));
+              g_ptr_array_add (l->runtimes, rt);
+            }
+          for (guint k = 0; ids[k] != NULL && rt->workers->len < 4096; k++)
+            {
+              guint64 id;
+              if (g_ascii_string_to_unsigned (g_strstrip (ids[k]), 10, 0, G_MAXUINT64, &id, NULL))
+                g_array_append_val (rt->workers, id);
+            }
+        }
+    }
+}
+
+static void
+handle_symbol (D9Loader      *l,
+               const D9Model *model,
+               const guint64 *vals,
+               guint64        absent)
+{
+  D9Symbol sym = { 0 };
+  const guint8 *data = l->d->data;
+
+  sym.addr = vals[model->field[D9_ROLE_ADDR]];
+  if (field_present (model, D9_ROLE_SIZE, absent))
+    sym.size = vals[model->field[D9_ROLE_SIZE]];
+  if (field_present (model, D9_ROLE_INLINE, absent))
+    sym.inline_depth = (guint32) MIN (vals[model->field[D9_ROLE_INLINE]], G_MAXUINT32);
+  if (field_present (model, D9_ROLE_LINE, absent))
+    sym.line = vals[model->field[D9_ROLE_LINE]];
+
+  if (model->kind == D9_KIND_SYMBOL)
+    {
+      const D9PoolString *s;
+
+      if (field_present (model, D9_ROLE_SYMBOL, absent) &&
+          (s = d9_data_pool_string (l->d, l->d->reg.segment, (guint32) vals[model->field[D9_ROLE_SYMBOL]])))
+        {
+          sym.name = s->data;
+          sym.name_len = s->len;
+        }
+      if (field_present (model, D9_ROLE_FILE, absent) &&
+          (s = d9_data_pool_string (l->d, l->d->reg.segment, (guint32) vals[model->field[D9_ROLE_FILE]])))
+        {
+          sym.file = s->data;
+          sym.file_len = s->len;
+        }
+    }
+  else
+    {
+      if (field_present (model, D9_ROLE_SYMBOL, absent))
+        {
+          gsize p = vals[model->field[D9_ROLE_SYMBOL]];
+          sym.name_len = d9_u32 (data + p);
+          sym.name = data + p + 4;
+        }
+      if (field_present (model, D9_ROLE_FILE, absent))
+        {
+          gsize p = vals[model->field[D9_ROLE_FILE]];
+          sym.file_len = d9_u32 (data + p);
+          sym.file = data + p + 4;
+        }
+    }
+  if (sym.name != NULL)
+    g_array_append_val (l->d->symbols, sym);
+}
+
+static void
+add_late (D9Loader *l,
+          D9Model  *model,
+          KymoTime  ts,
+          guint32   source)
+{
+  D9Late late = { ts, model_track (l, model), model->name, source, !model->unclocked };
+  g_array_append_val (l->late, late);
+}
+
+static void
+handle_single_event_span (D9Loader      *l,
+                          D9Model       *model,
+                          KymoTime       ts,
+                          const guint64 *vals,
+                          guint64        absent,
+                          guint32        source)
+{
+  KymoSpan span;
+  guint32 name = model->name;
+  double v;
+
+  if (model->se_track == G_MAXUINT)
+    {
+      guint32 track_name = model->se_type != G_MAXUINT32 ? model->se_type : model->name;
+      guint track = d9_loader_name_track (l, track_name, KYMO_TRACK_THREAD);
+
+      model->se_track = G_MAXUINT;
+      for (guint i = 0; i < l->se_tracks->len; i++)
+        if (g_array_index (l->se_tracks, guint, i) == track)
+          model->se_track = i;
+      if (model->se_track == G_MAXUINT)
+        {
+          model->se_track = l->se_tracks->len;
+          g_array_append_val (l->se_tracks, track);
+          g_ptr_array_add (l->se_spans, g_array_new (FALSE, FALSE, sizeof (KymoSpan)));
+        }
+    }
+
+  if (field_present (model, D9_ROLE_SE_NAME, absent))
+    {
+      guint64 at = vals[model->field[D9_ROLE_SE_NAME]];
+
+      if (model->se_name_type == D9_POOLED_STRING)
+        name = pool_name (l, at, model->name);
+      else if (model->se_name_type == D9_STRING)
+        name = kymo_trace_intern_len (l->trace, (const char *) l->d->data + at + 4, d9_u32 (l->d->data + at));
+    }
+
+  span.end = ts;
+  span.start = ts;
+  if (field_present (model, D9_ROLE_SE_DURATION, absent))
+    {
+      v = (double) vals[model->field[D9_ROLE_SE_DURATION]] * model->se_scale;
+      span.start = ts - (KymoTime) MIN (v, (double) G_MAXINT32 * 1e9);
+    }
+  else if (field_present (model, D9_ROLE_SE_START, absent))
+    {
+      v = (double) vals[model->field[D9_ROLE_SE_START]] * model->se_scale;
+      span.start = (KymoTime) MIN (v, (double) ts);
+    }
+  span.name_flags = name;
+  span.source = source;
+  g_array_append_val (g_ptr_array_index (l->se_spans, model->se_track), span);
+}
+
+/* Handles one decoded event. @vals holds the first fields' values. */
+static void
+handle_event (D9Loader      *l,
+              D9Model       *model,
+              KymoTime       ts,
+              const guint64 *vals,
+              guint64        absent,
+              guint32        source)
+{
+  D9Worker *w;
+  guint64 lq;
+  guint32 task;
+
+  if (G_UNLIKELY (model->unclocked || ts >= D9_WALLCLOCK_MIN))
+    {
+      if (model->kind == D9_KIND_SYMBOL || model->kind == D9_KIND_CALLFRAME)
+        handle_symbol (l, model, vals, absent);
+      else if (model->kind == D9_KIND_META)
+        handle_meta (l, model, vals, absent);
+      add_late (l, model, ts, source);
+      return;
+    }
+
+  if (ts < l->min_ts)
+    l->min_ts = ts;
+  if (ts > l->max_ts)
+    l->max_ts = ts;
+
+  switch (model->kind)
+    {
+    case D9_KIND_POLL_START:
+      if (!field_present (model, D9_ROLE_WORKER, absent))
+        break;
+      w = d9_loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
+      task = field_present (model, D9_ROLE_TASK, absent)
+             ? d9_loader_task (l, vals[model->field[D9_ROLE_TASK]]) : G_MAXUINT32;
+      lq = field_present (model, D9_ROLE_LOCAL_QUEUE, absent)
+           ? MIN (vals[model->field[D9_ROLE_LOCAL_QUEUE]], G_MAXUINT32 - 1) + 1 : 0;
+      {
+        guint32 name = l->name_poll;
+        if (field_present (model, D9_ROLE_SPAWN_LOC, absent))
+          {
+            guint64 pool_id = vals[model->field[D9_ROLE_SPAWN_LOC]];
+            name = pool_name (l, pool_id, l->name_poll);
+            if (task != G_MAXUINT32)
+              {
+                D9Task *t = &g_array_index (l->d->tasks, D9Task, task);
+                if (t->spawn_loc == G_MAXUINT32)
+                  t->spawn_loc = d9_map_lookup (&l->d->string_map,
+                                                (guint64) l->d->reg.segment << 32 | (guint32) pool_id);
+              }
+          }
+        push_edge (w, ts, D9_EDGE_POLL_START, name, (guint64) task | lq << 32, source);
+      }
+      return;
+
+    case D9_KIND_POLL_END:
+    case D9_KIND_PARK:
+    case D9_KIND_UNPARK:
+      if (!field_present (model, D9_ROLE_WORKER, absent))
+        break;
+      w = d9_loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
+      lq = field_present (model, D9_ROLE_LOCAL_QUEUE, absent)
+           ? MIN (vals[model->field[D9_ROLE_LOCAL_QUEUE]], G_MAXUINT32 - 1) + 1 : 0;
+      push_edge (w, ts,
+                 model->kind == D9_KIND_POLL_END ? D9_EDGE_POLL_END :
+                 model->kind == D9_KIND_PARK ? D9_EDGE_PARK : D9_EDGE_UNPARK,
+                 model->kind == D9_KIND_POLL_END ? 0 : l->name_parked, lq << 32, source);
+      return;
+
+    case D9_KIND_SPAN_ENTER:
+    case D9_KIND_SPAN_EXIT:
+      if (!field_present (model, D9_ROLE_WORKER, absent) || !field_present (model, D9_ROLE_SPAN_ID, absent))
+        break;
+      w = d9_loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
+      push_edge (w, ts, model->kind == D9_KIND_SPAN_ENTER ? D9_EDGE_ENTER : D9_EDGE_EXIT,
+                 field_present (model, D9_ROLE_SPAN_NAME, absent)
+                 ? pool_name (l, vals[model->field[D9_ROLE_SPAN_NAME]], model->alt_name)
+                 : model->alt_name,
+                 vals[model->field[D9_ROLE_SPAN_ID]], source);
+      return;
+
+    case D9_KIND_QUEUE:
+      if (field_present (model, D9_ROLE_GLOBAL_QUEUE, absent))
+        {
+          KymoSample s = { ts, (double) vals[model->field[D9_ROLE_GLOBAL_QUEUE]] };
+          g_array_append_val (l->queue, s);
+        }
+      return;
+
+    case D9_KIND_WAKE:
+      if (field_present (model, D9_ROLE_WAKER, absent))
+        {
+          D9Wake wake = { ts, vals[model->field[D9_ROLE_WAKER]], G_MAXUINT32, source };
+          if (field_present (model, D9_ROLE_WOKEN, absent))
+            wake.woken = d9_loader_task (l, vals[model->field[D9_ROLE_WOKEN]]);
+          g_array_append_val (l->wakes, wake);
+          return;
+        }
+      break;
+
+    case D9_KIND_SPAWN:
+    case D9_KIND_TERMINATE:
+      if (field_present (model, D9_ROLE_TASK, absent))
+        {
+          /* The lookup may grow the array: index it afterwards. */
+          guint32 index = d9_loader_task (l, vals[model->field[D9_ROLE_TASK]]);
+          D9Task *t = &g_array_index (l->d->tasks, D9Task, index);
+          if (model->kind == D9_KIND_SPAWN)
+            {
+              t->spawn = ts;
+              if (field_present (model, D9_ROLE_SPAWN_LOC, absent))
+                t->spawn_loc = d9_map_lookup (&l->d->string_map,
+                                              (guint64) l->d->reg.segment << 32 |
+                                              (guint32) vals[model->field[D9_ROLE_SPAWN_LOC]]);
+            }
+          else
+            t->terminate = ts;
+        }
+      break;
+
+    case D9_KIND_CPU:
+      w = d9_loader_worker (l, field_present (model, D9_ROLE_WORKER, absent)
+                               ? vals[model->field[D9_ROLE_WORKER]] : D9_WORKER_NONE);
+      {
+        KymoInstant instant = { ts,
+                                field_present (model, D9_ROLE_SOURCE, absent) &&
+                                vals[model->field[D9_ROLE_SOURCE]] == 1 ? l->name_sched : l->name_cpu,
+                                source };
+        g_array_append_val (w->instants, instant);
+      }
+      return;
+
+    case D9_KIND_META:
+      handle_meta (l, model, vals, absent);
+      break;
+
+    case D9_KIND_CLOCK:
+      if (!l->has_wallclock && field_present (model, D9_ROLE_REALTIME, absent))
+        {
+          l->has_wallclock = TRUE;
+          l->wall_offset = (gint64) vals[model->field[D9_ROLE_REALTIME]] - ts;
+          kymo_trace_set_wallclock (l->trace, ts, (gint64) vals[model->field[D9_ROLE_REALTIME]]);
+        }
+      break;
+
+    case D9_KIND_GENERIC:
+      if (model->field[D9_ROLE_SE_DURATION] >= 0 || model->field[D9_ROLE_SE_START] >= 0)
+        {
+          handle_single_event_span (l, model, ts, vals, absent, source);
+          return;
+        }
+      if (field_present (model, D9_ROLE_WORKER, absent))
+        {
+          KymoInstant instant = { ts, model->name, source };
+          w = d9_loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
+          g_array_append_val (w->instants, instant);
+          return;
+        }
+      break;
+
+    case D9_KIND_SYMBOL:
+    case D9_KIND_CALLFRAME:
+      break;
+    }
+
+  add_instant (l, model_track (l, model), ts, model->name, source);
+}
+
+static double
+unit_scale (const guint8 *value,
+            guint32       len)
+{
+  if (bytes_eq (value, len, "us"))
+    return 1e3;
+  if (bytes_eq (value, len, "ms"))
+    return 1e6;
+  if (bytes_eq (value, len, "s"))
+    return 1e9;
+  return 1;
+}
+
+/* Schema annotations: dial9.role marks single-event spans (NOTES.md §1). */
+static void
+apply_annotations (D9Loader       *l,
+                   D9Model        *model,
+                   const D9Schema *schema,
+                   gsize           p,
+                   guint16         count)
+{
+  guint n_fields = schema->n_fields;
+  const guint8 *data = l->d->data;
+  gint unit_field[8];
+  double unit_value[8];
+  guint n_units = 0;
+
+  for (guint i = 0; i < count; i++)
+    {
+      const guint8 *key, *value;
+      guint16 field, key_len;
+      guint32 value_len;
+
+      d9_annotation_entry (data, &p, &field, &key, &key_len, &value, &value_len);
+      if (bytes_eq (key, key_len, "dial9.span.type"))
+        model->se_type = kymo_trace_intern_len (l->trace, (const char *) value, value_len);
+      if (field >= n_fields || field >= D9_MAX_KEPT_FIELDS)
+        continue;
+      if (bytes_eq (key, key_len, "unit") && n_units < G_N_ELEMENTS (unit_field))
+        {
+          unit_field[n_units] = field;
+          unit_value[n_units++] = unit_scale (value, value_len);
+        }
+      else if (bytes_eq (key, key_len, "dial9.role"))
+        {
+          guint8 type = d9_schema_field (&l->d->reg, schema, field)->type;
+          gboolean integer = type_is (type, 'i');
+
+          if (integer && bytes_eq (value, value_len, "span.duration"))
+            model->field[D9_ROLE_SE_DURATION] = (gint8) field;
+          else if (integer && bytes_eq (value, value_len, "span.start"))
+            model->field[D9_ROLE_SE_START] = (gint8) field;
+          else if ((type_is (type, 'p') || type_is (type, 's')) && bytes_eq (value, value_len, "span.name"))
+            {
+              model->field[D9_ROLE_SE_NAME] = (gint8) field;
+              model->se_name_type = type & ~D9_OPTIONAL;
+            }
+          else if (integer && bytes_eq (value, value_len, "tokio.worker_id") &&
+                   model->kind == D9_KIND_GENERIC)
+            model->field[D9_ROLE_WORKER] = (gint8) field;
+        }
+    }
+  for (guint i = 0; i < n_units; i++)
+    if (unit_field[i] == model->field[D9_ROLE_SE_DURATION] || unit_field[i] == model->field[D9_ROLE_SE_START])
+      model->se_scale = unit_value[i];
+}
+
+static void
+register_pool (D9Loader *l,
+               gsize     p,
+               guint32   count,
+               gboolean  stacks)
+{
+  const guint8 *data = l->d->data;
+  guint64 seg = (guint64) l->d->reg.segment << 32;
+
+  p += 4;
+  for (guint32 i = 0; i < count; i++)
+    {
+      guint32 id = d9_u32 (data + p), len = d9_u32 (data + p + 4);
+
+      if (stacks)
+        {
+          D9PoolStack s = { data + p + 8, len };
+          d9_map_insert (&l->d->stack_map, seg | id, l->d->pool_stacks->len);
+          g_array_append_val (l->d->pool_stacks, s);
+          p += 8 + (gsize) len * 8;
+        }
+      else
+        {
+          D9PoolString s = { data + p + 8, len, G_MAXUINT32 };
+          d9_map_insert (&l->d->string_map, seg | id, l->d->pool_strings->len);
+          g_array_append_val (l->d->pool_strings, s);
+          p += 8 + (gsize) len;
+        }
+    }
+}
+
+typedef struct {
+  D9Status status;
+  gsize    offset;
+  char     message[160];
+} D9Stop;
+
+/* Decodes every frame after the first header; stops at damage. Returns
+ * FALSE only when cancelled. */
+static gboolean
+decode (D9Loader  *l,
+        D9Stop    *stop,
+        GError   **error)
+{
+  D9Data *d = l->d;
+  D9Registry *reg = &d->reg;
+  const guint8 *data = d->data;
+  gsize size = d->size, p = D9_HEADER_SIZE, next_progress = PROGRESS_BYTES;
+  guint64 base = 0, ordinal = 0;
+  guint64 vals[D9_MAX_KEPT_FIELDS];
+
+  stop->status = D9_OK;
+  while (p < size)
+    {
+      gsize frame = p;
+      guint8 tag = data[p];
+
+      if (G_UNLIKELY (p >= next_progress))
+        {
+          if (!kymo_load_job_progress (l->job, 0.5 + 0.4 * p / size, "Decoding", error))
+            return FALSE;
+          next_progress = p + PROGRESS_BYTES;
+        }
+
+      if (G_LIKELY (tag == D9_TAG_EVENT))
+        {
+          const D9Schema *schema;
+          const D9Field *fields;
+          guint64 base_before = base, ts, absent = 0;
+          D9Status st = D9_OK;
+          guint n;
+
+          if (G_UNLIKELY (size - p < 3))
+            {
+              stop->status = D9_TRUNCATED;
+              break;
+            }
+          schema = d9_registry_lookup (reg, d9_u16 (data + p + 1));
+          if (G_UNLIKELY (schema == NULL))
+            {
+              stop->status = D9_CORRUPT;
+              g_snprintf (stop->message, sizeof stop->message,
+                          "event of type_id %u, which has no schema", d9_u16 (data + p + 1));
+              break;
+            }
+          p += 3;
+          ts = base;
+          if (schema->has_ts)
+            {
+              if (G_UNLIKELY (size - p < 3))
+                {
+                  stop->status = D9_TRUNCATED;
+                  p = frame;
+                  break;
+                }
+              ts = base + (data[p] | (guint32) data[p + 1] << 8 | (guint32) data[p + 2] << 16);
+              p += 3;
+            }
+
+          fields = &g_array_index (reg->fields, D9Field, schema->first_field);
+          n = schema->n_fields;
+          for (guint i = 0; i < n; i++)
+            {
+              guint64 v;
+              gboolean present;
+
+              st = d9_read_scalar (data, size, &p, fields[i].type, &v, &present);
+              if (G_UNLIKELY (st != D9_OK))
+                break;
+              if (i < D9_MAX_KEPT_FIELDS)
+                {
+                  vals[i] = v;
+                  absent |= (guint64) !present << i;
+                }
+            }
+          if (G_UNLIKELY (st != D9_OK))
+            {
+              stop->status = st;
+              if (st == D9_CORRUPT)
+                {
+                  frame = p;
+                  g_snprintf (stop->message, sizeof stop->message,
+                              "bad value in an event of type_id %u", schema->type_id);
+                }
+              p = frame;
+              break;
+            }
+
+          base = ts;
+          if (ordinal % D9_CHECKPOINT_EVERY == 0)
+            {
+              D9Checkpoint cp = { frame, base_before, reg->segment, 0 };
+              g_array_append_val (d->checkpoints, cp);
+            }
+          handle_event (l, &g_array_index (l->models, D9Model, schema->model),
+                        (KymoTime) MIN (ts, (guint64) G_MAXINT64), vals, absent,
+                        ordinal < G_MAXUINT32 ? (guint32) ordinal : KYMO_NO_SOURCE);
+          ordinal++;
+          continue;
+        }
+
+      p++;
+      switch (tag)
+        {
+        case D9_TAG_HEADER:
+          if (d9_is_header (data, size, frame))
+            {
+              d9_registry_new_segment (reg);
+              base = 0;
+              p = frame + D9_HEADER_SIZE;
+              continue;
+            }
+          if (size - frame < D9_HEADER_SIZE &&
+              memcmp (data + frame, D9_MAGIC "\x01", size - frame) == 0)
+            stop->status = D9_TRUNCATED;
+          else if (size - frame >= D9_HEADER_SIZE && memcmp (data + frame, D9_MAGIC, 4) == 0)
+            {
+              stop->status = D9_CORRUPT;
+              g_snprintf (stop->message, sizeof stop->message,
+                          "segment header of unsupported version %u", data[frame + 4]);
+            }
+          else
+            {
+              stop->status = D9_CORRUPT;
+              g_snprintf (stop->message, sizeof stop->message, "unknown frame tag 0x%02x", tag);
+            }
+          break;
+
+        case D9_TAG_SCHEMA:
+          {
+            const char *message;
+            guint32 index;
+            gboolean is_new;
+            D9Status st = d9_registry_parse (reg, data, size, &p, &index, &is_new, &message);
+
+            if (st != D9_OK)
+              {
+                stop->status = st;
+                if (st == D9_CORRUPT)
+                  {
+                    g_strlcpy (stop->message, message, sizeof stop->message);
+                    frame = message && g_str_has_prefix (message, "unknown") ? p : frame;
+                  }
+                break;
+              }
+            if (is_new)
+              {
+                D9Schema *schema = d9_registry_get (reg, index);
+                D9Model model;
+
+                classify (l, schema, &model);
+                schema->model = l->models->len;
+                g_array_append_val (l->models, model);
+              }
+            continue;
+          }
+
+        case D9_TAG_STRING_POOL:
+        case D9_TAG_STACK_POOL:
+          {
+            guint32 count;
+            gsize body = p;
+            D9Status st = tag == D9_TAG_STRING_POOL ? d9_check_string_pool (data, size, &p, &count)
+                                                    : d9_check_stack_pool (data, size, &p, &count);
+            if (st != D9_OK)
+              {
+                stop->status = st;
+                break;
+              }
+            register_pool (l, body, count, tag == D9_TAG_STACK_POOL);
+            continue;
+          }
+
+        case D9_TAG_TS_RESET:
+          if (size - p < 8)
+            {
+              stop->status = D9_TRUNCATED;
+              break;
+            }
+          base = d9_u64 (data + p);
+          p += 8;
+          continue;
+
+        case D9_TAG_ANNOTATIONS:
+          {
+            guint64 type_id;
+            guint16 count;
+            gsize entries;
+            D9Status st = d9_check_annotations (data, size, &p, &type_id, &count, &entries);
+            const D9Schema *schema;
+
+            if (st != D9_OK)
+              {
+                stop->status = st;
+                if (st == D9_CORRUPT)
+                  g_strlcpy (stop->message, "bad type_id in schema annotations", sizeof stop->message);
+                break;
+              }
+            /* Annotations for a type_id with no schema may be skipped. */
+            if (type_id <= G_MAXUINT16 && (schema = d9_registry_lookup (reg, (guint16) type_id)) != NULL)
+              apply_annotations (l, &g_array_index (l->models, D9Model, schema->model), schema, entries, count);
+            continue;
+          }
+
+        default:
+          stop->status = D9_CORRUPT;
+          g_snprintf (stop->message, sizeof stop->message, "unknown frame tag 0x%02x", tag);
+          break;
+        }
+      /* Only a stop gets here. */
+      p = frame;
+      break;
+    }
+
+  stop->offset = p;
+  d->n_events = ordinal;
+  return TRUE;
+}
+
+static void
+loader_free_worker (gpointer data)
+{
+  D9Worker *w = data;
+
+  g_array_unref (w->edges);
+  g_array_unref (w->instants);
+  g_array_unref (w->wakes);
+  g_array_unref (w->stack);
+  g_array_unref (w->deep);
+  g_free (w);
+}
+
+static void
+loader_free_runtime (gpointer data)
+{
+  D9Runtime *rt = data;
+
+  g_free (rt->name);
+  g_array_unref (rt->workers);
+  g_free (rt);
+}
+
+static void
+loader_init (D9Loader    *l,
+             KymoLoadJob *job,
+             KymoTrace   *trace,
+             D9Data      *d)
+{
+  memset (l, 0, sizeof *l);
+  l->job = job;
+  l->trace = trace;
+  l->d = d;
+  l->models = g_array_new (FALSE, FALSE, sizeof (D9Model));
+  l->workers = g_ptr_array_new_with_free_func (loader_free_worker);
+  d9_map_init (&l->worker_map);
+  l->wakes = g_array_new (FALSE, FALSE, sizeof (D9Wake));
+  l->late = g_array_new (FALSE, FALSE, sizeof (D9Late));
+  l->queue = g_array_new (FALSE, FALSE, sizeof (KymoSample));
+  l->se_spans = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  l->se_tracks = g_array_new (FALSE, FALSE, sizeof (guint));
+  l->tracks_by_name = g_hash_table_new (NULL, NULL);
+  l->runtimes = g_ptr_array_new_with_free_func (loader_free_runtime);
+  l->min_ts = G_MAXINT64;
+  l->max_ts = G_MININT64;
+  l->default_group = KYMO_NO_TRACK;
+  l->wakes_track = KYMO_NO_TRACK;
+  l->queue_track = KYMO_NO_TRACK;
+  l->name_poll = kymo_trace_intern (trace, "poll");
+  l->name_parked = kymo_trace_intern (trace, "parked");
+  l->name_wake = kymo_trace_intern (trace, "wake");
+  l->name_cpu = kymo_trace_intern (trace, "CPU sample");
+  l->name_sched = kymo_trace_intern (trace, "scheduler event");
+}
+
+static void
+loader_clear (D9Loader *l)
+{
+  g_array_unref (l->models);
+  g_ptr_array_unref (l->workers);
+  d9_map_clear (&l->worker_map);
+  g_array_unref (l->wakes);
+  g_array_unref (l->late);
+  g_array_unref (l->queue);
+  g_ptr_array_unref (l->se_spans);
+  g_array_unref (l->se_tracks);
+  g_hash_table_unref (l->tracks_by_name);
+  g_ptr_array_unref (l->runtimes);
+}
+
+/* The first header decides whether this is a dial9 stream at all. */
+static gboolean
+check_first_header (KymoLoadJob   *job,
+                    const guint8  *data,
+                    gsize          size,
+                    GError       **error)
+{
+  if (size >= 4 && memcmp (data, D9_MAGIC, 4) != 0)
+    {
+      kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_UNKNOWN_FORMAT, 0,
+                               "not a dial9 trace (no TRC header)");
+      return FALSE;
+    }
+  if (size < D9_HEADER_SIZE)
+    {
+      if (size > 0 && memcmp (data, D9_MAGIC "\x01", size) != 0)
+        kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_UNKNOWN_FORMAT, 0,
+                                 "not a dial9 trace (no TRC header)");
+      else
+        kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_TRUNCATED, 0,
+                                 "the input ends inside the dial9 header");
+      return FALSE;
+    }
+  if (data[4] != D9_VERSION)
+    {
+      kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_UNSUPPORTED, 4,
+                               "dial9 format version %u is not supported", data[4]);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+d9_load (KymoLoadJob  *job,
+         KymoTrace    *trace,
+         GError      **error)
+{
+  g_autofree char *gz_warning = NULL;
+  g_autoptr(GError) gz_error = NULL;
+  GBytes *bytes;
+  D9Loader loader;
+  D9Data *d;
+  D9Stop stop;
+
+  bytes = d9_open_stream (job, &gz_warning, &gz_error);
+  if (bytes == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&gz_error));
+      return FALSE;
+    }
+
+  d = d9_data_new ();
+  d->bytes = bytes;
+  d->data = g_bytes_get_data (bytes, &d->size);
+  kymo_trace_set_format_data (trace, d, d9_data_free);
+
+  if (!check_first_header (job, d->data, d->size, error))
+    return FALSE;
+  if (d9_is_gzip (kymo_load_job_get_input (job)->main.data, kymo_load_job_get_input (job)->main.size))
+    kymo_trace_set_variant (trace, "gzip");
+
+  loader_init (&loader, job, trace, d);
+  if (!decode (&loader, &stop, error))
+    {
+      loader_clear (&loader);
+      return FALSE;
+    }
+  if (!kymo_load_job_progress (job, 0.9, "Building the timeline", error))
+    {
+      loader_clear (&loader);
+      return FALSE;
+    }
+  d9_build_model (&loader);
+  loader_clear (&loader);
+
+  if (gz_warning != NULL)
+    kymo_trace_add_warning (trace, KYMO_NO_OFFSET, KYMO_TIME_NONE, "%s", gz_warning);
+
+  if (stop.status == D9_TRUNCATED)
+    kymo_trace_add_warning (trace, stop.offset, KYMO_TIME_NONE,
+                            "offset %" G_GSIZE_FORMAT ": the trace ends inside a frame "
+                            "(a trace still being written?)", stop.offset);
+  else if (stop.status == D9_CORRUPT)
+    {
+      kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_CORRUPT, stop.offset, "%s", stop.message);
+      return FALSE;
+    }
+
+  if (gz_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&gz_error));
+      return FALSE;
+    }
+  return TRUE;
+}

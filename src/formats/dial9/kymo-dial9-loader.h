@@ -1,0 +1,181 @@
+/* kymo-dial9-loader.h: state of one dial9 load, between decoding and building
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "kymo-dial9-private.h"
+
+G_BEGIN_DECLS
+
+/* What Kymo makes of a schema, chosen from its name and fields. */
+typedef enum {
+  D9_KIND_GENERIC,
+  D9_KIND_POLL_START,
+  D9_KIND_POLL_END,
+  D9_KIND_PARK,
+  D9_KIND_UNPARK,
+  D9_KIND_QUEUE,
+  D9_KIND_SPAWN,
+  D9_KIND_TERMINATE,
+  D9_KIND_WAKE,
+  D9_KIND_CPU,
+  D9_KIND_META,
+  D9_KIND_CLOCK,
+  D9_KIND_SYMBOL,
+  D9_KIND_CALLFRAME,
+  D9_KIND_SPAN_ENTER,
+  D9_KIND_SPAN_EXIT,
+} D9Kind;
+
+/* Fields a kind reads, by role. */
+typedef enum {
+  D9_ROLE_WORKER,
+  D9_ROLE_TASK,
+  D9_ROLE_SPAWN_LOC,
+  D9_ROLE_LOCAL_QUEUE,
+  D9_ROLE_GLOBAL_QUEUE,
+  D9_ROLE_WAKER,
+  D9_ROLE_WOKEN,
+  D9_ROLE_SPAN_ID,
+  D9_ROLE_SPAN_NAME,
+  D9_ROLE_REALTIME,
+  D9_ROLE_ENTRIES,
+  D9_ROLE_ADDR,
+  D9_ROLE_SIZE,
+  D9_ROLE_SYMBOL,
+  D9_ROLE_INLINE,
+  D9_ROLE_FILE,
+  D9_ROLE_LINE,
+  D9_ROLE_SOURCE,
+  /* single-event spans (schema annotations) */
+  D9_ROLE_SE_DURATION,
+  D9_ROLE_SE_START,
+  D9_ROLE_SE_NAME,
+  D9_N_ROLES,
+} D9Role;
+
+typedef struct {
+  D9Kind   kind;
+  gint8    field[D9_N_ROLES]; /* field index, or -1 */
+  guint32  name;              /* the schema name, interned */
+  guint32  alt_name;          /* span name when the event has none */
+  guint    track;             /* its own instant track, or KYMO_NO_TRACK */
+  guint    se_track;          /* single-event span stash, or G_MAXUINT */
+  guint32  se_type;           /* dial9.span.type, interned, or G_MAXUINT32 */
+  double   se_scale;          /* ns per unit of the duration/start field */
+  guint8   se_name_type;      /* D9_STRING or D9_POOLED_STRING */
+  gboolean unclocked;         /* symbol tables: their time means nothing */
+} D9Model;
+
+typedef enum {
+  D9_EDGE_POLL_START = 1,
+  D9_EDGE_POLL_END,
+  D9_EDGE_PARK,
+  D9_EDGE_UNPARK,
+  D9_EDGE_ENTER,
+  D9_EDGE_EXIT,
+} D9EdgeKind;
+
+/* One start or end of a span on a worker, paired after sorting by time. */
+typedef struct {
+  KymoTime ts;
+  guint64  aux;        /* task index | (local queue + 1) << 32, or span id */
+  guint32  source;
+  guint32  name_kind;  /* name id | kind << 24 */
+} D9Edge;
+
+typedef struct {
+  KymoSpan span;
+  guint32  depth;
+} D9DeepSpan;
+
+typedef struct {
+  guint64  span_id;
+  KymoTime start;
+  guint32  name;
+  guint32  source;
+} D9Open;
+
+typedef struct {
+  guint64  id;
+  GArray  *edges;      /* D9Edge */
+  GArray  *instants;   /* KymoInstant, in file order */
+  GArray  *wakes;      /* KymoInstant, in time order (added by the merge) */
+  guint    track;
+  guint    lq_track;
+  gboolean has_lq;
+  /* pairing */
+  gsize    next;
+  guint    state;      /* 0, D9_EDGE_POLL_START or D9_EDGE_PARK */
+  KymoTime open_start;
+  guint32  open_name;
+  guint32  open_source;
+  guint32  open_task;
+  GArray  *stack;      /* D9Open */
+  GArray  *deep;       /* D9DeepSpan */
+  double   last_lq;
+  gboolean lq_valid;
+} D9Worker;
+
+typedef struct {
+  KymoTime ts;
+  guint64  waker;
+  guint32  woken;      /* task index or G_MAXUINT32 */
+  guint32  source;
+} D9Wake;
+
+typedef struct {
+  KymoTime ts;
+  guint    track;
+  guint32  name;
+  guint32  source;
+  gboolean wall;
+} D9Late;
+
+typedef struct {
+  char   *name;
+  GArray *workers;     /* guint64 */
+} D9Runtime;
+
+typedef struct {
+  KymoLoadJob *job;
+  KymoTrace   *trace;
+  D9Data      *d;
+  GArray      *models;       /* D9Model */
+  GPtrArray   *workers;      /* D9Worker* */
+  guint32      small_workers[256]; /* worker id → index + 1 */
+  D9Map        worker_map;
+  GArray      *wakes;        /* D9Wake */
+  GArray      *late;         /* D9Late */
+  GArray      *queue;        /* KymoSample: global queue depth */
+  GPtrArray   *se_spans;     /* GArray of KymoSpan per single-event span track */
+  GArray      *se_tracks;    /* guint */
+  GHashTable  *tracks_by_name; /* interned name → track + 1 */
+  GPtrArray   *runtimes;     /* D9Runtime* */
+  KymoTime     min_ts;
+  KymoTime     max_ts;
+  gboolean     has_wallclock;
+  gint64       wall_offset;
+  guint        default_group;
+  guint        wakes_track;
+  guint        queue_track;
+  guint32      name_poll;
+  guint32      name_parked;
+  guint32      name_wake;
+  guint32      name_cpu;
+  guint32      name_sched;
+} D9Loader;
+
+D9Worker *d9_loader_worker     (D9Loader *l,
+                                guint64   id);
+guint32   d9_loader_task       (D9Loader *l,
+                                guint64   id);
+guint     d9_loader_name_track (D9Loader *l,
+                                guint32   name,
+                                KymoTrackKind kind);
+/* Builds tracks, pairs spans, resolves wakes, sets the time range. */
+void      d9_build_model       (D9Loader *l);
+
+G_END_DECLS

@@ -1,0 +1,111 @@
+/* kymo-dial9-map.h: a small open-addressing map from u64 keys to u32 values
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* GHashTable boxes 64-bit keys; task ids, pool ids and worker ids are looked
+ * up once per event, so this keeps them inline. */
+typedef struct {
+  guint64 *keys;
+  guint32 *values;   /* value + 1; 0 marks an empty slot */
+  gsize    mask;     /* capacity - 1 */
+  gsize    n;
+} D9Map;
+
+static inline void
+d9_map_init (D9Map *map)
+{
+  map->mask = 63;
+  map->n = 0;
+  map->keys = g_new (guint64, map->mask + 1);
+  map->values = g_new0 (guint32, map->mask + 1);
+}
+
+static inline void
+d9_map_clear (D9Map *map)
+{
+  g_clear_pointer (&map->keys, g_free);
+  g_clear_pointer (&map->values, g_free);
+  map->n = 0;
+}
+
+static inline gsize
+d9_map_hash (guint64 key)
+{
+  key ^= key >> 33;
+  key *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  key ^= key >> 33;
+  return (gsize) key;
+}
+
+/* G_MAXUINT32 when absent. */
+static inline guint32
+d9_map_lookup (const D9Map *map,
+               guint64      key)
+{
+  gsize i = d9_map_hash (key) & map->mask;
+
+  while (map->values[i])
+    {
+      if (map->keys[i] == key)
+        return map->values[i] - 1;
+      i = (i + 1) & map->mask;
+    }
+  return G_MAXUINT32;
+}
+
+static inline void
+d9_map_grow (D9Map *map)
+{
+  gsize old_cap = map->mask + 1;
+  guint64 *old_keys = map->keys;
+  guint32 *old_values = map->values;
+
+  map->mask = old_cap * 2 - 1;
+  map->keys = g_new (guint64, map->mask + 1);
+  map->values = g_new0 (guint32, map->mask + 1);
+  for (gsize j = 0; j < old_cap; j++)
+    if (old_values[j])
+      {
+        gsize i = d9_map_hash (old_keys[j]) & map->mask;
+        while (map->values[i])
+          i = (i + 1) & map->mask;
+        map->keys[i] = old_keys[j];
+        map->values[i] = old_values[j];
+      }
+  g_free (old_keys);
+  g_free (old_values);
+}
+
+/* Sets @key to @value (replacing an old value). */
+static inline void
+d9_map_insert (D9Map   *map,
+               guint64  key,
+               guint32  value)
+{
+  gsize i;
+
+  if ((map->n + 1) * 4 > (map->mask + 1) * 3)
+    d9_map_grow (map);
+  i = d9_map_hash (key) & map->mask;
+  while (map->values[i])
+    {
+      if (map->keys[i] == key)
+        {
+          map->values[i] = value + 1;
+          return;
+        }
+      i = (i + 1) & map->mask;
+    }
+  map->keys[i] = key;
+  map->values[i] = value + 1;
+  map->n++;
+}
+
+G_END_DECLS
