@@ -534,10 +534,10 @@ kymo_trace_count_events (KymoTrace *self,
   for (guint t = 0; t < self->tracks->len; t++)
     {
       KymoTrack *track = g_ptr_array_index (self->tracks, t);
-      s += track->sealed ? track->n_spans : track->staged->len;
-      i += track->instants->len;
-      c += track->samples->len;
-      a += track->annotations->len;
+      s += track->sealed ? track->n_spans : track->staged.len;
+      i += track->instants.len;
+      c += track->samples.len;
+      a += track->annotations.len;
     }
   if (spans) *spans = s;
   if (instants) *instants = i;

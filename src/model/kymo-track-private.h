@@ -18,6 +18,26 @@ typedef struct {
   guint32  reserved;
 } KymoStagedSpan;
 
+/* A growable array with an inline append: the hot path of every decoder. */
+typedef struct {
+  gpointer data;
+  gsize    len;
+  gsize    cap;
+} KymoVec;
+
+void _kymo_vec_grow (KymoVec *vec,
+                     gsize    element_size,
+                     gsize    min_cap);
+
+static inline gpointer
+_kymo_vec_push (KymoVec *vec,
+                gsize    element_size)
+{
+  if (G_UNLIKELY (vec->len == vec->cap))
+    _kymo_vec_grow (vec, element_size, vec->len + 1);
+  return (char *) vec->data + element_size * vec->len++;
+}
+
 struct _KymoTrack
 {
   KymoTrace     *trace;        /* unowned: the trace owns its tracks */
@@ -31,16 +51,16 @@ struct _KymoTrack
   guint64        tag;
   GArray        *children;     /* guint */
 
-  GArray        *staged;       /* KymoStagedSpan, until seal */
+  KymoVec        staged;       /* KymoStagedSpan, until seal */
   KymoSpan      *spans;
   gsize          n_spans;
   guint          n_depths;
   gsize         *depth_offsets; /* [n_depths + 1] */
   KymoSpanTree  *trees;         /* [n_depths] */
 
-  GArray        *instants;     /* KymoInstant */
-  GArray        *samples;      /* KymoSample */
-  GArray        *annotations;  /* KymoAnnotation */
+  KymoVec        instants;     /* KymoInstant */
+  KymoVec        samples;      /* KymoSample */
+  KymoVec        annotations;  /* KymoAnnotation */
 
   KymoTime       start;
   KymoTime       end;

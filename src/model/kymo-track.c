@@ -9,6 +9,18 @@
 
 #include "kymo-track-private.h"
 
+void
+_kymo_vec_grow (KymoVec *vec,
+                gsize    element_size,
+                gsize    min_cap)
+{
+  gsize cap = MAX (vec->cap * 2, 256);
+
+  cap = MAX (cap, min_cap);
+  vec->data = g_realloc_n (vec->data, cap, element_size);
+  vec->cap = cap;
+}
+
 KymoTrack *
 _kymo_track_new (KymoTrace     *trace,
                  guint          id,
@@ -24,10 +36,6 @@ _kymo_track_new (KymoTrace     *trace,
   self->kind = kind;
   self->name = g_strdup (name ? name : "");
   self->children = g_array_new (FALSE, FALSE, sizeof (guint));
-  self->staged = g_array_new (FALSE, FALSE, sizeof (KymoStagedSpan));
-  self->instants = g_array_new (FALSE, FALSE, sizeof (KymoInstant));
-  self->samples = g_array_new (FALSE, FALSE, sizeof (KymoSample));
-  self->annotations = g_array_new (FALSE, FALSE, sizeof (KymoAnnotation));
   self->start = KYMO_TIME_NONE;
   self->end = KYMO_TIME_NONE;
   return self;
@@ -41,10 +49,10 @@ _kymo_track_free (KymoTrack *self)
   g_free (self->trees);
   g_free (self->depth_offsets);
   g_free (self->spans);
-  g_clear_pointer (&self->staged, g_array_unref);
-  g_array_unref (self->instants);
-  g_array_unref (self->samples);
-  g_array_unref (self->annotations);
+  g_free (self->staged.data);
+  g_free (self->instants.data);
+  g_free (self->samples.data);
+  g_free (self->annotations.data);
   g_array_unref (self->children);
   g_free (self->name);
   g_free (self->group_kind);
@@ -159,13 +167,10 @@ kymo_track_reserve_spans (KymoTrack *self,
 {
   g_return_if_fail (!self->sealed);
 
-  if (n_spans > self->staged->len && n_spans <= G_MAXUINT)
+  if (n_spans > self->staged.cap)
     {
-      guint len = self->staged->len;
-
-      /* GArray has no reserve: grow and shrink back, the capacity stays. */
-      g_array_set_size (self->staged, (guint) n_spans);
-      g_array_set_size (self->staged, len);
+      self->staged.data = g_realloc_n (self->staged.data, n_spans, sizeof (KymoStagedSpan));
+      self->staged.cap = n_spans;
     }
 }
 
@@ -178,19 +183,19 @@ kymo_track_add_span (KymoTrack *self,
                      guint      flags,
                      guint32    source)
 {
-  KymoStagedSpan staged;
+  KymoStagedSpan *staged;
 
   g_return_if_fail (!self->sealed);
 
   if (end < start)
     end = start;
-  staged.span.start = start;
-  staged.span.end = end;
-  staged.span.name_flags = pack_name (name, flags);
-  staged.span.source = source;
-  staged.depth = MIN (depth, 4095);
-  staged.reserved = 0;
-  g_array_append_val (self->staged, staged);
+  staged = _kymo_vec_push (&self->staged, sizeof (KymoStagedSpan));
+  staged->span.start = start;
+  staged->span.end = end;
+  staged->span.name_flags = pack_name (name, flags);
+  staged->span.source = source;
+  staged->depth = MIN (depth, 4095);
+  staged->reserved = 0;
 }
 
 void
@@ -203,7 +208,7 @@ kymo_track_add_instant (KymoTrack *self,
   KymoInstant instant = { ts, pack_name (name, flags), source };
 
   g_return_if_fail (!self->sealed);
-  g_array_append_val (self->instants, instant);
+  *(KymoInstant *) _kymo_vec_push (&self->instants, sizeof instant) = instant;
 }
 
 void
@@ -214,7 +219,7 @@ kymo_track_add_sample (KymoTrack *self,
   KymoSample sample = { ts, value };
 
   g_return_if_fail (!self->sealed);
-  g_array_append_val (self->samples, sample);
+  *(KymoSample *) _kymo_vec_push (&self->samples, sizeof sample) = sample;
 }
 
 void
@@ -234,7 +239,7 @@ kymo_track_add_annotation (KymoTrack  *self,
   annotation.name = name;
   annotation.source = source;
   annotation.text = text ? kymo_trace_store_text (self->trace, text) : NULL;
-  g_array_append_val (self->annotations, annotation);
+  *(KymoAnnotation *) _kymo_vec_push (&self->annotations, sizeof annotation) = annotation;
 }
 
 static int
@@ -277,15 +282,16 @@ compare_annotation (gconstpointer a,
 
 /* Decoders mostly emit in order already; only sort when needed, stably. */
 static void
-sort_if_needed (GArray       *array,
+sort_if_needed (KymoVec      *vec,
+                gsize         size,
                 GCompareFunc  compare)
 {
-  guint size = g_array_get_element_size (array);
+  const char *data = vec->data;
 
-  for (guint i = 1; i < array->len; i++)
-    if (compare (array->data + (i - 1) * size, array->data + i * size) > 0)
+  for (gsize i = 1; i < vec->len; i++)
+    if (compare (data + (i - 1) * size, data + i * size) > 0)
       {
-        g_qsort_with_data (array->data, array->len, size, (GCompareDataFunc) (void (*)(void)) compare, NULL);
+        g_qsort_with_data (vec->data, vec->len, size, (GCompareDataFunc) (void (*)(void)) compare, NULL);
         return;
       }
 }
@@ -304,8 +310,8 @@ extend_range (KymoTrack *self,
 void
 _kymo_track_seal (KymoTrack *self)
 {
-  KymoStagedSpan *staged = (KymoStagedSpan *) (gpointer) self->staged->data;
-  gsize n = self->staged->len;
+  KymoStagedSpan *staged = self->staged.data;
+  gsize n = self->staged.len;
   guint n_depths = 0;
   gboolean depth_ordered = TRUE;
   gsize *cursor;
@@ -345,8 +351,7 @@ _kymo_track_seal (KymoTrack *self)
           extend_range (self, span.start, span.end);
           spans[i] = span;
         }
-      self->spans = g_realloc (g_array_free (g_steal_pointer (&self->staged), FALSE),
-                               n * sizeof (KymoSpan));
+      self->spans = g_realloc (g_steal_pointer (&self->staged.data), n * sizeof (KymoSpan));
     }
   else
     {
@@ -358,7 +363,7 @@ _kymo_track_seal (KymoTrack *self)
           extend_range (self, staged[i].span.start, staged[i].span.end);
         }
       g_free (cursor);
-      g_clear_pointer (&self->staged, g_array_unref);
+      g_clear_pointer (&self->staged.data, g_free);
     }
 
   self->trees = g_new0 (KymoSpanTree, MAX (n_depths, 1));
@@ -376,21 +381,22 @@ _kymo_track_seal (KymoTrack *self)
       kymo_span_tree_init (&self->trees[d], run, count);
     }
 
-  sort_if_needed (self->instants, compare_instant);
-  sort_if_needed (self->samples, compare_sample);
-  sort_if_needed (self->annotations, compare_annotation);
+  self->staged.len = self->staged.cap = 0;
+  sort_if_needed (&self->instants, sizeof (KymoInstant), compare_instant);
+  sort_if_needed (&self->samples, sizeof (KymoSample), compare_sample);
+  sort_if_needed (&self->annotations, sizeof (KymoAnnotation), compare_annotation);
 
-  if (self->instants->len)
+  if (self->instants.len)
     extend_range (self,
-                  g_array_index (self->instants, KymoInstant, 0).ts,
-                  g_array_index (self->instants, KymoInstant, self->instants->len - 1).ts);
-  if (self->samples->len)
+                  ((KymoInstant *) self->instants.data)[0].ts,
+                  ((KymoInstant *) self->instants.data)[self->instants.len - 1].ts);
+  if (self->samples.len)
     extend_range (self,
-                  g_array_index (self->samples, KymoSample, 0).ts,
-                  g_array_index (self->samples, KymoSample, self->samples->len - 1).ts);
-  for (guint i = 0; i < self->annotations->len; i++)
+                  ((KymoSample *) self->samples.data)[0].ts,
+                  ((KymoSample *) self->samples.data)[self->samples.len - 1].ts);
+  for (guint i = 0; i < self->annotations.len; i++)
     {
-      const KymoAnnotation *a = &g_array_index (self->annotations, KymoAnnotation, i);
+      const KymoAnnotation *a = &((KymoAnnotation *) self->annotations.data)[i];
       extend_range (self, a->start, a->end);
     }
 }
@@ -403,16 +409,16 @@ _kymo_track_memory (KymoTrack *self)
   bytes += self->n_spans * sizeof (KymoSpan);
   for (guint d = 0; d < self->n_depths; d++)
     bytes += kymo_span_tree_memory (&self->trees[d]);
-  bytes += self->instants->len * sizeof (KymoInstant);
-  bytes += self->samples->len * sizeof (KymoSample);
-  bytes += self->annotations->len * sizeof (KymoAnnotation);
+  bytes += self->instants.len * sizeof (KymoInstant);
+  bytes += self->samples.len * sizeof (KymoSample);
+  bytes += self->annotations.len * sizeof (KymoAnnotation);
   return bytes;
 }
 
 gsize
 kymo_track_get_n_events (const KymoTrack *self)
 {
-  return self->n_spans + self->instants->len + self->samples->len + self->annotations->len;
+  return self->n_spans + self->instants.len + self->samples.len + self->annotations.len;
 }
 
 KymoTime
@@ -584,33 +590,34 @@ const KymoInstant *
 kymo_track_get_instants (const KymoTrack *self,
                          gsize           *n_instants)
 {
-  *n_instants = self->instants->len;
-  return (const KymoInstant *) (gpointer) self->instants->data;
+  *n_instants = self->instants.len;
+  return self->instants.data;
 }
 
 const KymoSample *
 kymo_track_get_samples (const KymoTrack *self,
                         gsize           *n_samples)
 {
-  *n_samples = self->samples->len;
-  return (const KymoSample *) (gpointer) self->samples->data;
+  *n_samples = self->samples.len;
+  return self->samples.data;
 }
 
 const KymoAnnotation *
 kymo_track_get_annotations (const KymoTrack *self,
                             gsize           *n_annotations)
 {
-  *n_annotations = self->annotations->len;
-  return (const KymoAnnotation *) (gpointer) self->annotations->data;
+  *n_annotations = self->annotations.len;
+  return self->annotations.data;
 }
 
-#define LOWER_BOUND(array, type, field, ts)                        \
+#define LOWER_BOUND(vec, type, field, ts)                          \
   G_STMT_START {                                                   \
-    gsize lo_ = 0, hi_ = (array)->len;                             \
+    const type *v_ = (vec).data;                                   \
+    gsize lo_ = 0, hi_ = (vec).len;                                \
     while (lo_ < hi_)                                              \
       {                                                            \
         gsize mid_ = lo_ + (hi_ - lo_) / 2;                        \
-        if (g_array_index ((array), type, mid_).field < (ts))      \
+        if (v_[mid_].field < (ts))                                 \
           lo_ = mid_ + 1;                                          \
         else                                                       \
           hi_ = mid_;                                              \
