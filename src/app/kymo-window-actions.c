@@ -14,9 +14,10 @@
 #define MAX_RECENT 10
 
 void
-_kymo_window_open_files (KymoWindow    *self,
-                         GFile * const *files,
-                         guint          n_files)
+_kymo_window_open_files_full (KymoWindow            *self,
+                              GFile * const         *files,
+                              guint                  n_files,
+                              const KymoLoadOptions *options)
 {
   KymoWindow *target = self;
 
@@ -26,9 +27,21 @@ _kymo_window_open_files (KymoWindow    *self,
   if (!kymo_window_is_empty (self))
     target = kymo_window_new (gtk_window_get_application (GTK_WINDOW (self)));
 
-  kymo_window_load (target, files, n_files);
+  kymo_window_load_full (target, files, n_files, options);
   gtk_window_present (GTK_WINDOW (target));
 }
+
+void
+_kymo_window_open_files (KymoWindow    *self,
+                         GFile * const *files,
+                         guint          n_files)
+{
+  _kymo_window_open_files_full (self, files, n_files, NULL);
+}
+
+/* The file chooser's "tband-mode" choice, as KymoLoadOptions.tband_mode. */
+#define TBAND_MODE_CHOICE "tband-mode"
+#define TBAND_MODE_AUTO   "auto"
 
 /* The MIME types data/io.github.kymo.Kymo.mime.xml installs, by format. */
 static const struct {
@@ -105,6 +118,7 @@ chooser_response_cb (KymoWindow      *self,
   g_autoptr(GtkNativeDialog) owned = g_steal_pointer (&self->chooser);
   g_autoptr(GListModel) files = NULL;
   g_autoptr(GPtrArray) array = NULL;
+  KymoLoadOptions options = { 0 };
   guint n;
 
   g_assert (owned == chooser);
@@ -121,7 +135,16 @@ chooser_response_cb (KymoWindow      *self,
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (array, g_list_model_get_item (files, i));
 
-  _kymo_window_open_files (self, (GFile * const *) array->pdata, array->len);
+  /* Only the Open File chooser has the choice (a folder is an ATF session). */
+  if (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (chooser)) == GTK_FILE_CHOOSER_ACTION_OPEN)
+    {
+      const char *mode = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), TBAND_MODE_CHOICE);
+
+      if (mode != NULL && !g_str_equal (mode, TBAND_MODE_AUTO))
+        options.tband_mode = mode;
+    }
+
+  _kymo_window_open_files_full (self, (GFile * const *) array->pdata, array->len, &options);
 }
 
 static void
@@ -143,9 +166,16 @@ run_chooser (KymoWindow           *self,
     {
       chooser = gtk_file_chooser_native_new (_("Open a Trace"), GTK_WINDOW (self), action,
                                              _("_Open"), _("_Cancel"));
+      static const char *mode_ids[] = { TBAND_MODE_AUTO, "freertos", "bare-metal", NULL };
+      const char *mode_labels[] = { _("Automatic"), _("FreeRTOS"), _("Bare Metal"), NULL };
+
       /* Selected together they form one trace (one Tonbandgerät file per core). */
       gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
       add_filters (GTK_FILE_CHOOSER (chooser));
+      /* A Tonbandgerät trace does not always say whether it ran on FreeRTOS. */
+      gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), TBAND_MODE_CHOICE, _("Tonbandgerät mode"),
+                                   mode_ids, mode_labels);
+      gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), TBAND_MODE_CHOICE, TBAND_MODE_AUTO);
     }
 
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
@@ -196,10 +226,47 @@ cancel_load_action (GtkWidget  *widget,
   g_cancellable_cancel (KYMO_WINDOW (widget)->cancellable);
 }
 
+static gboolean
+showing_tband_trace (KymoWindow *self)
+{
+  const KymoFormat *format;
+
+  if (self->trace == NULL || self->loader != NULL || self->loading_files == NULL)
+    return FALSE;
+  format = kymo_trace_get_format (self->trace);
+  return format != NULL && g_str_equal (format->name, "tband");
+}
+
+/* Reads the same files again, telling the decoder what ran on the target. */
+static void
+reload_tband_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  KymoWindow *self = KYMO_WINDOW (widget);
+  g_autoptr(GPtrArray) files = NULL;
+  KymoLoadOptions options = { 0 };
+
+  if (!showing_tband_trace (self))
+    return;
+  options.tband_mode = g_str_equal (action_name, "win.reload-freertos") ? "freertos" : "bare-metal";
+  files = g_ptr_array_ref (self->loading_files);
+  kymo_window_load_full (self, (GFile * const *) files->pdata, files->len, &options);
+}
+
 void
 _kymo_window_update_actions (KymoWindow *self)
 {
+  gboolean tband = showing_tband_trace (self);
+  const char *variant = tband ? kymo_trace_get_variant (self->trace) : NULL;
+
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", self->loader != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", self->trace != NULL && self->loader == NULL);
+  /* Offer the mode the trace is not shown in. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reload-freertos",
+                                 tband && g_strcmp0 (variant, "freertos") != 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reload-bare-metal",
+                                 tband && g_strcmp0 (variant, "bare-metal") != 0);
 }
 
 static int
@@ -270,6 +337,8 @@ _kymo_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_action);
+  gtk_widget_class_install_action (widget_class, "win.reload-freertos", NULL, reload_tband_action);
+  gtk_widget_class_install_action (widget_class, "win.reload-bare-metal", NULL, reload_tband_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,

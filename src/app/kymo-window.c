@@ -129,6 +129,9 @@ load_cb (GObject      *object,
     show_trace (self, trace);
   else
     {
+      /* A failed reload leaves nothing on screen: nothing to export either. */
+      g_clear_object (&self->trace);
+      adw_bin_set_child (self->trace_bin, NULL);
       gtk_stack_set_visible_child_name (self->stack, "empty");
       set_title (self, NULL, NULL);
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -142,6 +145,15 @@ void
 kymo_window_load (KymoWindow    *self,
                   GFile * const *files,
                   guint          n_files)
+{
+  kymo_window_load_full (self, files, n_files, NULL);
+}
+
+void
+kymo_window_load_full (KymoWindow            *self,
+                       GFile * const         *files,
+                       guint                  n_files,
+                       const KymoLoadOptions *options)
 {
   g_autoptr(KymoInput) input = NULL;
   g_autoptr(GError) error = NULL;
@@ -164,8 +176,23 @@ kymo_window_load (KymoWindow    *self,
   self->cancellable = g_cancellable_new ();
 
   g_set_object (&self->loading_file, files[0]);
+  /* @files may be self->loading_files itself (a reload): copy first. */
+  {
+    GPtrArray *copy = g_ptr_array_new_full (n_files, g_object_unref);
+
+    for (guint i = 0; i < n_files; i++)
+      g_ptr_array_add (copy, g_object_ref (files[i]));
+    g_clear_pointer (&self->loading_files, g_ptr_array_unref);
+    self->loading_files = copy;
+  }
+  {
+    char *mode = g_strdup (options != NULL ? options->tband_mode : NULL);
+
+    g_free (self->tband_mode);
+    self->tband_mode = mode;
+  }
   g_clear_object (&self->loader);
-  self->loader = kymo_loader_new (input, NULL);
+  self->loader = kymo_loader_new (input, options);
 
   g_object_bind_property (self->loader, "fraction", self->progress_bar, "fraction", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->loader, "message", self->loading_page, "description", G_BINDING_SYNC_CREATE);
@@ -228,6 +255,7 @@ kymo_window_dispose (GObject *object)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (self->chooser);
   g_clear_object (&self->chooser);
+  _kymo_window_dispose_export (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), KYMO_TYPE_WINDOW);
 
@@ -243,6 +271,8 @@ kymo_window_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->loader);
   g_clear_object (&self->loading_file);
+  g_clear_pointer (&self->loading_files, g_ptr_array_unref);
+  g_clear_pointer (&self->tband_mode, g_free);
   g_clear_object (&self->trace);
 
   G_OBJECT_CLASS (kymo_window_parent_class)->finalize (object);
@@ -271,6 +301,7 @@ kymo_window_class_init (KymoWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KymoWindow, recent_menu);
 
   _kymo_window_class_init_actions (widget_class);
+  _kymo_window_class_init_export (widget_class);
 }
 
 static void

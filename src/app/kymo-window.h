@@ -21,6 +21,11 @@ KymoWindow *kymo_window_new       (GtkApplication     *application);
 void        kymo_window_load      (KymoWindow         *self,
                                    GFile * const      *files,
                                    guint               n_files);
+/* The same with load options (@options may be NULL): a Tonbandgerät mode. */
+void        kymo_window_load_full (KymoWindow         *self,
+                                   GFile * const      *files,
+                                   guint               n_files,
+                                   const KymoLoadOptions *options);
 /* TRUE while the window shows neither a trace nor a load in progress. */
 gboolean    kymo_window_is_empty  (KymoWindow         *self);
 KymoTrace  *kymo_window_get_trace (KymoWindow         *self);

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <cairo-svg.h>
 #include <pango/pangocairo.h>
 
@@ -67,28 +69,25 @@ kymo_timeline_export_to_node (KymoSession       *session,
   return node;
 }
 
-gboolean
-kymo_timeline_export_to_file (KymoSession  *session,
-                              int           width,
-                              int           height,
-                              gboolean      dark,
-                              const char   *path,
-                              GError      **error)
+static gboolean
+write_node (GskRenderNode             *node,
+            int                        width,
+            int                        height,
+            KymoTimelineExportFormat   format,
+            const char                *path,
+            GError                   **error)
 {
-  g_autoptr(GskRenderNode) node = NULL;
-  gboolean svg = g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG");
   cairo_surface_t *surface;
   cairo_status_t status;
   cairo_t *cr;
 
-  node = kymo_timeline_export_to_node (session, width, height, dark, NULL);
   if (node == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "%s: nothing to draw", path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("%s: nothing to draw"), path);
       return FALSE;
     }
 
-  if (svg)
+  if (format == KYMO_TIMELINE_EXPORT_SVG)
     surface = cairo_svg_surface_create (path, width, height);
   else
     surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
@@ -96,7 +95,7 @@ kymo_timeline_export_to_file (KymoSession  *session,
   gsk_render_node_draw (node, cr);
   cairo_destroy (cr);
 
-  if (svg)
+  if (format == KYMO_TIMELINE_EXPORT_SVG)
     {
       cairo_surface_finish (surface);
       status = cairo_surface_status (surface);
@@ -107,9 +106,67 @@ kymo_timeline_export_to_file (KymoSession  *session,
 
   if (status != CAIRO_STATUS_SUCCESS)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot write: %s",
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: cannot write: %s"),
                    path, cairo_status_to_string (status));
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+kymo_timeline_export_view_to_file (KymoSession                *session,
+                                   const KymoTimelineViewport *viewport,
+                                   KymoTime                    start,
+                                   KymoTime                    end,
+                                   gboolean                    dark,
+                                   KymoTimelineExportFormat    format,
+                                   const char                 *path,
+                                   GError                    **error)
+{
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(KymoTimelineLayout) layout = NULL;
+  KymoTimelineRenderer *renderer;
+  GtkSnapshot *snapshot;
+  KymoTime old_start, old_end;
+  gboolean other_range;
+
+  g_return_val_if_fail (KYMO_IS_SESSION (session), FALSE);
+  g_return_val_if_fail (viewport != NULL && viewport->width > 0 && viewport->height > 0, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  /* The frame reads the range from the session: lend it the range for the
+   * one synchronous frame (nothing draws in between). */
+  kymo_session_get_visible_range (session, &old_start, &old_end);
+  other_range = start != KYMO_TIME_NONE && end != KYMO_TIME_NONE && end > start &&
+                (start != old_start || end != old_end);
+  if (other_range)
+    kymo_session_set_visible_range (session, start, end);
+
+  renderer = kymo_timeline_export_renderer_new (kymo_session_get_trace (session), dark);
+  layout = kymo_timeline_layout_new (session);
+  snapshot = gtk_snapshot_new ();
+  kymo_timeline_renderer_snapshot_base (renderer, snapshot, session, layout, viewport);
+  node = gtk_snapshot_free_to_node (snapshot);
+  kymo_timeline_renderer_free (renderer);
+
+  if (other_range)
+    kymo_session_set_visible_range (session, old_start, old_end);
+
+  return write_node (node, viewport->width, viewport->height, format, path, error);
+}
+
+gboolean
+kymo_timeline_export_to_file (KymoSession  *session,
+                              int           width,
+                              int           height,
+                              gboolean      dark,
+                              const char   *path,
+                              GError      **error)
+{
+  g_autoptr(GskRenderNode) node = NULL;
+  gboolean svg = g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG");
+
+  node = kymo_timeline_export_to_node (session, width, height, dark, NULL);
+  return write_node (node, width, height, svg ? KYMO_TIMELINE_EXPORT_SVG : KYMO_TIMELINE_EXPORT_PNG,
+                     path, error);
 }

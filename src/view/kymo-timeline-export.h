@@ -26,6 +26,22 @@ GskRenderNode *kymo_timeline_export_to_node        (KymoSession        *session,
                                                     int                 height,
                                                     gboolean            dark,
                                                     KymoTimelineStats  *stats);
+typedef enum {
+  KYMO_TIMELINE_EXPORT_PNG,
+  KYMO_TIMELINE_EXPORT_SVG,
+} KymoTimelineExportFormat;
+
+/* Writes the frame @viewport shows (its rows scrolled by scroll_y) of the
+ * time range [@start, @end) — the session's visible range when both are
+ * KYMO_TIME_NONE — without hover or selection marks. */
+gboolean       kymo_timeline_export_view_to_file   (KymoSession                *session,
+                                                    const KymoTimelineViewport *viewport,
+                                                    KymoTime                    start,
+                                                    KymoTime                    end,
+                                                    gboolean                    dark,
+                                                    KymoTimelineExportFormat    format,
+                                                    const char                 *path,
+                                                    GError                    **error);
 /* Writes a PNG or, when @path ends in ".svg", an SVG. */
 gboolean       kymo_timeline_export_to_file        (KymoSession        *session,
                                                     int                 width,

@@ -21,9 +21,10 @@ struct _KymoTimelineLayout
   int          height;
 };
 
+/* The height of what a track shows under its title strip. */
 static int
-row_height (KymoTrack *track,
-            int       *lanes_y)
+content_height (KymoTrack *track,
+                int       *lanes_y)
 {
   gsize n_instants;
 
@@ -31,7 +32,7 @@ row_height (KymoTrack *track,
   switch (kymo_track_get_kind (track))
     {
     case KYMO_TRACK_GROUP:
-      return 22;
+      return 0;
     case KYMO_TRACK_THREAD:
       kymo_track_get_instants (track, &n_instants);
       if (n_instants > 0)
@@ -84,7 +85,14 @@ append_row (KymoTimelineLayout *self,
   row.pinned = pinned;
   row.collapsed = row.kind == KYMO_TRACK_GROUP && kymo_session_get_group_collapsed (self->session, id);
   row.y = self->height;
-  row.height = row.collapsed || row.kind == KYMO_TRACK_GROUP ? 22 : row_height (track, &row.lanes_y);
+  if (row.kind == KYMO_TRACK_GROUP)
+    row.height = KYMO_TIMELINE_GROUP_HEIGHT;
+  else
+    {
+      row.title_height = KYMO_TIMELINE_TITLE_HEIGHT;
+      row.height = row.title_height + content_height (track, &row.lanes_y);
+      row.lanes_y += row.title_height;
+    }
   self->height += row.height;
   self->track_rows[id] = self->rows->len;
   g_array_append_val (self->rows, row);

@@ -13,6 +13,10 @@ G_BEGIN_DECLS
 #define KYMO_TIMELINE_LANE_HEIGHT  18
 #define KYMO_TIMELINE_ROW_PAD      3
 #define KYMO_TIMELINE_INSTANT_STRIP 10
+/* Every track but a group starts with a strip holding its name, so that the
+ * name never covers an event. */
+#define KYMO_TIMELINE_TITLE_HEIGHT 18
+#define KYMO_TIMELINE_GROUP_HEIGHT 24
 
 typedef struct {
   guint         track;
@@ -21,8 +25,9 @@ typedef struct {
   guint         pinned : 1;
   guint         collapsed : 1;
   int           y;          /* from the top of the track area */
-  int           height;
-  int           lanes_y;    /* offset of depth 0 inside the row */
+  int           height;     /* title strip included */
+  int           title_height;
+  int           lanes_y;    /* offset of depth 0 inside the row (below the title) */
 } KymoTimelineRow;
 
 typedef struct _KymoTimelineLayout KymoTimelineLayout;

@@ -8,6 +8,9 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
 
 #include "kymo-timeline-renderer.h"
 
@@ -658,10 +661,12 @@ draw_merged_run (Frame          *f,
 
   if (box.size.width >= 40)
     {
-      char buf[48];
+      char number[24], buf[64];
       int tw;
 
-      g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT " spans", count);
+      g_snprintf (number, sizeof number, "%" G_GUINT64_FORMAT, count);
+      /* Translators: a box standing for many spans too small to draw; %s is a number */
+      g_snprintf (buf, sizeof buf, g_dngettext (GETTEXT_PACKAGE, "%s span", "%s spans", count), number);
       tw = text_width (self, buf);
       if (tw + 6 <= box.size.width)
         append_text (f, buf, x0 + (box.size.width - tw) / 2,
@@ -1497,39 +1502,113 @@ draw_flows (Frame *f)
 
 /* ---------------------------------------------------------------- rows */
 
+/* "Process 31337" of kind "process" needs no suffix; "main" of kind
+ * "process" does. */
+static gboolean
+name_mentions_kind (const char *name,
+                    const char *kind)
+{
+  g_autofree char *name_folded = g_utf8_casefold (name, -1);
+  g_autofree char *kind_folded = g_utf8_casefold (kind, -1);
+
+  return strstr (name_folded, kind_folded) != NULL;
+}
+
+const char *
+kymo_timeline_kind_label (const char *kind)
+{
+  static const struct { const char *kind; const char *label; } labels[] = {
+    /* Group kinds */
+    { "process", N_("process") },
+    { "zone", N_("zone") },
+    { "core", N_("core") },
+    { "runtime", N_("runtime") },
+    /* Track kinds */
+    { "group", N_("group") },
+    { "thread", N_("thread") },
+    { "counter", N_("counter") },
+    { "instant", N_("instant") },
+    { "marker", N_("marker") },
+    { "annotation", N_("annotation") },
+    { "log", N_("log") },
+  };
+
+  g_return_val_if_fail (kind != NULL, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    if (g_str_equal (kind, labels[i].kind))
+      return _(labels[i].label);
+  return kind;
+}
+
 static void
-draw_row_name (Frame                 *f,
-               const KymoTimelineRow *row,
-               KymoTrack             *track,
-               float                  y)
+draw_group_header (Frame                 *f,
+                   const KymoTimelineRow *row,
+                   KymoTrack             *track,
+                   float                  y)
+{
+  KymoTimelineRenderer *self = f->self;
+  const char *name = kymo_track_get_name (track);
+  const char *kind = kymo_track_get_group_kind (track);
+  g_autofree char *text = NULL;
+  float x = 4 + row->indent * 12;
+  float ty = y + (row->height - self->text_height) / 2.0f;
+
+  gtk_snapshot_append_color (f->snapshot, &self->theme.header,
+                             &GRAPHENE_RECT_INIT (0, y, f->viewport->width, row->height));
+  if (kind != NULL && *kind == '\0')
+    kind = NULL;
+  if (*name == '\0' && kind != NULL)
+    {
+      name = kymo_timeline_kind_label (kind);
+      kind = NULL;
+    }
+  text = g_strdup_printf ("%s %s%s", row->collapsed ? "▸" : "▾", row->pinned ? "• " : "", name);
+  append_text (f, text, x, ty, &self->theme.foreground);
+  if (kind != NULL && !name_mentions_kind (name, kind))
+    append_text (f, kymo_timeline_kind_label (kind), x + text_width (self, text) + 8, ty, &self->theme.dim);
+}
+
+/* The strip at the top of a track: its name, where no event is drawn. */
+static void
+draw_track_title (Frame                 *f,
+                  const KymoTimelineRow *row,
+                  KymoTrack             *track,
+                  float                  y)
 {
   KymoTimelineRenderer *self = f->self;
   const char *name = kymo_track_get_name (track);
   g_autofree char *pinned_name = NULL;
-  float x = 4 + row->indent * 12;
-  GdkRGBA chip = self->theme.background;
-  int w;
+  GdkRGBA strip = self->theme.grid;
+  float x = 6 + row->indent * 12;
 
-  if (row->kind == KYMO_TRACK_GROUP)
-    {
-      g_autofree char *text = NULL;
-      const char *group_kind = kymo_track_get_group_kind (track);
-
-      gtk_snapshot_append_color (f->snapshot, &self->theme.header,
-                                 &GRAPHENE_RECT_INIT (0, y, f->viewport->width, row->height));
-      text = g_strdup_printf ("%s %s%s%s", row->collapsed ? "▸" : "▾",
-                              group_kind ? group_kind : "", group_kind ? " " : "", name);
-      append_text (f, text, x, y + (row->height - self->text_height) / 2.0f, &self->theme.foreground);
-      return;
-    }
+  if (y + row->title_height < f->top || y > f->bottom)
+    return;
+  strip.alpha *= 0.5f;
+  gtk_snapshot_append_color (f->snapshot, &strip,
+                             &GRAPHENE_RECT_INIT (0, y, f->viewport->width, row->title_height));
   if (*name == '\0')
     return;
   if (row->pinned)
     name = pinned_name = g_strdup_printf ("• %s", name);
-  w = text_width (self, name);
-  chip.alpha = 0.75f;
-  gtk_snapshot_append_color (f->snapshot, &chip, &GRAPHENE_RECT_INIT (x - 2, y, w + 6, self->text_height));
-  append_text (f, name, x, y, &self->theme.dim);
+  gtk_snapshot_push_clip (f->snapshot, &GRAPHENE_RECT_INIT (0, y, f->viewport->width, row->title_height));
+  append_text (f, name, x, y + (row->title_height - self->text_height) / 2.0f, &self->theme.foreground);
+  gtk_snapshot_pop (f->snapshot);
+}
+
+/* A track's row without its title strip: where its events go. */
+static void
+content_row (const KymoTimelineRow *row,
+             float                  y,
+             KymoTimelineRow       *content,
+             float                 *content_y)
+{
+  *content = *row;
+  content->height = row->height - row->title_height;
+  content->lanes_y = row->lanes_y - row->title_height;
+  content->y = row->y + row->title_height;
+  content->title_height = 0;
+  *content_y = y + row->title_height;
 }
 
 static void
@@ -1539,38 +1618,44 @@ draw_row (Frame                 *f,
 {
   KymoTrack *track = kymo_trace_get_track (f->self->trace, row->track);
   gsize n_instants, n_annotations;
+  KymoTimelineRow content;
+  float cy;
 
   f->self->stats.rows_drawn++;
-  if (row->kind != KYMO_TRACK_GROUP)
+  if (row->kind == KYMO_TRACK_GROUP)
     {
-      kymo_track_get_instants (track, &n_instants);
-      kymo_track_get_annotations (track, &n_annotations);
+      draw_group_header (f, row, track, y);
+      return;
+    }
 
-      if (row->kind == KYMO_TRACK_COUNTER)
-        draw_counter (f, track, row, y);
+  draw_track_title (f, row, track, y);
+  content_row (row, y, &content, &cy);
+  kymo_track_get_instants (track, &n_instants);
+  kymo_track_get_annotations (track, &n_annotations);
 
-      if (kymo_track_get_n_depths (track) > 0)
+  if (content.kind == KYMO_TRACK_COUNTER)
+    draw_counter (f, track, &content, cy);
+
+  if (kymo_track_get_n_depths (track) > 0)
+    {
+      guint n_depths = kymo_track_get_n_depths (track);
+      for (guint d = 0; d < n_depths; d++)
         {
-          guint n_depths = kymo_track_get_n_depths (track);
-          for (guint d = 0; d < n_depths; d++)
-            {
-              float lane_y = y + row->lanes_y + d * KYMO_TIMELINE_LANE_HEIGHT;
-              if (lane_y + KYMO_TIMELINE_LANE_HEIGHT < f->top || lane_y > f->bottom)
-                continue;
-              draw_depth (f, track, d, lane_y);
-            }
-        }
-      if (n_annotations > 0)
-        draw_annotations (f, track, row, y);
-      if (n_instants > 0)
-        {
-          if (row->kind == KYMO_TRACK_THREAD)
-            draw_instants (f, track, y + 1, KYMO_TIMELINE_INSTANT_STRIP);
-          else
-            draw_instants (f, track, y + KYMO_TIMELINE_ROW_PAD, row->height - 2 * KYMO_TIMELINE_ROW_PAD);
+          float lane_y = cy + content.lanes_y + d * KYMO_TIMELINE_LANE_HEIGHT;
+          if (lane_y + KYMO_TIMELINE_LANE_HEIGHT < f->top || lane_y > f->bottom)
+            continue;
+          draw_depth (f, track, d, lane_y);
         }
     }
-  draw_row_name (f, row, track, y);
+  if (n_annotations > 0)
+    draw_annotations (f, track, &content, cy);
+  if (n_instants > 0)
+    {
+      if (content.kind == KYMO_TRACK_THREAD)
+        draw_instants (f, track, cy + 1, KYMO_TIMELINE_INSTANT_STRIP);
+      else
+        draw_instants (f, track, cy + KYMO_TIMELINE_ROW_PAD, content.height - 2 * KYMO_TIMELINE_ROW_PAD);
+    }
   gtk_snapshot_append_color (f->snapshot, &f->self->theme.grid,
                              &GRAPHENE_RECT_INIT (0, y + row->height - 1, f->viewport->width, 1));
 }
@@ -1647,6 +1732,7 @@ kymo_timeline_renderer_get_event_rect (KymoTimelineRenderer       *self,
                                        graphene_rect_t            *rect)
 {
   const KymoTimelineRow *row;
+  KymoTimelineRow content;
   KymoTime start, end;
   double x0, x1;
   float y;
@@ -1661,6 +1747,11 @@ kymo_timeline_renderer_get_event_rect (KymoTimelineRenderer       *self,
   frame_init (&f, self, NULL, session, layout, viewport);
   row = kymo_timeline_layout_get_row (layout, r);
   y = f.top + row->y - viewport->scroll_y;
+  if (row->kind != KYMO_TRACK_GROUP)
+    {
+      content_row (row, y, &content, &y);
+      row = &content;
+    }
   x0 = time_to_x (&f, start);
   x1 = time_to_x (&f, end);
   if (ref->kind == KYMO_EVENT_KIND_SPAN)
@@ -1806,7 +1897,8 @@ kymo_timeline_renderer_pick (KymoTimelineRenderer       *self,
     return FALSE;
   row = kymo_timeline_layout_get_row (layout, r);
   ry = y - f.top + viewport->scroll_y - row->y;
-  if (ry < 0 || row->kind == KYMO_TRACK_GROUP)
+  /* The title strip holds no events. */
+  if (ry < row->title_height || row->kind == KYMO_TRACK_GROUP)
     return FALSE;
   track = kymo_trace_get_track (self->trace, row->track);
   ts = x_to_time (&f, x);

@@ -92,6 +92,8 @@ gboolean              kymo_timeline_renderer_get_event_rect  (KymoTimelineRender
                                                               const KymoEventRef         *ref,
                                                               graphene_rect_t            *rect);
 
+/* "process", "thread"…: a group kind or kymo_track_kind_to_string(), translated. */
+const char           *kymo_timeline_kind_label               (const char                 *kind);
 /* "1.5 ms", "12 ns", "1 h 02 min": for tooltips and the range length. */
 char                 *kymo_timeline_format_duration          (KymoTime                    duration);
 

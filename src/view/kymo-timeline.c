@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <math.h>
 #include <adwaita.h>
 
@@ -363,10 +365,15 @@ kymo_timeline_describe_at (KymoTimeline *self,
         gsize n;
         const KymoSpan *span = &kymo_track_get_spans (track, &n)[ref.index];
         name = kymo_trace_get_name (trace, kymo_span_name (span));
-        g_string_append_printf (text, "<b>%s</b>\nStart: %s\nDuration: %s%s\nDepth: %u",
-                                name, start_text, duration,
-                                (kymo_span_flags (span) & KYMO_EVENT_INCOMPLETE) ? " (never ended)" : "",
-                                kymo_track_get_span_depth (track, ref.index));
+        g_string_append_printf (text, "<b>%s</b>\n", name);
+        g_string_append_printf (text, _("Start: %s"), start_text);
+        g_string_append_c (text, '\n');
+        if (kymo_span_flags (span) & KYMO_EVENT_INCOMPLETE)
+          g_string_append_printf (text, _("Duration: %s (never ended)"), duration);
+        else
+          g_string_append_printf (text, _("Duration: %s"), duration);
+        g_string_append_c (text, '\n');
+        g_string_append_printf (text, _("Depth: %u"), kymo_track_get_span_depth (track, ref.index));
         break;
       }
     case KYMO_EVENT_KIND_INSTANT:
@@ -374,7 +381,8 @@ kymo_timeline_describe_at (KymoTimeline *self,
         gsize n;
         const KymoInstant *instant = &kymo_track_get_instants (track, &n)[ref.index];
         name = kymo_trace_get_name (trace, instant->name_flags & KYMO_NAME_MAX);
-        g_string_append_printf (text, "<b>%s</b>\nAt: %s", name, start_text);
+        g_string_append_printf (text, "<b>%s</b>\n", name);
+        g_string_append_printf (text, _("At: %s"), start_text);
         break;
       }
     case KYMO_EVENT_KIND_SAMPLE:
@@ -382,8 +390,8 @@ kymo_timeline_describe_at (KymoTimeline *self,
         gsize n;
         const KymoSample *sample = &kymo_track_get_samples (track, &n)[ref.index];
         const char *unit = kymo_track_get_unit (track);
-        g_string_append_printf (text, "<b>%g%s%s</b>\nAt: %s", sample->value,
-                                unit ? " " : "", unit ? unit : "", start_text);
+        g_string_append_printf (text, "<b>%g%s%s</b>\n", sample->value, unit ? " " : "", unit ? unit : "");
+        g_string_append_printf (text, _("At: %s"), start_text);
         break;
       }
     case KYMO_EVENT_KIND_ANNOTATION:
@@ -392,7 +400,10 @@ kymo_timeline_describe_at (KymoTimeline *self,
         const KymoAnnotation *a = &kymo_track_get_annotations (track, &n)[ref.index];
         g_autofree char *escaped = g_markup_escape_text (a->text ? a->text : "", -1);
         name = kymo_trace_get_name (trace, a->name);
-        g_string_append_printf (text, "<b>%s</b>\n%s\nStart: %s\nDuration: %s", name, escaped, start_text, duration);
+        g_string_append_printf (text, "<b>%s</b>\n%s\n", name, escaped);
+        g_string_append_printf (text, _("Start: %s"), start_text);
+        g_string_append_c (text, '\n');
+        g_string_append_printf (text, _("Duration: %s"), duration);
         break;
       }
     case KYMO_EVENT_KIND_NONE:
@@ -402,7 +413,8 @@ kymo_timeline_describe_at (KymoTimeline *self,
 
   {
     g_autofree char *track_name = g_markup_escape_text (kymo_track_get_name (track), -1);
-    g_string_append_printf (text, "\nTrack: %s", track_name);
+    g_string_append_c (text, '\n');
+    g_string_append_printf (text, _("Track: %s"), track_name);
   }
   /* Names come from the trace: never let them be read as markup. */
   if (*name)

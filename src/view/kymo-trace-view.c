@@ -22,6 +22,8 @@ struct _KymoTraceView
   GtkWidget   *track_list;
   GtkWidget   *timeline;
   GtkWidget   *details;
+  /* The first allocation gives the timeline 2/3 of the height. */
+  gboolean     split_placed;
 };
 
 G_DEFINE_FINAL_TYPE (KymoTraceView, kymo_trace_view, GTK_TYPE_WIDGET)
@@ -50,12 +52,45 @@ follow_link_action (GtkWidget  *widget,
 }
 
 static void
+kymo_trace_view_measure (GtkWidget      *widget,
+                         GtkOrientation  orientation,
+                         int             for_size,
+                         int            *minimum,
+                         int            *natural,
+                         int            *minimum_baseline,
+                         int            *natural_baseline)
+{
+  KymoTraceView *self = KYMO_TRACE_VIEW (widget);
+
+  gtk_widget_measure (self->paned, orientation, for_size, minimum, natural, minimum_baseline, natural_baseline);
+}
+
+static void
+kymo_trace_view_size_allocate (GtkWidget *widget,
+                               int        width,
+                               int        height,
+                               int        baseline)
+{
+  KymoTraceView *self = KYMO_TRACE_VIEW (widget);
+
+  /* A fixed position would starve the details of a small window and waste a
+   * large one; after the first placement the user's choice stands. */
+  if (!self->split_placed && height > 0)
+    {
+      gtk_paned_set_position (GTK_PANED (self->main_paned), height * 2 / 3);
+      self->split_placed = TRUE;
+    }
+  gtk_widget_allocate (self->paned, width, height, baseline, NULL);
+}
+
+static void
 kymo_trace_view_class_init (KymoTraceViewClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->dispose = kymo_trace_view_dispose;
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  widget_class->measure = kymo_trace_view_measure;
+  widget_class->size_allocate = kymo_trace_view_size_allocate;
 
   gtk_widget_class_install_action (widget_class, "trace-view.follow-link", NULL, follow_link_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_j, 0, "trace-view.follow-link", NULL);
@@ -103,7 +138,6 @@ kymo_trace_view_new (KymoTrace *trace)
   gtk_widget_set_parent (self->paned, GTK_WIDGET (self));
 
   kymo_trace_view_set_details (self, kymo_details_sidebar_new (self->session));
-  gtk_paned_set_position (GTK_PANED (self->main_paned), 460);
   return GTK_WIDGET (self);
 }
 

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "kymo-track-list.h"
 #include "kymo-track-list-model.h"
 
@@ -32,7 +34,7 @@ setup_row (GtkSignalListItemFactory *factory,
   GtkWidget *count = gtk_label_new (NULL);
   GtkWidget *pin = gtk_toggle_button_new ();
 
-  gtk_widget_set_tooltip_text (check, "Show in the timeline");
+  gtk_widget_set_tooltip_text (check, _("Show in the timeline"));
   gtk_label_set_xalign (GTK_LABEL (name), 0);
   gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
   gtk_widget_set_hexpand (name, TRUE);
@@ -40,7 +42,7 @@ setup_row (GtkSignalListItemFactory *factory,
   gtk_widget_add_css_class (count, "numeric");
   gtk_button_set_icon_name (GTK_BUTTON (pin), "view-pin-symbolic");
   gtk_widget_add_css_class (pin, "flat");
-  gtk_widget_set_tooltip_text (pin, "Pin to the top");
+  gtk_widget_set_tooltip_text (pin, _("Pin to the top"));
   gtk_box_append (GTK_BOX (box), check);
   gtk_box_append (GTK_BOX (box), name);
   gtk_box_append (GTK_BOX (box), count);
@@ -154,7 +156,7 @@ kymo_track_list_new (KymoSession *session)
   self->model = kymo_track_list_model_new (session);
 
   self->search = gtk_search_entry_new ();
-  g_object_set (self->search, "placeholder-text", "Filter tracks", NULL);
+  g_object_set (self->search, "placeholder-text", _("Filter tracks"), NULL);
   gtk_widget_set_margin_top (self->search, 6);
   gtk_widget_set_margin_start (self->search, 6);
   gtk_widget_set_margin_end (self->search, 6);

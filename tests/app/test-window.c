@@ -11,9 +11,13 @@
 
 #include <glib/gstdio.h>
 
+#include <json-glib/json-glib.h>
+
 #include "kymo-application.h"
+#include "kymo-timeline.h"
 #include "kymo-trace-view.h"
-#include "kymo-window.h"
+#include "kymo-window-private.h"
+#include "tband/kymo-tband-events.h"
 
 static KymoApplication *app;
 static char *tmp_dir;
@@ -465,7 +469,7 @@ test_shortcuts_window (void)
 {
   static const char *bindings[] = {
     "<Control>o", "<Control><Shift>o", "<Control>w", "<Control>q", "<Control>question",
-    "Home", "0", "f", "plus", "minus", "<Alt>Left", "<Alt>Right", "j", "w", "a", "s", "d",
+    "Home", "0", "f", "plus", "minus", "<Alt>Left", "<Alt>Right", "j", "w", "a", "s", "d", "<Control>e",
   };
   KymoWindow *window = new_window ();
   GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
@@ -515,11 +519,320 @@ test_about_window (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static KymoWindow *
+window_with_trace (GFile *file)
+{
+  KymoWindow *window = new_window ();
+
+  kymo_window_load (window, &file, 1);
+  wait_until (load_finished, window);
+  g_assert_null (find_error_dialog (window));
+  g_assert_nonnull (kymo_window_get_trace (window));
+  wait_until (is_mapped, find_descendant (GTK_WIDGET (window), KYMO_TYPE_TIMELINE));
+  spin_briefly ();
+  return window;
+}
+
+typedef struct {
+  gboolean  done;
+  gboolean  ok;
+  GError   *error;
+} ExportResult;
+
+static void
+export_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  ExportResult *r = user_data;
+
+  r->ok = _kymo_window_export_finish (KYMO_WINDOW (object), result, &r->error);
+  r->done = TRUE;
+}
+
+static gboolean
+export_done (gpointer data)
+{
+  return ((ExportResult *) data)->done;
+}
+
+static void
+export_file (KymoWindow *window,
+             GFile      *file,
+             const char *format)
+{
+  ExportResult r = { 0 };
+
+  _kymo_window_export_async (window, file, format, export_cb, &r);
+  wait_until (export_done, &r);
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+}
+
+static gboolean
+file_exists (gpointer file)
+{
+  return g_file_query_exists (file, NULL);
+}
+
+/* The fallback dialog takes the file once it has read the folder. */
+static gboolean
+chooser_has_file (gpointer chooser)
+{
+  g_autoptr(GFile) file = gtk_file_chooser_get_file (chooser);
+
+  return file != NULL;
+}
+
+static gboolean
+chooser_names_export (gpointer chooser)
+{
+  g_autoptr(GFile) file = gtk_file_chooser_get_file (chooser);
+  g_autofree char *name = file != NULL ? g_file_get_basename (file) : NULL;
+
+  return g_strcmp0 (name, "export") == 0;
+}
+
+/* Export… as a user does it: the dialog, its format choice, Export. */
+static void
+test_export_dialog_png (void)
+{
+  g_autoptr(GFile) trace_file = write_atf_index ();
+  KymoWindow *window = window_with_trace (trace_file);
+  GtkWidget *timeline = find_descendant (GTK_WIDGET (window), KYMO_TYPE_TIMELINE);
+  g_autofree char *path = g_build_filename (tmp_dir, "export.png", NULL);
+  g_autoptr(GFile) typed = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GtkNativeDialog *chooser;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export", NULL));
+  chooser = window->export_chooser;
+  g_assert_nonnull (chooser);
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "format"), ==, "png");
+  {
+    g_autoptr(GFile) folder = g_file_new_for_path (tmp_dir);
+
+    /* Typed without an extension: the chosen format adds it. */
+    g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, &error));
+    g_assert_no_error (error);
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "export");
+  }
+  wait_until (chooser_names_export, chooser);
+  g_signal_emit_by_name (chooser, "response", GTK_RESPONSE_ACCEPT);
+  g_assert_null (window->export_chooser);
+  wait_until (file_exists, typed);
+
+  /* The image is the timeline as the window shows it. */
+  texture = gdk_texture_new_from_file (typed, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_width (texture), ==, gtk_widget_get_width (timeline));
+  g_assert_cmpint (gdk_texture_get_height (texture), ==, gtk_widget_get_height (timeline));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_file_delete (typed, NULL, NULL);
+}
+
+static void
+test_export_svg (void)
+{
+  g_autoptr(GFile) trace_file = write_atf_index ();
+  KymoWindow *window = window_with_trace (trace_file);
+  g_autofree char *path = g_build_filename (tmp_dir, "export.svg", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  gsize size;
+  static const GMarkupParser parser = { NULL };
+  g_autoptr(GMarkupParseContext) context = NULL;
+  KymoSession *session;
+  KymoTime start, end;
+
+  /* With a time range selected, the image shows that range. */
+  session = kymo_trace_view_get_session (KYMO_TRACE_VIEW (find_descendant (GTK_WIDGET (window),
+                                                                            KYMO_TYPE_TRACE_VIEW)));
+  kymo_session_set_selected_range (session, 2000, 6000);
+  export_file (window, file, KYMO_WINDOW_EXPORT_SVG);
+  kymo_session_get_visible_range (session, &start, &end);
+  g_assert_cmpint (start, !=, 2000);
+
+  g_assert_true (g_file_get_contents (path, &text, &size, &error));
+  g_assert_no_error (error);
+  context = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+  g_assert_true (g_markup_parse_context_parse (context, text, size, &error));
+  g_assert_true (g_markup_parse_context_end_parse (context, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (text, "<svg"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_file_delete (file, NULL, NULL);
+}
+
+static void
+test_export_chrome (void)
+{
+  g_autoptr(GFile) trace_file = write_atf_index ();
+  KymoWindow *window = window_with_trace (trace_file);
+  KymoTrace *trace = kymo_window_get_trace (window);
+  g_autofree char *path = g_build_filename (tmp_dir, "export.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonArray *events;
+  guint64 spans = 0, exported = 0;
+
+  for (guint i = 0; i < kymo_trace_get_n_tracks (trace); i++)
+    {
+      gsize n;
+
+      kymo_track_get_spans (kymo_trace_get_track (trace, i), &n);
+      spans += n;
+    }
+  g_assert_cmpuint (spans, >, 0);
+
+  export_file (window, file, KYMO_WINDOW_EXPORT_CHROME);
+
+  g_assert_true (json_parser_load_from_file (parser, path, &error));
+  g_assert_no_error (error);
+  events = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "traceEvents");
+  g_assert_nonnull (events);
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *event = json_array_get_object_element (events, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (event, "ph", ""), "X") == 0 &&
+          g_strcmp0 (json_object_get_string_member_with_default (event, "cat", ""), "span") == 0)
+        exported++;
+    }
+  g_assert_cmpuint (exported, ==, spans);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_file_delete (file, NULL, NULL);
+}
+
+/* ISR enter and exit: a trace that reads as bare metal unless told. */
+static GFile *
+write_tband_trace (void)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  KymoTbandEvent event = { 0 };
+
+  event.id = KYMO_TBAND_ISR_ENTER;
+  event.ts = 1000;
+  event.v[0].u = 2;
+  kymo_tband_event_encode (out, &event);
+  event.id = KYMO_TBAND_ISR_EXIT;
+  event.ts = 2000;
+  kymo_tband_event_encode (out, &event);
+  event.id = KYMO_TBAND_ISR_ENTER;
+  event.ts = 3000;
+  kymo_tband_event_encode (out, &event);
+  event.id = KYMO_TBAND_ISR_EXIT;
+  event.ts = 5000;
+  kymo_tband_event_encode (out, &event);
+  return write_file ("trace.tband", out->data, out->len);
+}
+
+static gboolean
+pick_in (GtkWidget  *widget,
+         const char *label)
+{
+  if (GTK_IS_DROP_DOWN (widget))
+    {
+      GListModel *model = gtk_drop_down_get_model (GTK_DROP_DOWN (widget));
+
+      for (guint i = 0; GTK_IS_STRING_LIST (model) && i < g_list_model_get_n_items (model); i++)
+        if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (model), i), label) == 0)
+          {
+            gtk_drop_down_set_selected (GTK_DROP_DOWN (widget), i);
+            return TRUE;
+          }
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (pick_in (child, label))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+pick_in_dropdown (const char *label)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  gboolean picked = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels) && !picked; i++)
+    {
+      g_autoptr(GtkWidget) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (toplevel))
+        picked = pick_in (toplevel, label);
+    }
+  g_assert_true (picked);
+}
+
+static gboolean
+trace_replaced (gpointer data)
+{
+  gpointer *pair = data;
+  KymoWindow *window = pair[0];
+
+  return kymo_window_get_trace (window) != NULL && kymo_window_get_trace (window) != pair[1] &&
+         window->loader == NULL;
+}
+
+/* The Open dialog's mode choice reaches the decoder, and "Reload as…"
+ * switches the mode of the trace on screen. */
+static void
+test_tband_mode_choice (void)
+{
+  g_autoptr(GFile) file = write_tband_trace ();
+  KymoWindow *window = new_window ();
+  g_autoptr(GError) error = NULL;
+  GtkNativeDialog *chooser;
+  KymoTrace *trace;
+  gpointer pair[2] = { window, NULL };
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open", NULL));
+  chooser = window->chooser;
+  g_assert_nonnull (chooser);
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "tband-mode"), ==, "auto");
+  g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (chooser), file, &error));
+  g_assert_no_error (error);
+  wait_until (chooser_has_file, chooser);
+  /* As a user picks it: GTK 4.8's fallback dialog does not hear a
+   * set_choice() made once it is shown. */
+  pick_in_dropdown ("FreeRTOS");
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "tband-mode"), ==, "freertos");
+  g_signal_emit_by_name (chooser, "response", GTK_RESPONSE_ACCEPT);
+  wait_until (load_finished, window);
+  g_assert_null (find_error_dialog (window));
+
+  trace = kymo_window_get_trace (window);
+  g_assert_cmpstr (kymo_trace_get_format (trace)->name, ==, "tband");
+  g_assert_cmpstr (kymo_trace_get_variant (trace), ==, "freertos");
+  g_assert_cmpstr (kymo_trace_get_metadata (trace, "mode"), ==, "forced");
+
+  /* Only the other mode is offered: reloading as what it is does nothing. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.reload-freertos", NULL);
+  spin_briefly ();
+  g_assert_true (kymo_window_get_trace (window) == trace);
+  g_assert_null (window->loader);
+  pair[1] = trace;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload-bare-metal", NULL));
+  wait_until (trace_replaced, pair);
+  trace = kymo_window_get_trace (window);
+  g_assert_cmpstr (kymo_trace_get_variant (trace), ==, "bare-metal");
+  g_assert_cmpstr (kymo_trace_get_metadata (trace, "mode"), ==, "forced");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
-  static const char *written[] = { "index.atf", "garbage.txt" };
+  static const char *written[] = { "index.atf", "garbage.txt", "trace.tband" };
   g_autoptr(GError) error = NULL;
   int status;
 
@@ -542,6 +855,10 @@ main (int   argc,
   g_test_add_func ("/app/window/size-remembered", test_window_size_remembered);
   g_test_add_func ("/app/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/app/about-window", test_about_window);
+  g_test_add_func ("/app/export/dialog-png", test_export_dialog_png);
+  g_test_add_func ("/app/export/svg", test_export_svg);
+  g_test_add_func ("/app/export/chrome", test_export_chrome);
+  g_test_add_func ("/app/open/tband-mode", test_tband_mode_choice);
 
   status = g_test_run ();
 

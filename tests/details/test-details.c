@@ -545,7 +545,7 @@ test_atf_details (void)
   g_assert_false (gtk_widget_get_visible (find_button (pane, "Go to Detail Event")));
   g_assert_false (kymo_details_sidebar_follow_link (KYMO_DETAILS_SIDEBAR (sidebar)));
   g_assert_true (ref_equal (kymo_session_get_selected_event (session), &main_span));
-  g_assert_true (has_label (pane, "12 (1 distinct names)"));
+  g_assert_true (has_label (pane, "12 (1 distinct name)"));
 
   /* The screenshot the lead looks at. */
   kymo_session_select_event (session, &work);

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <adwaita.h>
 
 #include "kymo-annotation-view.h"
@@ -50,20 +52,20 @@ annotation_kind (const KymoTrack      *track,
                  const KymoAnnotation *annotation)
 {
   if (annotation->end > annotation->start)
-    return "Range";
+    return _("Range");
   switch (kymo_track_get_kind (track))
     {
     case KYMO_TRACK_MARKER:
-      return "Marker";
+      return _("Marker");
     case KYMO_TRACK_LOG:
-      return "Log";
+      return _("Log");
     case KYMO_TRACK_GROUP:
     case KYMO_TRACK_THREAD:
     case KYMO_TRACK_COUNTER:
     case KYMO_TRACK_INSTANT:
     case KYMO_TRACK_ANNOTATION:
     default:
-      return "Annotation";
+      return _("Annotation");
     }
 }
 
@@ -107,7 +109,7 @@ collect (KymoSession *session)
             {
               KymoEventRef ref = { id, KYMO_EVENT_KIND_INSTANT, (guint) i };
 
-              g_ptr_array_add (items, kymo_annotation_item_new (&ref, instants[i].ts, instants[i].ts, "Marker",
+              g_ptr_array_add (items, kymo_annotation_item_new (&ref, instants[i].ts, instants[i].ts, _("Marker"),
                                                                 kymo_trace_get_name (trace, instants[i].name_flags & KYMO_NAME_MAX),
                                                                 kymo_track_get_name (track)));
             }
@@ -120,10 +122,15 @@ collect (KymoSession *session)
       g_autofree char *source = NULL;
 
       if (warnings[i].offset != KYMO_NO_OFFSET)
-        source = g_strdup_printf ("Loader, byte %" G_GUINT64_FORMAT, warnings[i].offset);
+        {
+          g_autofree char *offset = g_strdup_printf ("%" G_GUINT64_FORMAT, warnings[i].offset);
+
+          /* Translators: %s is a byte offset in the file */
+          source = g_strdup_printf (_("Loader, byte %s"), offset);
+        }
       else
-        source = g_strdup ("Loader");
-      g_ptr_array_add (items, kymo_annotation_item_new (NULL, warnings[i].ts, warnings[i].ts, "Warning",
+        source = g_strdup (_("Loader"));
+      g_ptr_array_add (items, kymo_annotation_item_new (NULL, warnings[i].ts, warnings[i].ts, _("Warning"),
                                                         warnings[i].message, source));
     }
 
@@ -138,9 +145,9 @@ update_count (KymoAnnotationView *self)
   g_autofree char *text = NULL;
 
   if (shown == self->n_total)
-    text = g_strdup_printf ("%u item%s", shown, shown == 1 ? "" : "s");
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u item", "%u items", shown), shown);
   else
-    text = g_strdup_printf ("%u of %u items", shown, self->n_total);
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u item", "%u of %u items", self->n_total), shown, self->n_total);
   gtk_label_set_text (GTK_LABEL (self->count), text);
 }
 
@@ -281,12 +288,12 @@ kymo_annotation_view_constructed (GObject *object)
   filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_steal_pointer (&store)),
                                         GTK_FILTER (g_object_ref (self->filter)));
 
-  time = add_column (self, "Time", COLUMN_TIME,
+  time = add_column (self, _("Time"), COLUMN_TIME,
                      GTK_SORTER (gtk_numeric_sorter_new (gtk_property_expression_new (KYMO_TYPE_ANNOTATION_ITEM, NULL, "start"))),
                      FALSE);
-  add_column (self, "Kind", COLUMN_KIND, string_sorter ("kind"), FALSE);
-  add_column (self, "Text", COLUMN_TEXT, string_sorter ("text"), TRUE);
-  add_column (self, "Source", COLUMN_SOURCE, string_sorter ("source"), FALSE);
+  add_column (self, _("Kind"), COLUMN_KIND, string_sorter ("kind"), FALSE);
+  add_column (self, _("Text"), COLUMN_TEXT, string_sorter ("text"), TRUE);
+  add_column (self, _("Source"), COLUMN_SOURCE, string_sorter ("source"), FALSE);
 
   self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (filtered),
                                           g_object_ref (gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view))));
@@ -390,7 +397,7 @@ kymo_annotation_view_init (KymoAnnotationView *self)
   gtk_widget_set_margin_top (bar, 6);
   gtk_widget_set_margin_bottom (bar, 6);
   self->search = gtk_search_entry_new ();
-  g_object_set (self->search, "placeholder-text", "Filter annotations", NULL);
+  g_object_set (self->search, "placeholder-text", _("Filter annotations"), NULL);
   gtk_widget_set_hexpand (self->search, TRUE);
   g_signal_connect (self->search, "search-changed", G_CALLBACK (on_search_changed), self);
   self->count = gtk_label_new (NULL);
@@ -402,12 +409,8 @@ kymo_annotation_view_init (KymoAnnotationView *self)
 
   self->stack = gtk_stack_new ();
   gtk_widget_set_vexpand (self->stack, TRUE);
-  empty = adw_status_page_new ();
-  adw_status_page_set_icon_name (ADW_STATUS_PAGE (empty), "view-list-symbolic");
-  adw_status_page_set_title (ADW_STATUS_PAGE (empty), "No Annotations");
-  adw_status_page_set_description (ADW_STATUS_PAGE (empty),
-                                   "This trace has no annotations, markers or load warnings");
-  gtk_widget_add_css_class (empty, "compact");
+  empty = _kymo_details_empty_state_new ("view-list-symbolic", _("No Annotations"),
+                                         _("This trace has no annotations, markers or load warnings"));
   gtk_stack_add_named (GTK_STACK (self->stack), empty, "empty");
 
   self->column_view = gtk_column_view_new (NULL);

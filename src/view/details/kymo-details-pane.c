@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <string.h>
 
 #include <adwaita.h>
@@ -27,10 +29,12 @@ struct _KymoDetailsPane
   KymoSession        *session;
   GSignalGroup       *session_signals;
 
+  GtkWidget          *header;
   GtkWidget          *title;
   GtkWidget          *subtitle;
   GtkWidget          *link_button;
   GtkWidget          *copy_button;
+  GtkWidget          *split;       /* fields over detail records */
   GtkWidget          *stack;
   GtkWidget          *scroller;
   GtkWidget          *content;
@@ -109,14 +113,14 @@ static char *
 flags_to_string (guint flags)
 {
   static const struct { guint flag; const char *name; } names[] = {
-    { KYMO_EVENT_INCOMPLETE, "incomplete" },
-    { KYMO_EVENT_OVERHEAD, "overhead" },
-    { KYMO_EVENT_INTERNAL, "internal" },
-    { KYMO_EVENT_LINKED, "linked" },
-    { KYMO_EVENT_WARNING, "warning" },
-    { KYMO_EVENT_STATE, "state" },
-    { KYMO_EVENT_USER1, "user1" },
-    { KYMO_EVENT_USER2, "user2" },
+    { KYMO_EVENT_INCOMPLETE, N_("incomplete") },
+    { KYMO_EVENT_OVERHEAD, N_("overhead") },
+    { KYMO_EVENT_INTERNAL, N_("internal") },
+    { KYMO_EVENT_LINKED, N_("linked") },
+    { KYMO_EVENT_WARNING, N_("warning") },
+    { KYMO_EVENT_STATE, N_("state") },
+    { KYMO_EVENT_USER1, N_("user1") },
+    { KYMO_EVENT_USER2, N_("user2") },
   };
   GString *out = g_string_new (NULL);
 
@@ -125,7 +129,7 @@ flags_to_string (guint flags)
       {
         if (out->len > 0)
           g_string_append (out, ", ");
-        g_string_append (out, names[i].name);
+        g_string_append (out, _(names[i].name));
       }
   return g_string_free (out, FALSE);
 }
@@ -164,7 +168,7 @@ value_label (const char *text,
              gboolean    monospace)
 {
   g_autoptr(GMenu) menu = g_menu_new ();
-  g_autoptr(GMenuItem) item = g_menu_item_new ("Copy _Value", NULL);
+  g_autoptr(GMenuItem) item = g_menu_item_new (_("Copy _Value"), NULL);
   GtkWidget *label = gtk_label_new (text);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
@@ -180,7 +184,7 @@ value_label (const char *text,
 
   g_menu_item_set_action_and_target_value (item, "event.copy-value", g_variant_new_string (text));
   g_menu_append_item (menu, item);
-  g_menu_append (menu, "Copy Event as _JSON", "event.copy-json");
+  g_menu_append (menu, _("Copy Event as _JSON"), "event.copy-json");
   gtk_label_set_extra_menu (GTK_LABEL (label), G_MENU_MODEL (menu));
   return label;
 }
@@ -386,7 +390,7 @@ add_parents (KymoDetailsPane *self,
       gtk_box_append (GTK_BOX (box), span_link (self, kymo_track_get_id (track), chain[i - 1],
                                                 label, (int) (n_chain - i)));
     }
-  add_section (self, "Parents", box);
+  add_section (self, _("Parents"), box);
 }
 
 typedef struct {
@@ -470,10 +474,10 @@ add_children (KymoDetailsPane *self,
   gtk_widget_set_name (box, "children");
   grid = new_grid ();
   {
-    g_autofree char *count_text = g_strdup_printf ("%u (%u distinct names)", count, names->len);
+    g_autofree char *count_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u (%u distinct name)", "%u (%u distinct names)", names->len), count, names->len);
     g_autofree char *total_text = _kymo_details_format_duration (total);
-    grid_add (grid, &row, "Count", count_text, 0, FALSE);
-    grid_add (grid, &row, "Total", total_text, 0, FALSE);
+    grid_add (grid, &row, _("Count"), count_text, 0, FALSE);
+    grid_add (grid, &row, _("Total"), total_text, 0, FALSE);
   }
   gtk_box_append (GTK_BOX (box), grid);
   for (guint i = 0; i < MIN (names->len, TOP_CHILD_NAMES); i++)
@@ -485,18 +489,18 @@ add_children (KymoDetailsPane *self,
                                                 entry->count, dur);
       GtkWidget *link = span_link (self, kymo_track_get_id (track), entry->longest, label, 0);
 
-      gtk_widget_set_tooltip_text (link, "Select the longest of these");
+      gtk_widget_set_tooltip_text (link, _("Select the longest of these"));
       gtk_box_append (GTK_BOX (box), link);
     }
   if (names->len > TOP_CHILD_NAMES)
     {
-      g_autofree char *more = g_strdup_printf ("and %u more names", names->len - TOP_CHILD_NAMES);
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "and %u more name", "and %u more names", names->len - TOP_CHILD_NAMES), names->len - TOP_CHILD_NAMES);
       GtkWidget *label = gtk_label_new (more);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_widget_add_css_class (label, "dim-label");
       gtk_box_append (GTK_BOX (box), label);
     }
-  add_section (self, "Children", box);
+  add_section (self, _("Children"), box);
   return covered;
 }
 
@@ -557,7 +561,8 @@ add_stack (KymoDetailsPane *self,
   if (dump == NULL || *dump == '\0')
     return;
 
-  heading = g_strdup_printf ("%s (%zu bytes)", title, strlen (hex) / 2);
+  /* Translators: a section heading, e.g. "Stack (512 bytes)" */
+  heading = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (%zu byte)", "%s (%zu bytes)", strlen (hex) / 2), title, strlen (hex) / 2);
   label = value_label (dump, TRUE);
   gtk_label_set_wrap (GTK_LABEL (label), FALSE);
   gtk_widget_set_name (label, "stack");
@@ -569,11 +574,11 @@ add_stack (KymoDetailsPane *self,
   /* The copy item copies the raw hex, not the formatted dump. */
   {
     g_autoptr(GMenu) menu = g_menu_new ();
-    g_autoptr(GMenuItem) item = g_menu_item_new ("Copy _Value", NULL);
+    g_autoptr(GMenuItem) item = g_menu_item_new (_("Copy _Value"), NULL);
 
     g_menu_item_set_action_and_target_value (item, "event.copy-value", g_variant_new_string (hex));
     g_menu_append_item (menu, item);
-    g_menu_append (menu, "Copy Event as _JSON", "event.copy-json");
+    g_menu_append (menu, _("Copy Event as _JSON"), "event.copy-json");
     gtk_label_set_extra_menu (GTK_LABEL (label), G_MENU_MODEL (menu));
   }
   add_section (self, heading, scroller);
@@ -609,7 +614,7 @@ add_arguments (KymoDetailsPane *self)
       g_object_unref (grid);
       return;
     }
-  add_section (self, "Arguments", grid);
+  add_section (self, _("Arguments"), grid);
 }
 
 /* ------------------------------------------------------------ links */
@@ -635,7 +640,7 @@ update_link_button (KymoDetailsPane *self)
       return;
     }
   gtk_button_set_label (GTK_BUTTON (self->link_button),
-                        is_detail_track (get_trace (self), to.track) ? "Go to Detail Event" : "Go to Index Event");
+                        is_detail_track (get_trace (self), to.track) ? _("Go to Detail Event") : _("Go to Index Event"));
   gtk_widget_set_visible (self->link_button, TRUE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "event.follow-link", TRUE);
 }
@@ -692,7 +697,7 @@ records_bind (GtkSignalListItemFactory *factory,
   g_autofree char *name_text = NULL;
 
   name_text = g_strdup_printf ("%s%s", kymo_event_item_get_name (item),
-                               (kymo_event_item_get_flags (item) & KYMO_EVENT_LINKED) ? "" : "  (unlinked)");
+                               (kymo_event_item_get_flags (item) & KYMO_EVENT_LINKED) ? "" : _("  (unlinked)"));
   gtk_label_set_text (GTK_LABEL (time), time_text);
   gtk_label_set_text (GTK_LABEL (name), name_text);
 }
@@ -742,7 +747,8 @@ set_records_track (KymoDetailsPane *self,
   gtk_single_selection_set_model (self->records_selection, G_LIST_MODEL (model));
   gtk_single_selection_set_selected (self->records_selection, GTK_INVALID_LIST_POSITION);
   kymo_track_get_instants (kymo_trace_get_track (get_trace (self), track), &n);
-  title = g_strdup_printf ("Detail Records of %s (%zu)",
+  /* Translators: %s is a thread name, %zu the number of records */
+  title = g_strdup_printf (_("Detail Records of %s (%zu)"),
                            kymo_track_get_name (kymo_trace_get_track (get_trace (self), thread)), n);
   gtk_label_set_text (GTK_LABEL (self->records_title), title);
   gtk_widget_set_visible (self->records_box, TRUE);
@@ -836,15 +842,15 @@ add_span (KymoDetailsPane *self,
   KymoTime covered;
   int self_row;
 
-  grid_add (grid, row, "Start", start, 0, FALSE);
-  grid_add (grid, row, "End", end, 0, FALSE);
-  grid_add (grid, row, "Duration", dur, 0, FALSE);
+  grid_add (grid, row, _("Start"), start, 0, FALSE);
+  grid_add (grid, row, _("End"), end, 0, FALSE);
+  grid_add (grid, row, _("Duration"), dur, 0, FALSE);
   /* The self-time row is filled after the children are summed. */
   self_row = *row;
-  grid_add (grid, row, "Self time", "", 0, FALSE);
-  grid_add (grid, row, "Depth", depth_text, 0, FALSE);
+  grid_add (grid, row, _("Self time"), "", 0, FALSE);
+  grid_add (grid, row, _("Depth"), depth_text, 0, FALSE);
   if (*flags)
-    grid_add (grid, row, "Flags", flags, 0, FALSE);
+    grid_add (grid, row, _("Flags"), flags, 0, FALSE);
 
   add_parents (self, track, depth, span->start, span->end);
   covered = add_children (self, track, depth, span);
@@ -852,12 +858,12 @@ add_span (KymoDetailsPane *self,
   {
     GtkWidget *value = gtk_grid_get_child_at (GTK_GRID (grid), 1, self_row);
     g_autoptr(GMenu) menu = g_menu_new ();
-    g_autoptr(GMenuItem) item = g_menu_item_new ("Copy _Value", NULL);
+    g_autoptr(GMenuItem) item = g_menu_item_new (_("Copy _Value"), NULL);
 
     gtk_label_set_text (GTK_LABEL (value), self_text);
     g_menu_item_set_action_and_target_value (item, "event.copy-value", g_variant_new_string (self_text));
     g_menu_append_item (menu, item);
-    g_menu_append (menu, "Copy Event as _JSON", "event.copy-json");
+    g_menu_append (menu, _("Copy Event as _JSON"), "event.copy-json");
     gtk_label_set_extra_menu (GTK_LABEL (value), G_MENU_MODEL (menu));
   }
 }
@@ -898,7 +904,10 @@ rebuild (KymoDetailsPane *self)
   if (!self->has_current)
     {
       gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "empty");
-      gtk_label_set_text (GTK_LABEL (self->title), "No Event Selected");
+      /* The empty state says it: a second "No Event Selected" above it
+       * only takes room from a short pane. */
+      gtk_widget_set_visible (self->header, FALSE);
+      gtk_label_set_text (GTK_LABEL (self->title), "");
       gtk_label_set_text (GTK_LABEL (self->subtitle), "");
       gtk_widget_set_sensitive (self->copy_button, FALSE);
       update_link_button (self);
@@ -911,7 +920,7 @@ rebuild (KymoDetailsPane *self)
   grid = new_grid ();
   gtk_widget_set_name (grid, "event");
   gtk_box_append (GTK_BOX (self->content), grid);
-  grid_add (grid, &row, "Track", path, 0, FALSE);
+  grid_add (grid, &row, _("Track"), path, 0, FALSE);
 
   switch (self->current.kind)
     {
@@ -919,7 +928,7 @@ rebuild (KymoDetailsPane *self)
       {
         const KymoSpan *span = &kymo_track_get_spans (track, &n)[self->current.index];
         name = kymo_trace_get_name (trace, kymo_span_name (span));
-        grid_add (grid, &row, "Name", name, 0, FALSE);
+        grid_add (grid, &row, _("Name"), name, 0, FALSE);
         add_span (self, grid, &row, track);
       }
       break;
@@ -931,10 +940,10 @@ rebuild (KymoDetailsPane *self)
         g_autofree char *flags = flags_to_string (instant->name_flags >> 24);
 
         name = kymo_trace_get_name (trace, instant->name_flags & KYMO_NAME_MAX);
-        grid_add (grid, &row, "Name", name, 0, FALSE);
-        grid_add (grid, &row, "Time", ts, 0, FALSE);
+        grid_add (grid, &row, _("Name"), name, 0, FALSE);
+        grid_add (grid, &row, _("Time"), ts, 0, FALSE);
         if (*flags)
-          grid_add (grid, &row, "Flags", flags, 0, FALSE);
+          grid_add (grid, &row, _("Flags"), flags, 0, FALSE);
         add_point_parents (self, track, instant->ts);
       }
       break;
@@ -947,8 +956,8 @@ rebuild (KymoDetailsPane *self)
         g_autofree char *value = g_strdup_printf ("%.17g%s%s", sample->value, unit ? " " : "", unit ? unit : "");
 
         name = kymo_track_get_name (track);
-        grid_add (grid, &row, "Time", ts, 0, FALSE);
-        grid_add (grid, &row, "Value", value, 0, FALSE);
+        grid_add (grid, &row, _("Time"), ts, 0, FALSE);
+        grid_add (grid, &row, _("Value"), value, 0, FALSE);
       }
       break;
 
@@ -958,17 +967,17 @@ rebuild (KymoDetailsPane *self)
         g_autofree char *start = _kymo_details_format_time (self->session, annotation->start);
 
         name = kymo_trace_get_name (trace, annotation->name);
-        grid_add (grid, &row, "Name", name, 0, FALSE);
-        grid_add (grid, &row, annotation->end > annotation->start ? "Start" : "Time", start, 0, FALSE);
+        grid_add (grid, &row, _("Name"), name, 0, FALSE);
+        grid_add (grid, &row, annotation->end > annotation->start ? _("Start") : _("Time"), start, 0, FALSE);
         if (annotation->end > annotation->start)
           {
             g_autofree char *end = _kymo_details_format_time (self->session, annotation->end);
             g_autofree char *dur = _kymo_details_format_duration (annotation->end - annotation->start);
-            grid_add (grid, &row, "End", end, 0, FALSE);
-            grid_add (grid, &row, "Duration", dur, 0, FALSE);
+            grid_add (grid, &row, _("End"), end, 0, FALSE);
+            grid_add (grid, &row, _("Duration"), dur, 0, FALSE);
           }
         if (annotation->text && *annotation->text)
-          grid_add (grid, &row, "Text", annotation->text, 0, FALSE);
+          grid_add (grid, &row, _("Text"), annotation->text, 0, FALSE);
       }
       break;
 
@@ -977,14 +986,15 @@ rebuild (KymoDetailsPane *self)
       g_assert_not_reached ();
     }
 
-  add_registers (self, "regs", "Registers");
-  add_stack (self, "stack", "Stack");
-  add_registers (self, "return_regs", "Registers at Return");
-  add_stack (self, "return_stack", "Stack at Return");
+  add_registers (self, "regs", _("Registers"));
+  add_stack (self, "stack", _("Stack"));
+  add_registers (self, "return_regs", _("Registers at Return"));
+  add_stack (self, "return_stack", _("Stack at Return"));
   add_arguments (self);
 
-  gtk_label_set_text (GTK_LABEL (self->title), name && *name ? name : "(unnamed)");
+  gtk_label_set_text (GTK_LABEL (self->title), name && *name ? name : _("(unnamed)"));
   gtk_label_set_text (GTK_LABEL (self->subtitle), kymo_track_get_name (track));
+  gtk_widget_set_visible (self->header, TRUE);
   gtk_widget_set_sensitive (self->copy_button, TRUE);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "event");
   gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scroller)), 0);
@@ -1227,26 +1237,25 @@ kymo_details_pane_init (KymoDetailsPane *self)
   gtk_widget_add_css_class (self->subtitle, "dim-label");
   gtk_box_append (GTK_BOX (titles), self->title);
   gtk_box_append (GTK_BOX (titles), self->subtitle);
-  self->link_button = gtk_button_new_with_label ("Go to Detail Event");
+  self->link_button = gtk_button_new_with_label (_("Go to Detail Event"));
   gtk_widget_set_valign (self->link_button, GTK_ALIGN_CENTER);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->link_button), "event.follow-link");
-  gtk_widget_set_tooltip_text (self->link_button, "Jump across the link (J)");
+  gtk_widget_set_tooltip_text (self->link_button, _("Jump across the link (J)"));
   self->copy_button = gtk_button_new_from_icon_name ("edit-copy-symbolic");
   gtk_widget_set_valign (self->copy_button, GTK_ALIGN_CENTER);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->copy_button), "event.copy-json");
-  gtk_widget_set_tooltip_text (self->copy_button, "Copy Event as JSON");
+  gtk_widget_set_tooltip_text (self->copy_button, _("Copy Event as JSON"));
   gtk_box_append (GTK_BOX (header), titles);
   gtk_box_append (GTK_BOX (header), self->link_button);
   gtk_box_append (GTK_BOX (header), self->copy_button);
   gtk_widget_set_parent (header, GTK_WIDGET (self));
+  self->header = header;
+  gtk_widget_set_visible (header, FALSE);
 
   self->stack = gtk_stack_new ();
   gtk_widget_set_vexpand (self->stack, TRUE);
-  empty = adw_status_page_new ();
-  adw_status_page_set_icon_name (ADW_STATUS_PAGE (empty), "edit-select-symbolic");
-  adw_status_page_set_title (ADW_STATUS_PAGE (empty), "No Event Selected");
-  adw_status_page_set_description (ADW_STATUS_PAGE (empty), "Click an event in the timeline to see its details");
-  gtk_widget_add_css_class (empty, "compact");
+  empty = _kymo_details_empty_state_new ("input-mouse-symbolic", _("No Event Selected"),
+                                         _("Click an event in the timeline to see its details"));
   gtk_stack_add_named (GTK_STACK (self->stack), empty, "empty");
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
@@ -1256,11 +1265,20 @@ kymo_details_pane_init (KymoDetailsPane *self)
   gtk_widget_set_margin_bottom (self->content, 12);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), self->content);
   gtk_stack_add_named (GTK_STACK (self->stack), self->scroller, "event");
-  gtk_widget_set_parent (self->stack, GTK_WIDGET (self));
+
+  /* The fields and the thread's detail records share a short pane: a split
+   * the user can move, each side scrolling on its own. */
+  self->split = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  gtk_widget_set_vexpand (self->split, TRUE);
+  gtk_paned_set_wide_handle (GTK_PANED (self->split), TRUE);
+  gtk_paned_set_start_child (GTK_PANED (self->split), self->stack);
+  gtk_paned_set_resize_start_child (GTK_PANED (self->split), TRUE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (self->split), FALSE);
+  gtk_widget_set_size_request (self->stack, -1, 48);
+  gtk_widget_set_parent (self->split, GTK_WIDGET (self));
 
   self->records_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_set_visible (self->records_box, FALSE);
-  gtk_box_append (GTK_BOX (self->records_box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
   self->records_title = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->records_title), 0);
   gtk_label_set_ellipsize (GTK_LABEL (self->records_title), PANGO_ELLIPSIZE_END);
@@ -1280,10 +1298,13 @@ kymo_details_pane_init (KymoDetailsPane *self)
                                           g_steal_pointer (&factory));
   records_scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (records_scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_size_request (records_scroller, -1, 160);
+  gtk_widget_set_vexpand (records_scroller, TRUE);
+  gtk_widget_set_size_request (records_scroller, -1, 48);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (records_scroller), self->records_view);
   gtk_box_append (GTK_BOX (self->records_box), records_scroller);
-  gtk_widget_set_parent (self->records_box, GTK_WIDGET (self));
+  gtk_paned_set_end_child (GTK_PANED (self->split), self->records_box);
+  gtk_paned_set_resize_end_child (GTK_PANED (self->split), TRUE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (self->split), FALSE);
 
   self->session_signals = g_signal_group_new (KYMO_TYPE_SESSION);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-event",

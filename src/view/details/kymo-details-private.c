@@ -132,3 +132,42 @@ _kymo_details_section_title (const char *title)
   gtk_widget_set_margin_bottom (label, 4);
   return label;
 }
+
+GtkWidget *
+_kymo_details_empty_state_new (const char *icon_name,
+                               const char *title,
+                               const char *description)
+{
+  GtkWidget *box, *image, *label, *scroller;
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 6);
+  gtk_widget_set_margin_bottom (box, 6);
+  gtk_widget_add_css_class (box, "kymo-empty-state");
+
+  image = gtk_image_new_from_icon_name (icon_name);
+  gtk_image_set_pixel_size (GTK_IMAGE (image), 32);
+  gtk_widget_add_css_class (image, "dim-label");
+  gtk_box_append (GTK_BOX (box), image);
+
+  label = gtk_label_new (title);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_CENTER);
+  gtk_widget_add_css_class (label, "heading");
+  gtk_box_append (GTK_BOX (box), label);
+
+  label = gtk_label_new (description);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_CENTER);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_box_append (GTK_BOX (box), label);
+
+  /* Even shorter panes scroll rather than clip. */
+  scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
+  return scroller;
+}

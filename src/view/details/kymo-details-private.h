@@ -31,5 +31,10 @@ guint     _kymo_details_find_child_track (KymoTrace   *trace,
                                           guint        parent,
                                           const char  *name);
 GtkWidget *_kymo_details_section_title   (const char  *title);
+/* A small icon, a title and a hint: fits a details pane a few lines high,
+ * where an AdwStatusPage would be cut off. */
+GtkWidget *_kymo_details_empty_state_new (const char  *icon_name,
+                                          const char  *title,
+                                          const char  *description);
 
 G_END_DECLS

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "kymo-details-sidebar.h"
 #include "kymo-annotation-view.h"
 #include "kymo-details-pane.h"
@@ -78,10 +80,10 @@ kymo_details_sidebar_constructed (GObject *object)
   self->zones = kymo_zone_view_new (self->session);
   self->annotations = kymo_annotation_view_new (self->session);
   self->range = kymo_range_summary_new (self->session);
-  gtk_stack_add_titled (GTK_STACK (self->stack), self->details, KYMO_DETAILS_PAGE_DETAILS, "Details");
-  gtk_stack_add_titled (GTK_STACK (self->stack), self->zones, KYMO_DETAILS_PAGE_ZONES, "Zones");
-  gtk_stack_add_titled (GTK_STACK (self->stack), self->annotations, KYMO_DETAILS_PAGE_ANNOTATIONS, "Annotations");
-  gtk_stack_add_titled (GTK_STACK (self->stack), self->range, KYMO_DETAILS_PAGE_RANGE, "Range");
+  gtk_stack_add_titled (GTK_STACK (self->stack), self->details, KYMO_DETAILS_PAGE_DETAILS, _("Details"));
+  gtk_stack_add_titled (GTK_STACK (self->stack), self->zones, KYMO_DETAILS_PAGE_ZONES, _("Zones"));
+  gtk_stack_add_titled (GTK_STACK (self->stack), self->annotations, KYMO_DETAILS_PAGE_ANNOTATIONS, _("Annotations"));
+  gtk_stack_add_titled (GTK_STACK (self->stack), self->range, KYMO_DETAILS_PAGE_RANGE, _("Range"));
   g_signal_connect_swapped (self->stack, "notify::visible-child-name", G_CALLBACK (on_page_changed), self);
 }
 

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <adwaita.h>
 
 #include "kymo-range-summary.h"
@@ -121,16 +123,25 @@ update_title (KymoRangeSummary *self)
   dur = _kymo_details_format_duration (window.to - window.from);
   if (self->rows != NULL && !self->busy)
     {
+      g_autofree char *span_count = NULL;
+      g_autofree char *span_text = NULL;
+      g_autofree char *name_text = NULL;
       guint64 spans = 0;
 
       for (guint i = 0; i < self->rows->len; i++)
         spans += g_array_index (self->rows, KymoNameStats, i).count;
-      text = g_strdup_printf ("%s from %s, %s: %" G_GUINT64_FORMAT " span%s, %u name%s",
-                              selected ? "Selection" : "Visible range", from, dur,
-                              spans, spans == 1 ? "" : "s", self->rows->len, self->rows->len == 1 ? "" : "s");
+      span_count = g_strdup_printf ("%" G_GUINT64_FORMAT, spans);
+      /* Translators: %s is a number */
+      span_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s span", "%s spans", spans), span_count);
+      name_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u name", "%u names", self->rows->len),
+                                   self->rows->len);
+
+      /* Translators: "Selection from +1.2 ms, 3 ms: 12 spans, 3 names" */
+      text = g_strdup_printf (selected ? _("Selection from %s, %s: %s, %s") : _("Visible range from %s, %s: %s, %s"),
+                              from, dur, span_text, name_text);
     }
   else
-    text = g_strdup_printf ("%s from %s, %s", selected ? "Selection" : "Visible range", from, dur);
+    text = g_strdup_printf (selected ? _("Selection from %s, %s") : _("Visible range from %s, %s"), from, dur);
   gtk_label_set_text (GTK_LABEL (self->title), text);
 }
 
@@ -578,11 +589,11 @@ kymo_range_summary_init (KymoRangeSummary *self)
   gtk_widget_set_hexpand (self->title, TRUE);
   self->spinner = gtk_spinner_new ();
   gtk_widget_set_visible (self->spinner, FALSE);
-  self->copy_button = gtk_button_new_with_mnemonic ("Copy as _CSV");
+  self->copy_button = gtk_button_new_with_mnemonic (_("Copy as _CSV"));
   gtk_widget_set_valign (self->copy_button, GTK_ALIGN_CENTER);
   gtk_widget_set_sensitive (self->copy_button, FALSE);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->copy_button), "range.copy-csv");
-  gtk_widget_set_tooltip_text (self->copy_button, "Copy the statistics of every name, with percentiles");
+  gtk_widget_set_tooltip_text (self->copy_button, _("Copy the statistics of every name, with percentiles"));
   gtk_box_append (GTK_BOX (bar), self->title);
   gtk_box_append (GTK_BOX (bar), self->spinner);
   gtk_box_append (GTK_BOX (bar), self->copy_button);
@@ -590,23 +601,19 @@ kymo_range_summary_init (KymoRangeSummary *self)
 
   self->stack = gtk_stack_new ();
   gtk_widget_set_vexpand (self->stack, TRUE);
-  empty = adw_status_page_new ();
-  adw_status_page_set_icon_name (ADW_STATUS_PAGE (empty), "view-list-symbolic");
-  adw_status_page_set_title (ADW_STATUS_PAGE (empty), "No Spans in Range");
-  adw_status_page_set_description (ADW_STATUS_PAGE (empty),
-                                   "Drag over the time ruler to select a range, or zoom out");
-  gtk_widget_add_css_class (empty, "compact");
+  empty = _kymo_details_empty_state_new ("view-list-symbolic", _("No Spans in Range"),
+                                         _("Shift+drag in the timeline to select a range, or zoom out"));
   gtk_stack_add_named (GTK_STACK (self->stack), empty, "empty");
 
   self->column_view = gtk_column_view_new (NULL);
   gtk_widget_add_css_class (self->column_view, "data-table");
-  add_column (self, "Name", COLUMN_NAME, "name");
-  add_column (self, "Count", COLUMN_COUNT, "count");
-  total = add_column (self, "Total", COLUMN_TOTAL, "total");
-  add_column (self, "Self", COLUMN_SELF, "self");
-  add_column (self, "Min", COLUMN_MIN, "min");
-  add_column (self, "Mean", COLUMN_MEAN, "mean");
-  add_column (self, "Max", COLUMN_MAX, "max");
+  add_column (self, _("Name"), COLUMN_NAME, "name");
+  add_column (self, _("Count"), COLUMN_COUNT, "count");
+  total = add_column (self, _("Total"), COLUMN_TOTAL, "total");
+  add_column (self, _("Self"), COLUMN_SELF, "self");
+  add_column (self, _("Min"), COLUMN_MIN, "min");
+  add_column (self, _("Mean"), COLUMN_MEAN, "mean");
+  add_column (self, _("Max"), COLUMN_MAX, "max");
 
   self->store = g_list_store_new (KYMO_TYPE_STATS_ITEM);
   self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),

@@ -7,10 +7,13 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <adwaita.h>
 
 #include "kymo-zone-view.h"
 #include "kymo-details-private.h"
+#include "kymo-timeline-renderer.h"
 
 typedef struct {
   guint64  events;
@@ -93,10 +96,25 @@ totals_to_string (const Totals *totals,
   GString *out = g_string_new (NULL);
 
   if (with_tracks)
-    g_string_append_printf (out, "%u track%s · ", totals->tracks, totals->tracks == 1 ? "" : "s");
-  g_string_append_printf (out, "%" G_GUINT64_FORMAT " event%s", totals->events, totals->events == 1 ? "" : "s");
+    {
+      g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "%u track", "%u tracks", totals->tracks),
+                              totals->tracks);
+      g_string_append (out, " · ");
+    }
+  {
+    g_autofree char *events = g_strdup_printf ("%" G_GUINT64_FORMAT, totals->events);
+
+    /* Translators: %s is a number */
+    g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "%s event", "%s events", totals->events), events);
+  }
   if (totals->spans > 0)
-    g_string_append_printf (out, " · %" G_GUINT64_FORMAT " span%s", totals->spans, totals->spans == 1 ? "" : "s");
+    {
+      g_autofree char *spans = g_strdup_printf ("%" G_GUINT64_FORMAT, totals->spans);
+
+      g_string_append (out, " · ");
+      /* Translators: %s is a number */
+      g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "%s span", "%s spans", totals->spans), spans);
+    }
   if (totals->start != KYMO_TIME_NONE && totals->end != KYMO_TIME_NONE)
     {
       span = _kymo_details_format_duration (totals->end - totals->start);
@@ -177,7 +195,7 @@ on_expanded (AdwExpanderRow *expander,
 
       compute_totals (trace, children[i], &totals);
       totals_text = totals_to_string (&totals, kymo_track_get_kind (child) == KYMO_TRACK_GROUP);
-      subtitle = g_strdup_printf ("%s · %s", kymo_track_kind_to_string (kymo_track_get_kind (child)), totals_text);
+      subtitle = g_strdup_printf ("%s · %s", kymo_timeline_kind_label (kymo_track_kind_to_string (kymo_track_get_kind (child))), totals_text);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), kymo_track_get_name (child));
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
@@ -207,10 +225,10 @@ add_group (KymoZoneView *self,
     {
       g_autofree char *from = _kymo_details_format_time (self->session, totals.start);
       g_autofree char *to = _kymo_details_format_time (self->session, totals.end);
-      subtitle = g_strdup_printf ("%s · %s\n%s – %s", kind ? kind : "group", totals_text, from, to);
+      subtitle = g_strdup_printf ("%s · %s\n%s – %s", kymo_timeline_kind_label (kind ? kind : "group"), totals_text, from, to);
     }
   else
-    subtitle = g_strdup_printf ("%s · %s", kind ? kind : "group", totals_text);
+    subtitle = g_strdup_printf ("%s · %s", kymo_timeline_kind_label (kind ? kind : "group"), totals_text);
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), kymo_track_get_name (track));
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (expander), FALSE);
@@ -220,7 +238,7 @@ add_group (KymoZoneView *self,
 
   gtk_widget_set_valign (show, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (show, "flat");
-  gtk_widget_set_tooltip_text (show, "Show in Timeline");
+  gtk_widget_set_tooltip_text (show, _("Show in Timeline"));
   g_object_set_data (G_OBJECT (show), "track", GUINT_TO_POINTER (id));
   g_signal_connect (show, "clicked", G_CALLBACK (on_show_clicked), self);
   adw_expander_row_add_action (ADW_EXPANDER_ROW (expander), show);
@@ -342,12 +360,8 @@ kymo_zone_view_init (KymoZoneView *self)
   self->stack = gtk_stack_new ();
   gtk_widget_set_parent (self->stack, GTK_WIDGET (self));
 
-  empty = adw_status_page_new ();
-  adw_status_page_set_icon_name (ADW_STATUS_PAGE (empty), "view-list-symbolic");
-  adw_status_page_set_title (ADW_STATUS_PAGE (empty), "No Groups");
-  adw_status_page_set_description (ADW_STATUS_PAGE (empty),
-                                   "This trace has no processes, zones, cores or runtimes");
-  gtk_widget_add_css_class (empty, "compact");
+  empty = _kymo_details_empty_state_new ("view-list-symbolic", _("No Groups"),
+                                         _("This trace has no processes, zones, cores or runtimes"));
   gtk_stack_add_named (GTK_STACK (self->stack), empty, "empty");
 
   self->list = gtk_list_box_new ();
