@@ -1,0 +1,966 @@
+/* kymo-rtc-decoder.c: Units, frames, continued values and clocks
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "kymo-format-rtc"
+
+#include "config.h"
+
+#include "kymo-rtc-private.h"
+
+/* A value continued over more frames than this is refused. */
+#define MAX_VALUE_SIZE ((gsize) 64 << 20)
+/* How many frames a trial walk checks before it believes a length. */
+#define TRIAL_FRAMES 4096
+#define PROGRESS_STEP (64 * 1024)
+
+typedef enum {
+  FRAME_OK,
+  FRAME_SKIP_UNIT,  /* damage: go on at the next Marker */
+  FRAME_STOP,       /* truncated or cancelled: @error is set */
+} FrameResult;
+
+static void
+invalid (RtcDecoder *d,
+         guint64     offset,
+         const char *format,
+         ...) G_GNUC_PRINTF (3, 4);
+
+static void
+invalid (RtcDecoder *d,
+         guint64     offset,
+         const char *format,
+         ...)
+{
+  g_autofree char *reason = NULL;
+  va_list args;
+
+  va_start (args, format);
+  reason = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (d->cb->invalid)
+    d->cb->invalid (d->user, offset, reason);
+}
+
+void
+kymo_rtc_decoder_init (RtcDecoder         *d,
+                       KymoLoadJob        *job,
+                       const guint8       *data,
+                       gsize               size,
+                       const RtcCallbacks *callbacks,
+                       gpointer            user)
+{
+  memset (d, 0, sizeof *d);
+  d->job = job;
+  d->data = data;
+  d->size = size;
+  d->cb = callbacks;
+  d->user = user;
+  d->defs = g_ptr_array_new_with_free_func ((GDestroyNotify) kymo_rtc_stream_free);
+  d->table = g_ptr_array_new ();
+  d->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  d->unit_size = RTC_DEFAULT_UNIT_SIZE;
+  d->minor_size = RTC_DEFAULT_MINOR_SIZE;
+  d->first_unit = TRUE;
+
+  for (guint32 id = 0; id < RTC_FIRST_USER_ID; id++)
+    {
+      RtcStream *stream = kymo_rtc_stream_new_builtin (id);
+
+      stream->def_index = d->defs->len;
+      g_ptr_array_add (d->defs, stream);
+      g_ptr_array_add (d->table, stream);
+      d->builtin[id] = stream;
+    }
+}
+
+void
+kymo_rtc_decoder_clear (RtcDecoder *d)
+{
+  g_clear_pointer (&d->by_name, g_hash_table_unref);
+  g_clear_pointer (&d->table, g_ptr_array_unref);
+  g_clear_pointer (&d->defs, g_ptr_array_unref);
+}
+
+static void
+reset_values (RtcDecoder *d)
+{
+  for (guint i = 0; i < d->defs->len; i++)
+    {
+      RtcStream *stream = d->defs->pdata[i];
+
+      stream->continued = FALSE;
+      g_byte_array_set_size (stream->pending, 0);
+      g_array_set_size (stream->pieces, 0);
+    }
+}
+
+static RtcStream *
+lookup_clock (RtcDecoder *d,
+              const char *name)
+{
+  RtcStream *clock = g_hash_table_lookup (d->by_name, name);
+
+  return clock != NULL && clock->is_clock ? clock : NULL;
+}
+
+/* Streams name their clock; the clock may be redefined later. */
+static RtcStream *
+stream_clock (RtcDecoder *d,
+              RtcStream  *stream)
+{
+  RtcStream *clock = stream->clock;
+
+  if (stream->clock_name == NULL)
+    return NULL;
+  if (clock == NULL || d->table->pdata[clock->id] != clock)
+    stream->clock = clock = lookup_clock (d, stream->clock_name);
+  return clock;
+}
+
+static void
+define_stream (RtcDecoder *d,
+               RtcStream  *stream)
+{
+  RtcStream *old = NULL;
+
+  if (stream->id < RTC_FIRST_USER_ID)
+    {
+      kymo_rtc_stream_free (stream);
+      return;
+    }
+  if (stream->id < d->table->len)
+    old = d->table->pdata[stream->id];
+  if (old != NULL && kymo_rtc_stream_same (old, stream))
+    {
+      kymo_rtc_stream_free (stream);
+      return;
+    }
+
+  stream->def_index = d->defs->len;
+  g_ptr_array_add (d->defs, stream);
+  if (stream->id >= d->table->len)
+    g_ptr_array_set_size (d->table, stream->id + 1);
+  d->table->pdata[stream->id] = stream;
+  g_hash_table_insert (d->by_name, stream->name, stream);
+}
+
+static void
+handle_meta (RtcDecoder   *d,
+             guint64       offset,
+             const guint8 *data,
+             gsize         len)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) root = kymo_rtc_parse_json (data, len, &error);
+  JsonArray *array;
+  gint64 next_id = -1;
+  guint n;
+
+  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
+    {
+      invalid (d, offset, "Meta is not a JSON array: %s",
+               error ? error->message : "wrong type");
+      return;
+    }
+  array = json_node_get_array (root);
+  n = json_array_get_length (array);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (node))
+        {
+          g_autoptr(GError) stream_error = NULL;
+          RtcStream *stream = kymo_rtc_stream_new_from_json (json_node_get_object (node), &stream_error);
+
+          if (stream == NULL)
+            invalid (d, offset, "Meta: %s", stream_error->message);
+          else
+            define_stream (d, stream);
+        }
+      else if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
+        next_id = json_node_get_int (node);
+    }
+  if (d->cb->meta)
+    d->cb->meta (d->user, offset, array, next_id);
+}
+
+static gboolean
+valid_size (guint64 size)
+{
+  return size >= 64 && size <= (G_GUINT64_CONSTANT (1) << 40) && (size & (size - 1)) == 0;
+}
+
+static void
+set_geometry (RtcDecoder *d)
+{
+  d->unit_end = d->marker + d->unit_size - RTC_CRC_FRAME_SIZE;
+  d->next_minor = d->marker + RTC_MARKER_SIZE + d->minor_size;
+}
+
+/* The Index's entries for ids 3 and 4 hold the Unit and unit sizes: in the
+ * first Index because the writer fakes earlier indexes, and in later ones
+ * because those are exactly one Unit and one unit back. */
+static void
+handle_index (RtcDecoder   *d,
+              guint64       offset,
+              const guint8 *data,
+              gsize         len,
+              gboolean      full)
+{
+  KymoByteReader r;
+  guint64 v, count = 0, unit = 0, minor = 0;
+
+  kymo_byte_reader_init (&r, data, len);
+  if (full && kymo_byte_reader_uleb128 (&r, 10, 64, &count) && d->first_unit && count != 0)
+    d->continuity_lost = TRUE;
+  while (full && kymo_byte_reader_uleb128 (&r, 10, 64, &v))
+    {
+      guint64 back;
+
+      if ((v & 1) == 0 || !kymo_byte_reader_uleb128 (&r, 10, 64, &back))
+        break;
+      if (v >> 1 == RTC_ID_INDEX_FULL)
+        unit = back >> 1;
+      else if (v >> 1 == RTC_ID_INDEX)
+        minor = back >> 1;
+    }
+  if (full && valid_size (unit) && valid_size (minor) && minor <= unit &&
+      unit >= RTC_MARKER_SIZE + 2 * RTC_CRC_FRAME_SIZE)
+    {
+      d->unit_size = unit;
+      d->minor_size = minor;
+      set_geometry (d);
+    }
+  if (d->cb->index)
+    d->cb->index (d->user, offset, full, data, len);
+}
+
+static gboolean
+update_clock (RtcDecoder *d,
+              RtcStream  *s,
+              RtcValue   *v)
+{
+  KymoTime ns;
+  gboolean epoch = FALSE;
+
+  if (s->format.kind == RTC_FMT_TIMESPEC)
+    {
+      gsize used;
+
+      if (!kymo_rtc_read_timespec (d->big_endian, v->data, v->len, &used, &ns) || used != v->len)
+        return FALSE;
+      epoch = TRUE;
+    }
+  else if (kymo_rtc_is_numeric (&s->format))
+    {
+      RtcNumber number;
+      gsize pos = 0;
+
+      if (!kymo_rtc_read_number (&s->format, d->big_endian, v->data, v->len, &pos, &number) ||
+          pos != v->len || !kymo_rtc_seconds_to_ns (s, &number, &ns))
+        return FALSE;
+    }
+  else
+    return FALSE;
+
+  if (s->delta_name != NULL)
+    {
+      RtcStream *base = s->delta_base;
+
+      if (base == NULL || d->table->pdata[base->id] != base)
+        s->delta_base = base = lookup_clock (d, s->delta_name);
+      if (base == NULL || base == s || !base->has_time)
+        return TRUE;
+      if ((ns > 0 && base->time > G_MAXINT64 - ns) || (ns < 0 && base->time < G_MININT64 + 1 - ns))
+        return FALSE;
+      ns += base->time;
+      epoch = base->epoch;
+    }
+  s->time = ns;
+  s->has_time = TRUE;
+  s->epoch = epoch;
+  v->ts = ns;
+  return TRUE;
+}
+
+static void
+deliver (RtcDecoder *d,
+         RtcStream  *s,
+         RtcValue   *v)
+{
+  v->ts = KYMO_TIME_NONE;
+  if (s->is_clock)
+    {
+      if (!update_clock (d, s, v))
+        {
+          if (d->maybe_fragment)
+            invalid (d, v->offset, "clock \"%s\": the rest of a value begun before the data read", s->name);
+          else
+            invalid (d, v->offset, "clock \"%s\": %zu bytes are not a %s value",
+                     s->name, v->len, s->format_name);
+          return;
+        }
+    }
+  else if (s->annotate)
+    {
+      gsize used;
+
+      if (!kymo_rtc_read_timespec (d->big_endian, v->data, MIN (v->len, 12), &used, &v->ts))
+        {
+          invalid (d, v->offset, "annotation \"%s\" does not start with a timespec", s->name);
+          return;
+        }
+      v->data += used;
+      v->len -= used;
+    }
+  else
+    {
+      RtcStream *clock = stream_clock (d, s);
+
+      if (clock != NULL && clock->has_time)
+        v->ts = clock->time;
+    }
+  if (d->cb->value)
+    d->cb->value (d->user, s, v);
+}
+
+/* Joins continued frames. TRUE when @v holds a complete value. */
+static gboolean
+collect (RtcDecoder   *d,
+         RtcStream    *s,
+         gsize         header,
+         gsize         payload,
+         gsize         len,
+         gboolean      more,
+         RtcValue     *v)
+{
+  if (!more && !s->continued)
+    {
+      d->single.offset = payload;
+      d->single.len = (guint32) len;
+      v->data = d->data + payload;
+      v->len = len;
+      v->offset = header;
+      v->pieces = &d->single;
+      v->n_pieces = 1;
+      return TRUE;
+    }
+
+  if (!s->continued)
+    {
+      g_byte_array_set_size (s->pending, 0);
+      g_array_set_size (s->pieces, 0);
+      s->value_offset = header;
+    }
+  if (s->pending->len + len > MAX_VALUE_SIZE)
+    {
+      invalid (d, s->value_offset, "a value of stream \"%s\" continues past %zu bytes; dropped",
+               s->name, (gsize) MAX_VALUE_SIZE);
+      s->continued = FALSE;
+      g_byte_array_set_size (s->pending, 0);
+      g_array_set_size (s->pieces, 0);
+      return FALSE;
+    }
+  g_byte_array_append (s->pending, d->data + payload, (guint) len);
+  {
+    RtcPiece piece = { payload, (guint32) len };
+    g_array_append_val (s->pieces, piece);
+  }
+  s->continued = more;
+  if (more)
+    return FALSE;
+  v->data = s->pending->data;
+  v->len = s->pending->len;
+  v->offset = s->value_offset;
+  v->pieces = (const RtcPiece *) (gpointer) s->pieces->data;
+  v->n_pieces = s->pieces->len;
+  return TRUE;
+}
+
+/* The payload length of a frame of a fixed-length stream: the rest of the
+ * value, cut where the writer had to stop at a unit or Unit boundary. */
+static gsize
+fixed_length (RtcDecoder *d,
+              RtcStream  *s,
+              gsize       header,
+              gsize       payload,
+              gboolean    more,
+              gsize      *minor)
+{
+  gsize expected = (gsize) s->length;
+
+  if (s->continued && s->length > 0)
+    expected = (gsize) s->length - s->pending->len % (gsize) s->length;
+  expected = MIN (expected, RTC_FRAME_MAX);
+
+  if (more && header < d->unit_end && s->id != RTC_ID_MARKER)
+    {
+      gsize boundary;
+
+      while (header >= *minor)
+        *minor += d->minor_size;
+      boundary = MIN (*minor, d->unit_end);
+      if (payload < boundary && expected > boundary - payload)
+        expected = boundary - payload;
+    }
+  return expected;
+}
+
+static gboolean
+read_header (RtcDecoder *d,
+             gsize      *pos,
+             gsize       end,
+             guint64    *out)
+{
+  KymoByteReader r;
+
+  if (*pos < end && d->data[*pos] < 0x80)
+    {
+      *out = d->data[(*pos)++];
+      return TRUE;
+    }
+  kymo_byte_reader_init (&r, d->data, end);
+  r.pos = *pos;
+  if (!kymo_byte_reader_uleb128 (&r, 10, 64, out))
+    return FALSE;
+  *pos = r.pos;
+  return TRUE;
+}
+
+/* Checks that frames starting at @pos chain up to @end the way the writer
+ * lays them out: no frame crosses a unit boundary, each unit begins with
+ * an index frame, and padding only fills up to a boundary. Used to tell
+ * whether the first frame read after a lost start is a whole value. */
+static gboolean
+walk_ok (RtcDecoder *d,
+         gsize       pos,
+         gsize       end,
+         gsize      *pending,
+         guint      *budget)
+{
+  gsize minor = d->next_minor;
+  guint max_id = 0;
+  gboolean ok = TRUE;
+
+  while (pos >= minor)
+    minor += d->minor_size;
+
+  for (guint n = 0; n < TRIAL_FRAMES && pos < end; n++, (*budget)--)
+    {
+      gsize header = pos, boundary = G_MAXSIZE;
+      guint64 hdr, len;
+      RtcStream *s;
+
+      if (*budget == 0)
+        {
+          /* Out of work: not proven. */
+          ok = FALSE;
+          break;
+        }
+      if (header < d->unit_end)
+        {
+          if (header == minor)
+            {
+              minor += d->minor_size;
+              if (d->data[header] != RTC_ID_INDEX << 1)
+                {
+                  ok = FALSE;
+                  break;
+                }
+            }
+          boundary = MIN (minor, d->unit_end);
+        }
+      if (!read_header (d, &pos, end, &hdr))
+        {
+          ok = end == d->size;
+          break;
+        }
+      if ((hdr >> 1) >= d->table->len || (s = d->table->pdata[hdr >> 1]) == NULL ||
+          s->id == RTC_ID_MARKER)
+        {
+          ok = FALSE;
+          break;
+        }
+      if (s->length >= 0)
+        {
+          gsize expected = (gsize) s->length;
+
+          if (pending[s->id] > 0 && s->length > 0)
+            expected -= pending[s->id] % (gsize) s->length;
+          expected = MIN (expected, RTC_FRAME_MAX);
+          if ((hdr & 1) && pos < boundary && expected > boundary - pos)
+            expected = boundary - pos;
+          len = expected;
+        }
+      else
+        {
+          KymoByteReader r;
+
+          kymo_byte_reader_init (&r, d->data, end);
+          r.pos = pos;
+          if (!kymo_byte_reader_uleb128 (&r, 10, 64, &len))
+            {
+              ok = end == d->size;
+              break;
+            }
+          pos = r.pos;
+        }
+      if (len > end - pos)
+        {
+          ok = end == d->size;
+          break;
+        }
+      pos += len;
+      if (pos > boundary)
+        {
+          ok = FALSE;
+          break;
+        }
+      if ((s->id == RTC_ID_NOP || s->id == RTC_ID_PADDING) && pos != boundary)
+        {
+          ok = FALSE;
+          break;
+        }
+      pending[s->id] = (hdr & 1) ? pending[s->id] + len : 0;
+      max_id = MAX (max_id, s->id);
+    }
+  memset (pending, 0, (max_id + 1) * sizeof *pending);
+  return ok;
+}
+
+/* Reading began after the start of the recording: the first frame after
+ * the Platform frame may be the rest of a fixed-length value the writer
+ * cut at the Unit boundary. Returns the length that lets the Unit parse. */
+static gsize
+trial_length (RtcDecoder *d,
+              gsize       payload,
+              gsize       expected,
+              gsize       end,
+              gboolean   *fragment)
+{
+  g_autofree gsize *pending = g_new0 (gsize, d->table->len);
+  /* Bounds the work a crafted Unit can cause. */
+  guint budget = 16 * TRIAL_FRAMES;
+
+  *fragment = FALSE;
+  if (expected > end - payload || walk_ok (d, payload + expected, end, pending, &budget) || budget == 0)
+    return expected;
+  for (gsize len = expected; len-- > 1 && budget > 0;)
+    if (len <= end - payload && walk_ok (d, payload + len, end, pending, &budget))
+      {
+        *fragment = TRUE;
+        return len;
+      }
+  return expected;
+}
+
+static FrameResult
+overrun (RtcDecoder  *d,
+         gsize        header,
+         gsize        end,
+         RtcStream   *s,
+         GError     **error)
+{
+  if (end == d->size)
+    {
+      kymo_load_job_set_error (d->job, error, KYMO_LOAD_ERROR_TRUNCATED, header,
+                               "the input ends inside a %s frame",
+                               s ? s->name : "RTC");
+      return FRAME_STOP;
+    }
+  invalid (d, header, "a frame runs into the next Marker; %zu bytes skipped", end - header);
+  return FRAME_SKIP_UNIT;
+}
+
+static void
+check_crc (RtcDecoder   *d,
+           gsize         header,
+           gsize         end,
+           gboolean      verified,
+           const guint8 *payload)
+{
+  gsize start = d->marker + RTC_MARKER_SIZE;
+  gboolean ok = verified && header == end - RTC_CRC_FRAME_SIZE;
+
+  if (!ok)
+    {
+      guint32 crc = kymo_rtc_crc (d->data + start, header - start);
+      guint32 stored = d->big_endian ? kymo_read_u32be (payload) : kymo_read_u32le (payload);
+
+      ok = crc == stored;
+      if (!ok)
+        invalid (d, d->marker, "CRC mismatch in the Unit of %zu bytes at offset %zu",
+                 header - start, (gsize) d->marker);
+    }
+  if (d->cb->crc)
+    d->cb->crc (d->user, header, ok);
+}
+
+/* One fixed-size int or float, scaled: what most frames of a data
+ * logger hold. */
+static inline double
+fast_value (const RtcStream *s,
+            gboolean         big_endian,
+            const guint8    *p)
+{
+  const RtcFormat *f = &s->format;
+  gboolean big = f->order == RTC_ORDER_NATIVE ? big_endian : f->order == RTC_ORDER_BE;
+  guint64 raw = kymo_rtc_read_ordered (p, f->size, big);
+  double v;
+
+  if (f->kind == RTC_FMT_FLOAT)
+    {
+      if (f->size == 4)
+        {
+          guint32 bits = (guint32) raw;
+          float x;
+
+          memcpy (&x, &bits, sizeof x);
+          v = x;
+        }
+      else
+        memcpy (&v, &raw, sizeof v);
+    }
+  else if (f->is_signed)
+    {
+      guint shift = 64 - 8u * f->size;
+      v = (double) ((gint64) (raw << shift) >> shift);
+    }
+  else
+    v = (double) raw;
+  return v * s->gain + s->offset;
+}
+
+/* A clock tick of an unsigned LEB128 counter in whole nanoseconds, as
+ * delta clocks are: decoded without the detour through RtcValue. FALSE
+ * leaves the frame to the general path. */
+static inline gboolean
+fast_clock (RtcDecoder   *d,
+            RtcStream    *s,
+            const guint8 *p,
+            gsize         len)
+{
+  guint64 raw = 0;
+  gint64 ns;
+  gsize i = 0;
+  guint shift = 0;
+
+  if (s->format.kind != RTC_FMT_LEB128 || s->format.is_signed || s->ns_step == 0 || len > 9)
+    return FALSE;
+  for (;;)
+    {
+      if (i >= len)
+        return FALSE;
+      raw |= (guint64) (p[i] & 0x7F) << shift;
+      shift += 7;
+      if ((p[i++] & 0x80) == 0)
+        break;
+    }
+  if (i != len || raw > (guint64) G_MAXINT64 ||
+      __builtin_mul_overflow ((gint64) raw, s->ns_step, &ns) ||
+      __builtin_add_overflow (ns, s->ns_offset, &ns))
+    return FALSE;
+  if (s->delta_name != NULL)
+    {
+      RtcStream *base = s->delta_base;
+
+      if (base == NULL || d->table->pdata[base->id] != base)
+        s->delta_base = base = lookup_clock (d, s->delta_name);
+      if (base == NULL || base == s || !base->has_time ||
+          __builtin_add_overflow (ns, base->time, &ns))
+        return FALSE;
+      s->epoch = base->epoch;
+    }
+  s->time = ns;
+  s->has_time = TRUE;
+  d->cb->clock (d->user, s, ns);
+  return TRUE;
+}
+
+static FrameResult
+decode_unit (RtcDecoder  *d,
+             gsize        end,
+             gboolean     verified,
+             GError     **error)
+{
+  const guint8 *data = d->data;
+  gsize pos = d->marker + RTC_MARKER_SIZE;
+  const gboolean can_hot = d->cb->sample != NULL && d->cb->clock != NULL;
+
+  d->seen_data = FALSE;
+  while (pos < end)
+    {
+      gboolean hot = can_hot && d->seen_data;
+      gsize header = pos, payload, len;
+      guint64 hdr, id;
+      gboolean more;
+      RtcStream *s;
+      RtcValue v;
+
+      if (G_UNLIKELY (header >= d->next_progress))
+        {
+          d->next_progress = header + PROGRESS_STEP;
+          if (d->job && !kymo_load_job_progress (d->job, (double) header / (double) d->size, NULL, error))
+            return FRAME_STOP;
+        }
+
+      /* The common frames, a data logger's: a one-byte header, not
+       * continued, of a stream holding one fixed-size number, or of a
+       * clock tick. */
+      if (G_LIKELY (hot && data[pos] < 0x80 && (data[pos] & 1) == 0 && (data[pos] >> 1) < d->table->len &&
+                    (s = d->table->pdata[data[pos] >> 1]) != NULL && !s->continued))
+        {
+          if (s->fast && s->length == s->format.size && end - pos > (gsize) s->length)
+            {
+              RtcStream *clock = s->clock;
+
+              if (G_UNLIKELY (clock == NULL || d->table->pdata[clock->id] != clock))
+                clock = stream_clock (d, s);
+              d->cb->sample (d->user, s, clock != NULL && clock->has_time ? clock->time : KYMO_TIME_NONE,
+                             fast_value (s, d->big_endian, data + pos + 1), header);
+              pos += 1 + (gsize) s->length;
+              continue;
+            }
+          if (s->is_clock && s->length < 0 && end - pos > 2 && data[pos + 1] < 0x80 &&
+              end - pos - 2 >= data[pos + 1] && fast_clock (d, s, data + pos + 2, data[pos + 1]))
+            {
+              pos += 2 + (gsize) data[pos + 1];
+              continue;
+            }
+        }
+
+      if (G_LIKELY (data[pos] < 0x80))
+        hdr = data[pos++];
+      else if (!read_header (d, &pos, end, &hdr))
+        return overrun (d, header, end, NULL, error);
+      id = hdr >> 1;
+      more = hdr & 1;
+      if (G_UNLIKELY (id >= d->table->len || (s = d->table->pdata[id]) == NULL))
+        {
+          invalid (d, header, "frame of unknown stream %" G_GUINT64_FORMAT "; %zu bytes skipped",
+                   id, end - header);
+          return FRAME_SKIP_UNIT;
+        }
+
+      if (G_LIKELY (s->length >= 0 && !more && !s->continued && !d->continuity_lost))
+        {
+          len = MIN ((gsize) s->length, RTC_FRAME_MAX);
+          if (G_UNLIKELY (len > end - pos))
+            return overrun (d, header, end, s, error);
+        }
+      else if (s->length >= 0)
+        {
+          gboolean fragment = FALSE;
+
+          len = fixed_length (d, s, header, pos, more, &d->next_minor);
+          if (G_UNLIKELY (d->continuity_lost && !d->seen_data && s->id >= RTC_FIRST_USER_ID &&
+                          !s->continued && pos <= end))
+            len = trial_length (d, pos, len, end, &fragment);
+          if (len > end - pos)
+            return overrun (d, header, end, s, error);
+          if (G_UNLIKELY (fragment))
+            {
+              /* The head of this value was before where we began. */
+              invalid (d, header, "the rest of a \"%s\" value begun before the first Marker read",
+                       s->name);
+              pos += len;
+              d->seen_data = TRUE;
+              d->continuity_lost = FALSE;
+              continue;
+            }
+        }
+      else
+        {
+          guint64 n;
+
+          if (G_LIKELY (pos < end && data[pos] < 0x80))
+            n = data[pos++];
+          else
+            {
+              KymoByteReader r;
+
+              kymo_byte_reader_init (&r, data, end);
+              r.pos = pos;
+              if (!kymo_byte_reader_uleb128 (&r, 10, 64, &n))
+                return overrun (d, header, end, s, error);
+              pos = r.pos;
+            }
+          if (n > end - pos)
+            return overrun (d, header, end, s, error);
+          len = (gsize) n;
+        }
+      payload = pos;
+      pos += len;
+
+      if (G_LIKELY (s->id >= RTC_FIRST_USER_ID))
+        {
+          if (G_UNLIKELY (!d->seen_data))
+            {
+              /* The first value after a lost start may be the tail of one. */
+              d->maybe_fragment = d->continuity_lost && !more && !s->continued;
+              d->seen_data = TRUE;
+              d->continuity_lost = FALSE;
+              if (collect (d, s, header, payload, len, more, &v))
+                deliver (d, s, &v);
+              d->maybe_fragment = FALSE;
+              continue;
+            }
+          if (G_LIKELY (s->fast && !more && !s->continued && len == s->format.size && d->cb->sample))
+            {
+              RtcStream *clock = s->clock;
+
+              if (G_UNLIKELY (clock == NULL || d->table->pdata[clock->id] != clock))
+                clock = stream_clock (d, s);
+              d->cb->sample (d->user, s, clock != NULL && clock->has_time ? clock->time : KYMO_TIME_NONE,
+                             fast_value (s, d->big_endian, data + payload), header);
+              continue;
+            }
+          if (s->is_clock && !more && !s->continued && d->cb->clock != NULL &&
+              fast_clock (d, s, data + payload, len))
+            continue;
+          if (collect (d, s, header, payload, len, more, &v))
+            deliver (d, s, &v);
+          continue;
+        }
+
+      switch (s->id)
+        {
+        case RTC_ID_NOP:
+        case RTC_ID_PADDING:
+          break;
+
+        case RTC_ID_MARKER:
+          /* Whole Markers end the Unit before this; this one is damaged. */
+          invalid (d, header, "a damaged Marker; %zu bytes skipped", end - header);
+          return FRAME_SKIP_UNIT;
+
+        case RTC_ID_INDEX_FULL:
+        case RTC_ID_INDEX:
+        case RTC_ID_META_FULL:
+        case RTC_ID_META:
+          if (!collect (d, s, header, payload, len, more, &v))
+            break;
+          if (s->id == RTC_ID_INDEX_FULL || s->id == RTC_ID_INDEX)
+            handle_index (d, v.offset, v.data, v.len, s->id == RTC_ID_INDEX_FULL);
+          else
+            handle_meta (d, v.offset, v.data, v.len);
+          break;
+
+        case RTC_ID_PLATFORM:
+          if (len == 4 && (kymo_read_u32le (data + payload) == 0x01020304 ||
+                           kymo_read_u32be (data + payload) == 0x01020304))
+            {
+              d->big_endian = kymo_read_u32be (data + payload) == 0x01020304;
+              if (d->cb->platform)
+                d->cb->platform (d->user, header, d->big_endian);
+            }
+          else
+            invalid (d, header, "a Platform frame without 0x01020304");
+          break;
+
+        case RTC_ID_CRC:
+          if (len == 4)
+            check_crc (d, header, end, verified, data + payload);
+          break;
+
+        default:
+          g_assert_not_reached ();
+        }
+    }
+  return FRAME_OK;
+}
+
+gboolean
+kymo_rtc_decoder_run (RtcDecoder  *d,
+                      GError     **error)
+{
+  const guint8 *data = d->data;
+  gsize size = d->size;
+  gsize marker = kymo_rtc_find_marker (data, size, 0, size);
+
+  if (marker == RTC_NO_POS)
+    {
+      if (kymo_rtc_is_cut_marker (data, size, 0))
+        {
+          kymo_load_job_set_error (d->job, error, KYMO_LOAD_ERROR_TRUNCATED, 0,
+                                   "the input ends inside the first Marker");
+          return FALSE;
+        }
+      if (size > 0)
+        invalid (d, 0, "%zu bytes without a Marker", size);
+      return TRUE;
+    }
+  if (marker > 0)
+    {
+      invalid (d, 0, "%zu bytes before the first Marker", marker);
+      d->continuity_lost = TRUE;
+    }
+
+  while (marker != RTC_NO_POS)
+    {
+      gsize next = RTC_NO_POS, end, start = marker + RTC_MARKER_SIZE;
+      gboolean verified = FALSE;
+      FrameResult result;
+
+      d->marker = marker;
+      d->n_units++;
+      if (d->cb->marker)
+        d->cb->marker (d->user, marker);
+
+      if (d->unit_size <= size - marker && kymo_rtc_is_marker (data, size, marker + d->unit_size))
+        next = marker + d->unit_size;
+      else
+        next = kymo_rtc_find_marker (data, size, start, size);
+      end = next == RTC_NO_POS ? size : next;
+
+      /* A Unit ends with its Crc frame: check it before reading, so that a
+       * damaged Unit is skipped whole. */
+      if (end - start >= RTC_CRC_FRAME_SIZE && data[end - RTC_CRC_FRAME_SIZE] == RTC_CRC_HEADER)
+        {
+          guint32 crc = kymo_rtc_crc (data + start, end - RTC_CRC_FRAME_SIZE - start);
+          const guint8 *stored = data + end - 4;
+
+          if (crc == kymo_read_u32le (stored) || crc == kymo_read_u32be (stored))
+            verified = TRUE;
+          else if (next != RTC_NO_POS)
+            {
+              d->n_bad_units++;
+              invalid (d, marker, "CRC mismatch in the Unit of %zu bytes at offset %zu; Unit skipped",
+                       end - RTC_CRC_FRAME_SIZE - start, marker);
+              reset_values (d);
+              d->continuity_lost = TRUE;
+              d->first_unit = FALSE;
+              marker = next;
+              continue;
+            }
+        }
+
+      set_geometry (d);
+      result = decode_unit (d, end, verified, error);
+      d->first_unit = FALSE;
+      if (result == FRAME_STOP)
+        return FALSE;
+      if (result == FRAME_SKIP_UNIT)
+        {
+          reset_values (d);
+          d->continuity_lost = TRUE;
+        }
+      marker = next;
+    }
+
+  for (guint i = RTC_FIRST_USER_ID; i < d->defs->len; i++)
+    {
+      RtcStream *stream = d->defs->pdata[i];
+
+      if (stream->continued)
+        {
+          kymo_load_job_set_error (d->job, error, KYMO_LOAD_ERROR_TRUNCATED, stream->value_offset,
+                                   "the input ends inside a value of stream \"%s\"", stream->name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
