@@ -16,13 +16,13 @@ dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24" \
 echo "== model and decoder tests under ASan/UBSan =="
 if [ ! -d "$asan" ]; then
   meson setup "$asan" -Dui=false -Db_sanitize=address,undefined -Db_lundef=false \
-    -Dbuildtype=debug >/dev/null || status=1
+    -Dbuildtype=debugoptimized >/dev/null || status=1
 fi
 if meson compile -C "$asan" >/dev/null; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    meson test -C "$asan" --suite model --print-errorlogs --num-processes 2 || status=1
+    meson test -C "$asan" --suite model --print-errorlogs --num-processes 2 --timeout-multiplier 4 || status=1
 else
   echo "ASan build failed"
   status=1
