@@ -235,6 +235,18 @@ kymo_span_tree_lower_bound (const KymoSpanTree *tree,
   return lo;
 }
 
+KymoTime
+kymo_span_tree_max_end (const KymoSpanTree *tree)
+{
+  KymoTime max_end = G_MININT64;
+
+  if (tree->n_nodes > 0)
+    return tree->max_end[1];
+  for (gsize i = 0; i < tree->n_spans; i++)
+    max_end = MAX (max_end, tree->spans[i].end);
+  return max_end;
+}
+
 gsize
 kymo_span_tree_memory (const KymoSpanTree *tree)
 {

@@ -40,6 +40,8 @@ guint32 kymo_span_tree_longest (const KymoSpanTree *tree,
 /* First span with start >= ts. */
 gsize   kymo_span_tree_lower_bound (const KymoSpanTree *tree,
                                     KymoTime        ts);
+/* The latest end of any span (G_MININT64 when empty). */
+KymoTime kymo_span_tree_max_end (const KymoSpanTree *tree);
 gsize   kymo_span_tree_memory  (const KymoSpanTree *tree);
 
 G_END_DECLS

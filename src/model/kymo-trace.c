@@ -242,6 +242,20 @@ kymo_trace_set_format_data (KymoTrace      *self,
 }
 
 guint32
+kymo_trace_lookup_name (KymoTrace  *self,
+                        const char *name)
+{
+  gpointer value;
+
+  g_return_val_if_fail (KYMO_IS_TRACE (self), G_MAXUINT32);
+
+  if (name == NULL)
+    return 0;
+  value = g_hash_table_lookup (self->name_ids, name);
+  return value != NULL ? GPOINTER_TO_UINT (value) - 1 : G_MAXUINT32;
+}
+
+guint32
 kymo_trace_intern_len (KymoTrace  *self,
                        const char *name,
                        gssize      len)
@@ -469,6 +483,36 @@ compare_roots (gconstpointer a,
   return ta->id < tb->id ? -1 : ta->id > tb->id;
 }
 
+static void
+seal_track (gpointer data,
+            gpointer user_data)
+{
+  _kymo_track_seal (data);
+}
+
+/* Sealing a track touches that track only: large traces seal their tracks
+ * side by side (the rest of kymo_trace_seal() then finds them sealed). */
+static void
+seal_tracks_in_parallel (KymoTrace *self)
+{
+  guint n_threads = MIN (g_get_num_processors (), self->tracks->len);
+  GThreadPool *pool;
+  gsize work = 0;
+
+  for (guint i = 0; i < self->tracks->len; i++)
+    {
+      KymoTrack *track = g_ptr_array_index (self->tracks, i);
+      work += track->staged.len + track->instants.len + track->samples.len;
+    }
+  if (n_threads < 2 || work < 1000000)
+    return;
+
+  pool = g_thread_pool_new (seal_track, NULL, (gint) n_threads, FALSE, NULL);
+  for (guint i = 0; i < self->tracks->len; i++)
+    g_thread_pool_push (pool, g_ptr_array_index (self->tracks, i), NULL);
+  g_thread_pool_free (pool, FALSE, TRUE);
+}
+
 void
 kymo_trace_seal (KymoTrace *self)
 {
@@ -478,6 +522,7 @@ kymo_trace_seal (KymoTrace *self)
     return;
   self->sealed = TRUE;
 
+  seal_tracks_in_parallel (self);
   for (guint i = 0; i < self->tracks->len; i++)
     {
       KymoTrack *track = g_ptr_array_index (self->tracks, i);

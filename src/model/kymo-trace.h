@@ -45,6 +45,10 @@ guint32             kymo_trace_intern             (KymoTrace          *self,
 guint32             kymo_trace_intern_len         (KymoTrace          *self,
                                                    const char         *name,
                                                    gssize              len);
+/* The id of @name if it is interned already, else G_MAXUINT32; never
+ * interns, so threads may call it while nobody interns. */
+guint32             kymo_trace_lookup_name        (KymoTrace          *self,
+                                                   const char         *name);
 const char         *kymo_trace_get_name           (KymoTrace          *self,
                                                    guint32             name_id);
 guint               kymo_trace_get_n_names        (KymoTrace          *self);

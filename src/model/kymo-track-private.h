@@ -10,13 +10,13 @@
 
 G_BEGIN_DECLS
 
-/* A span while the trace is being built: depth is dropped at seal, when the
- * span lands in its depth run. */
+/* Spans are staged in the order they are added, as final 24-byte spans; a
+ * run records how many consecutive ones share a depth. Decoders add depth by
+ * depth, so a track usually has one run per depth and seal moves nothing. */
 typedef struct {
-  KymoSpan span;
-  guint32  depth;
-  guint32  reserved;
-} KymoStagedSpan;
+  guint32 depth;
+  guint32 count;
+} KymoDepthRun;
 
 /* A growable array with an inline append: the hot path of every decoder. */
 typedef struct {
@@ -51,7 +51,8 @@ struct _KymoTrack
   guint64        tag;
   GArray        *children;     /* guint */
 
-  KymoVec        staged;       /* KymoStagedSpan, until seal */
+  KymoVec        staged;       /* KymoSpan, until seal */
+  KymoVec        staged_runs;  /* KymoDepthRun, until seal */
   KymoSpan      *spans;
   gsize          n_spans;
   guint          n_depths;

@@ -50,6 +50,7 @@ _kymo_track_free (KymoTrack *self)
   g_free (self->depth_offsets);
   g_free (self->spans);
   g_free (self->staged.data);
+  g_free (self->staged_runs.data);
   g_free (self->instants.data);
   g_free (self->samples.data);
   g_free (self->annotations.data);
@@ -169,8 +170,37 @@ kymo_track_reserve_spans (KymoTrack *self,
 
   if (n_spans > self->staged.cap)
     {
-      self->staged.data = g_realloc_n (self->staged.data, n_spans, sizeof (KymoStagedSpan));
+      self->staged.data = g_realloc_n (self->staged.data, n_spans, sizeof (KymoSpan));
       self->staged.cap = n_spans;
+    }
+}
+
+/* Counts @n more spans at @depth, after those already staged. */
+static inline void
+stage_depth (KymoTrack *self,
+             guint32    depth,
+             gsize      n)
+{
+  KymoVec *runs = &self->staged_runs;
+
+  while (n > 0)
+    {
+      KymoDepthRun *run = runs->len ? (KymoDepthRun *) runs->data + runs->len - 1 : NULL;
+      guint32 take;
+
+      if (G_LIKELY (run != NULL && run->depth == depth && run->count < G_MAXUINT32))
+        {
+          take = (guint32) MIN (n, (gsize) (G_MAXUINT32 - run->count));
+          run->count += take;
+        }
+      else
+        {
+          run = _kymo_vec_push (runs, sizeof (KymoDepthRun));
+          take = (guint32) MIN (n, (gsize) G_MAXUINT32);
+          run->depth = depth;
+          run->count = take;
+        }
+      n -= take;
     }
 }
 
@@ -183,19 +213,43 @@ kymo_track_add_span (KymoTrack *self,
                      guint      flags,
                      guint32    source)
 {
-  KymoStagedSpan *staged;
+  KymoSpan *span;
 
   g_return_if_fail (!self->sealed);
 
   if (end < start)
     end = start;
-  staged = _kymo_vec_push (&self->staged, sizeof (KymoStagedSpan));
-  staged->span.start = start;
-  staged->span.end = end;
-  staged->span.name_flags = pack_name (name, flags);
-  staged->span.source = source;
-  staged->depth = MIN (depth, 4095);
-  staged->reserved = 0;
+  span = _kymo_vec_push (&self->staged, sizeof (KymoSpan));
+  span->start = start;
+  span->end = end;
+  span->name_flags = pack_name (name, flags);
+  span->source = source;
+  stage_depth (self, MIN (depth, 4095), 1);
+}
+
+void
+kymo_track_add_spans (KymoTrack      *self,
+                      guint           depth,
+                      const KymoSpan *spans,
+                      gsize           n_spans)
+{
+  KymoSpan *out;
+
+  g_return_if_fail (!self->sealed);
+
+  if (n_spans == 0)
+    return;
+  if (self->staged.cap - self->staged.len < n_spans)
+    _kymo_vec_grow (&self->staged, sizeof (KymoSpan), self->staged.len + n_spans);
+  out = (KymoSpan *) self->staged.data + self->staged.len;
+  for (gsize i = 0; i < n_spans; i++)
+    {
+      out[i] = spans[i];
+      if (out[i].end < out[i].start)
+        out[i].end = out[i].start;
+    }
+  self->staged.len += n_spans;
+  stage_depth (self, MIN (depth, 4095), n_spans);
 }
 
 void
@@ -310,61 +364,56 @@ extend_range (KymoTrack *self,
 void
 _kymo_track_seal (KymoTrack *self)
 {
-  KymoStagedSpan *staged = self->staged.data;
-  gsize n = self->staged.len;
+  KymoSpan *staged = self->staged.data;
+  const KymoDepthRun *runs = self->staged_runs.data;
+  gsize n = self->staged.len, n_runs = self->staged_runs.len;
   guint n_depths = 0;
   gboolean depth_ordered = TRUE;
-  gsize *cursor;
 
   if (self->sealed)
     return;
   self->sealed = TRUE;
 
-  for (gsize i = 0; i < n; i++)
-    n_depths = MAX (n_depths, staged[i].depth + 1);
+  for (gsize r = 0; r < n_runs; r++)
+    {
+      n_depths = MAX (n_depths, runs[r].depth + 1);
+      if (r > 0 && runs[r].depth < runs[r - 1].depth)
+        depth_ordered = FALSE;
+    }
 
-  /* Counting sort by depth; decoders emit each depth in start order almost
-   * always, so a run is only sorted when it needs it. */
+  /* Counting sort by depth, over runs rather than spans; decoders emit each
+   * depth in start order almost always, so a run is only sorted when it
+   * needs it. */
   self->n_depths = n_depths;
   self->n_spans = n;
   self->depth_offsets = g_new0 (gsize, n_depths + 1);
-  for (gsize i = 0; i < n; i++)
-    {
-      self->depth_offsets[staged[i].depth + 1]++;
-      if (i > 0 && staged[i].depth < staged[i - 1].depth)
-        depth_ordered = FALSE;
-    }
+  for (gsize r = 0; r < n_runs; r++)
+    self->depth_offsets[runs[r].depth + 1] += runs[r].count;
   for (guint d = 0; d < n_depths; d++)
     self->depth_offsets[d + 1] += self->depth_offsets[d];
 
-  if (depth_ordered && n > 0)
+  if (depth_ordered)
     {
-      /* Already in place: squeeze 32-byte records into 24-byte spans within
-       * the same buffer. Span i ends at 24i + 24 <= 32(i + 1), so it never
-       * overwrites a record not yet read. */
-      KymoSpan *spans = (KymoSpan *) (gpointer) staged;
-
-      for (gsize i = 0; i < n; i++)
-        {
-          KymoSpan span = staged[i].span;
-
-          extend_range (self, span.start, span.end);
-          spans[i] = span;
-        }
-      self->spans = g_realloc (g_steal_pointer (&self->staged.data), n * sizeof (KymoSpan));
+      /* Already in place: give back what the growth over-allocated. */
+      self->spans = g_realloc (g_steal_pointer (&self->staged.data), MAX (n, 1) * sizeof (KymoSpan));
     }
   else
     {
+      g_autofree gsize *cursor = g_memdup2 (self->depth_offsets, sizeof (gsize) * (n_depths + 1));
+      const KymoSpan *from = staged;
+
       self->spans = g_new (KymoSpan, MAX (n, 1));
-      cursor = g_memdup2 (self->depth_offsets, sizeof (gsize) * (n_depths + 1));
-      for (gsize i = 0; i < n; i++)
+      for (gsize r = 0; r < n_runs; r++)
         {
-          self->spans[cursor[staged[i].depth]++] = staged[i].span;
-          extend_range (self, staged[i].span.start, staged[i].span.end);
+          memcpy (self->spans + cursor[runs[r].depth], from, runs[r].count * sizeof (KymoSpan));
+          cursor[runs[r].depth] += runs[r].count;
+          from += runs[r].count;
         }
-      g_free (cursor);
       g_clear_pointer (&self->staged.data, g_free);
     }
+  g_clear_pointer (&self->staged_runs.data, g_free);
+  self->staged.len = self->staged.cap = 0;
+  self->staged_runs.len = self->staged_runs.cap = 0;
 
   self->trees = g_new0 (KymoSpanTree, MAX (n_depths, 1));
   for (guint d = 0; d < n_depths; d++)
@@ -379,9 +428,12 @@ _kymo_track_seal (KymoTrack *self)
             break;
           }
       kymo_span_tree_init (&self->trees[d], run, count);
+      /* Sorted by start: the first starts first, and the tree knows the
+       * latest end. */
+      if (count > 0)
+        extend_range (self, run[0].start, kymo_span_tree_max_end (&self->trees[d]));
     }
 
-  self->staged.len = self->staged.cap = 0;
   sort_if_needed (&self->instants, sizeof (KymoInstant), compare_instant);
   sort_if_needed (&self->samples, sizeof (KymoSample), compare_sample);
   sort_if_needed (&self->annotations, sizeof (KymoAnnotation), compare_annotation);

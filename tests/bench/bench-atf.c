@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <glib/gstdio.h>
 
 #include "kymo.h"
@@ -73,22 +74,31 @@ write_manifest (const char *pid_dir)
 int
 main (void)
 {
-  g_autofree char *scratch = kymo_bench_scratch_dir ();
+  /* KYMO_BENCH_DIR keeps the generated session there and reuses it;
+   * KYMO_BENCH_RUNS sets the number of loads (for profiling). */
+  const char *keep = g_getenv ("KYMO_BENCH_DIR");
+  g_autofree char *scratch = keep ? g_strdup (keep) : kymo_bench_scratch_dir ();
   g_autofree char *pid_dir = g_build_filename (scratch, "pid_1", NULL);
+  g_autofree char *manifest_path = g_build_filename (pid_dir, "manifest.json", NULL);
   g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
-  double load_times[RUNS], cksum_s, load_s;
+  guint runs = g_getenv ("KYMO_BENCH_RUNS") ? MAX (1, atoi (g_getenv ("KYMO_BENCH_RUNS"))) : RUNS;
+  g_autofree double *load_times = g_new (double, runs);
+  gboolean reuse = keep && g_file_test (manifest_path, G_FILE_TEST_EXISTS);
+  double cksum_s, load_s;
   guint64 bytes = 0, spans = 0;
   gsize heap_before, heap_after = 0;
 
   g_mkdir_with_parents (pid_dir, 0755);
-  write_manifest (pid_dir);
+  if (!reuse)
+    write_manifest (pid_dir);
   for (guint t = 0; t < N_THREADS; t++)
     {
       g_autofree char *name = g_strdup_printf ("thread_%u", t);
       char *path = g_build_filename (pid_dir, name, "index.atf", NULL);
       GStatBuf st;
 
-      write_thread (pid_dir, t, N_EVENTS / N_THREADS);
+      if (!reuse)
+        write_thread (pid_dir, t, N_EVENTS / N_THREADS);
       g_stat (path, &st);
       bytes += st.st_size;
       g_ptr_array_add (paths, path);
@@ -96,7 +106,7 @@ main (void)
 
   cksum_s = kymo_bench_cksum_seconds ((const char * const *) paths->pdata, paths->len, RUNS);
 
-  for (guint r = 0; r < RUNS; r++)
+  for (guint r = 0; r < runs; r++)
     {
       g_autoptr(KymoInput) input = kymo_input_new_for_path (pid_dir, NULL);
       g_autoptr(KymoTrace) trace = NULL;
@@ -112,7 +122,7 @@ main (void)
       heap_after = kymo_bench_heap_bytes () - heap_before;
       kymo_trace_count_events (trace, &spans, NULL, NULL, NULL);
     }
-  load_s = kymo_bench_median (load_times, RUNS);
+  load_s = kymo_bench_median (load_times, runs);
 
   printf ("atf: %u events in %u threads, %.1f MB\n", N_EVENTS, N_THREADS, bytes / 1e6);
   printf ("  cksum:  %.3f s (%.2f GB/s)\n", cksum_s, bytes / cksum_s / 1e9);
@@ -121,6 +131,8 @@ main (void)
   printf ("  spans:  %" G_GUINT64_FORMAT ", %.1f bytes per span beyond the mapped files (target ≤ 32)\n",
           spans, (double) heap_after / MAX (spans, 1));
 
+  if (keep)
+    return 0;
   for (guint i = 0; i < paths->len; i++)
     {
       g_autofree char *dir = g_path_get_dirname (g_ptr_array_index (paths, i));

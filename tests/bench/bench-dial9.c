@@ -136,22 +136,42 @@ generate (const char *path)
 int
 main (void)
 {
-  g_autofree char *dir = kymo_bench_scratch_dir ();
+  /* KYMO_BENCH_DIR keeps the generated file there and reuses it;
+   * KYMO_BENCH_RUNS sets the number of loads (for profiling). */
+  const char *keep = g_getenv ("KYMO_BENCH_DIR");
+  g_autofree char *dir = keep ? g_strdup (keep) : kymo_bench_scratch_dir ();
   g_autofree char *path = g_build_filename (dir, "bench.bin", NULL);
+  g_autofree char *count_path = g_build_filename (dir, "bench.events", NULL);
   const char *paths[] = { path };
   g_autoptr(GError) error = NULL;
-  double times[3], load_s, cksum_s, size_mb;
-  guint64 events, spans, instants, samples;
+  guint runs = g_getenv ("KYMO_BENCH_RUNS") ? MAX (1, atoi (g_getenv ("KYMO_BENCH_RUNS"))) : 3;
+  g_autofree double *times = g_new (double, runs);
+  double load_s, cksum_s, size_mb;
+  guint64 events = 0, spans, instants, samples;
   gsize heap_per_event = 0, size = 0;
+  g_autofree char *count_text = NULL;
 
-  events = generate (path);
+  if (keep)
+    g_mkdir_with_parents (dir, 0755);
+  if (keep && g_file_test (path, G_FILE_TEST_EXISTS) &&
+      g_file_get_contents (count_path, &count_text, NULL, NULL))
+    events = g_ascii_strtoull (count_text, NULL, 10);
+  else
+    {
+      events = generate (path);
+      if (keep)
+        {
+          g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, events);
+          g_file_set_contents (count_path, text, -1, NULL);
+        }
+    }
   {
     g_autoptr(GMappedFile) mf = g_mapped_file_new (path, FALSE, NULL);
     size = g_mapped_file_get_length (mf);
   }
   size_mb = size / 1e6;
 
-  for (guint r = 0; r < G_N_ELEMENTS (times); r++)
+  for (guint r = 0; r < runs; r++)
     {
       gsize heap0 = kymo_bench_heap_bytes ();
       g_autoptr(KymoInput) input = kymo_input_new_for_path (path, &error);
@@ -167,7 +187,7 @@ main (void)
       heap_per_event = (kymo_bench_heap_bytes () - heap0) / MAX (events, 1);
       kymo_trace_count_events (trace, &spans, &instants, &samples, NULL);
     }
-  load_s = kymo_bench_median (times, G_N_ELEMENTS (times));
+  load_s = kymo_bench_median (times, runs);
   cksum_s = kymo_bench_cksum_seconds (paths, 1, 3);
 
   printf ("dial9: %.1f MB, %" G_GUINT64_FORMAT " events (%" G_GUINT64_FORMAT " spans, %" G_GUINT64_FORMAT
@@ -176,7 +196,10 @@ main (void)
   printf ("cksum:       %.3f s  %.0f MB/s\n", cksum_s, size_mb / cksum_s);
   printf ("heap:        %" G_GSIZE_FORMAT " bytes per event (trace held, input mapped)\n", heap_per_event);
 
-  g_unlink (path);
-  g_rmdir (dir);
+  if (!keep)
+    {
+      g_unlink (path);
+      g_rmdir (dir);
+    }
   return 0;
 }

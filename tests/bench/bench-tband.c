@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <glib/gstdio.h>
 
 #include "kymo.h"
@@ -141,10 +142,15 @@ int
 main (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = kymo_bench_scratch_dir ();
+  /* KYMO_BENCH_DIR keeps the generated stream there and reuses it;
+   * KYMO_BENCH_RUNS sets the number of loads (for profiling). */
+  const char *keep = g_getenv ("KYMO_BENCH_DIR");
+  g_autofree char *dir = keep ? g_strdup (keep) : kymo_bench_scratch_dir ();
+  guint runs = g_getenv ("KYMO_BENCH_RUNS") ? MAX (1, atoi (g_getenv ("KYMO_BENCH_RUNS"))) : RUNS;
+  g_autofree double *times = g_new (double, runs);
   g_autofree char *path = NULL;
   g_autoptr(GByteArray) stream = NULL;
-  double times[RUNS], decode_times[RUNS], seconds, decode, cksum, mb;
+  double decode_times[RUNS], seconds, decode, cksum, mb;
   guint64 n_events = 0;
   guint64 spans = 0, instants = 0, samples = 0, annotations = 0;
   gsize heap_before, heap_after = 0;
@@ -155,17 +161,28 @@ main (void)
       return 1;
     }
   path = g_build_filename (dir, "stream.tband", NULL);
-  stream = generate ();
-  if (!g_file_set_contents (path, (const char *) stream->data, stream->len, &error))
+  if (keep)
+    g_mkdir_with_parents (dir, 0755);
+  if (!keep || !g_file_test (path, G_FILE_TEST_EXISTS))
     {
-      fprintf (stderr, "bench-tband: %s\n", error->message);
-      g_rmdir (dir);
-      return 1;
+      stream = generate ();
+      if (!g_file_set_contents (path, (const char *) stream->data, stream->len, &error))
+        {
+          fprintf (stderr, "bench-tband: %s\n", error->message);
+          g_rmdir (dir);
+          return 1;
+        }
+      g_clear_pointer (&stream, g_byte_array_unref);
     }
-  mb = stream->len / 1e6;
-  g_clear_pointer (&stream, g_byte_array_unref);
+  {
+    GStatBuf st;
 
-  for (guint r = 0; r < RUNS; r++)
+    if (g_stat (path, &st) != 0)
+      return 1;
+    mb = st.st_size / 1e6;
+  }
+
+  for (guint r = 0; r < runs; r++)
     {
       g_autoptr(KymoInput) input = kymo_input_new_for_path (path, &error);
       g_autoptr(KymoTrace) trace = NULL;
@@ -182,7 +199,7 @@ main (void)
       heap_after = kymo_bench_heap_bytes () - heap_before;
       kymo_trace_count_events (trace, &spans, &instants, &samples, &annotations);
     }
-  seconds = kymo_bench_median (times, RUNS);
+  seconds = kymo_bench_median (times, runs);
   for (guint r = 0; r < RUNS; r++)
     decode_times[r] = decode_seconds (path, &n_events);
   decode = kymo_bench_median (decode_times, RUNS);
@@ -198,7 +215,10 @@ main (void)
   printf ("tband: load %.3f s = %.0f MB/s (target >= 400 MB/s); cksum %.3f s = %.0f MB/s; load/cksum %.2fx\n",
           seconds, mb / seconds, cksum, mb / cksum, seconds / cksum);
 
-  g_unlink (path);
-  g_rmdir (dir);
+  if (!keep)
+    {
+      g_unlink (path);
+      g_rmdir (dir);
+    }
   return 0;
 }

@@ -24,20 +24,18 @@ typedef struct {
   guint32  source;   /* index_seq of the CALL (the copy carrying detail_seq) */
 } Frame;
 
-/* A span waiting for its place: spans are added to the track depth by
- * depth, already in the order kymo_trace_seal() keeps, so nothing is sorted
- * and each span's final index is known when it is added. */
+/* What linking a span needs, kept only for threads with detail records. */
 typedef struct {
-  KymoTime start;
-  KymoTime end;
-  guint32  name_flags;
-  guint32  source;
   guint32  ret;      /* index_seq of the RETURN, or ATF_NO_SEQ */
   guint32  maybe_linked;
-} PendingSpan;
+} SpanLink;
 
+/* Spans waiting for their place, one run per depth: they go to the track
+ * depth by depth, already in the order kymo_trace_seal() keeps, so nothing
+ * is sorted and each span's final index is known when it is added. */
 typedef struct {
-  PendingSpan *v;
+  KymoSpan    *v;
+  SpanLink    *links;   /* parallel to v, or NULL without detail records */
   gsize        len;
   gsize        cap;
 } SpanRun;
@@ -64,12 +62,20 @@ typedef struct {
   GArray       *exceptions;     /* PendingInstant */
   KymoTime      exception_ts;   /* last EXCEPTION, or KYMO_TIME_NONE */
 
-  guint64       n_stray;
-  guint64       first_stray;
-  guint64       n_deep;
-  guint64       n_unknown;
-  guint64       first_unknown;
+  gboolean      has_detail;
+  AtfWarnings   warn;
   guint64       n_duplicates;
+
+  /* Progress: through the job, or (on a worker thread) through @shared. */
+  KymoLoadJob  *job;
+  guint64      *done;
+  guint64       total;
+  AtfProgress  *shared;
+  /* On a worker thread nothing is interned: a name the trace does not have
+   * yet blocks the build, which is then redone in order on the loading
+   * thread, so name ids do not depend on thread timing. */
+  gboolean      read_only;
+  gboolean      blocked;
 } Matcher;
 
 static inline KymoTime
@@ -78,9 +84,9 @@ clamp_ts (guint64 ts)
   return ts > G_MAXINT64 ? G_MAXINT64 : (KymoTime) ts;
 }
 
-static PendingSpan *
-run_push (Matcher *m,
-          guint    depth)
+static SpanRun *
+run_reserve (Matcher *m,
+             guint    depth)
 {
   SpanRun *run;
 
@@ -88,12 +94,14 @@ run_push (Matcher *m,
     m->runs = g_new0 (SpanRun, ATF_MAX_DEPTH);
   m->n_runs = MAX (m->n_runs, depth + 1);
   run = &m->runs[depth];
-  if (run->len == run->cap)
+  if (G_UNLIKELY (run->len == run->cap))
     {
       run->cap = MAX (64, run->cap * 2);
-      run->v = g_renew (PendingSpan, run->v, run->cap);
+      run->v = g_renew (KymoSpan, run->v, run->cap);
+      if (m->has_detail)
+        run->links = g_renew (SpanLink, run->links, run->cap);
     }
-  return &run->v[run->len++];
+  return run;
 }
 
 /* Seal orders a depth by start, then by longer first: a zero-length span
@@ -105,13 +113,20 @@ run_fix_order (SpanRun *run)
 
   for (i = run->len - 1; i > 0; i--)
     {
-      PendingSpan *a = &run->v[i - 1], *b = &run->v[i], tmp;
+      KymoSpan *a = &run->v[i - 1], *b = &run->v[i], tmp;
 
       if (a->start != b->start || a->end >= b->end)
         break;
       tmp = *a;
       *a = *b;
       *b = tmp;
+      if (run->links)
+        {
+          SpanLink link = run->links[i - 1];
+
+          run->links[i - 1] = run->links[i];
+          run->links[i] = link;
+        }
     }
   return i;
 }
@@ -126,15 +141,79 @@ emit (Matcher  *m,
       guint32   ret,
       gboolean  maybe_linked)
 {
-  PendingSpan *span = run_push (m, depth);
+  SpanRun *run = run_reserve (m, depth);
+  KymoSpan *span = &run->v[run->len];
 
   span->start = frame->start;
   span->end = MAX (end, frame->start);
   span->name_flags = (frame->name & KYMO_NAME_MAX) | (flags << 24);
   span->source = frame->source;
-  span->ret = ret;
-  span->maybe_linked = maybe_linked;
-  return run_fix_order (&m->runs[depth]);
+  if (run->links)
+    {
+      run->links[run->len].ret = ret;
+      run->links[run->len].maybe_linked = maybe_linked;
+    }
+  run->len++;
+  /* Nothing to reorder unless the previous span starts at the same time. */
+  if (G_LIKELY (run->len < 2 || run->v[run->len - 2].start != span->start))
+    return run->len - 1;
+  return run_fix_order (run);
+}
+
+static gboolean
+report_progress (Matcher  *m,
+                 guint64   n,
+                 GError  **error)
+{
+  if (m->shared != NULL)
+    {
+      g_atomic_pointer_add (&m->shared->done, (gssize) n);
+      return !g_atomic_int_get (&m->shared->cancelled);
+    }
+  *m->done += n;
+  return kymo_load_job_progress (m->job, (double) *m->done / MAX (m->total, 1), "Reading calls", error);
+}
+
+static gboolean
+name_of (Matcher  *m,
+         guint64   function_id,
+         guint32  *name)
+{
+  if (!m->read_only)
+    {
+      *name = _kymo_atf_names_lookup (m->names, function_id);
+      return TRUE;
+    }
+  {
+    guint slot = _kymo_atf_names_hash (function_id) & (ATF_NAME_CACHE - 1);
+
+    if (m->names->cache[slot].name != 0 && m->names->cache[slot].function_id == function_id)
+      {
+        *name = m->names->cache[slot].name - 1;
+        return TRUE;
+      }
+  }
+  if (_kymo_atf_names_resolve (m->names, function_id, FALSE, name))
+    return TRUE;
+  m->blocked = TRUE;
+  return FALSE;
+}
+
+static gboolean
+intern (Matcher    *m,
+        const char *text,
+        guint32    *name)
+{
+  if (!m->read_only)
+    {
+      *name = kymo_trace_intern (m->trace, text);
+      return TRUE;
+    }
+  *name = kymo_trace_lookup_name (m->trace, text);
+  if (*name != G_MAXUINT32)
+    return TRUE;
+  m->blocked = TRUE;
+  return FALSE;
 }
 
 static inline guint32
@@ -154,9 +233,6 @@ typedef enum {
 static gboolean
 match_events (Matcher      *m,
               const guint32 *order,
-              KymoLoadJob  *job,
-              guint64      *done,
-              guint64       total,
               GError      **error)
 {
   AtfThread *t = m->thread;
@@ -178,12 +254,8 @@ match_events (Matcher      *m,
       guint32 call_depth = kymo_read_u32le (e + 24);
       guint32 dseq = kymo_read_u32le (e + 28);
 
-      if (G_UNLIKELY ((k & (PROGRESS_STEP - 1)) == 0) && k > 0)
-        {
-          *done += PROGRESS_STEP;
-          if (!kymo_load_job_progress (job, (double) *done / MAX (total, 1), "Reading calls", error))
-            return FALSE;
-        }
+      if (G_UNLIKELY ((k & (PROGRESS_STEP - 1)) == 0) && k > 0 && !report_progress (m, PROGRESS_STEP, error))
+        return FALSE;
 
       /* With detail recording on, the real writer stores every record twice:
        * once from the index lane and once, slightly later and carrying
@@ -204,8 +276,11 @@ match_events (Matcher      *m,
             case LAST_SPAN:
               {
                 SpanRun *run = &m->runs[last_depth];
-                run->v[last_pos].ret = seq;
-                run->v[last_pos].maybe_linked = TRUE;
+                if (run->links)
+                  {
+                    run->links[last_pos].ret = seq;
+                    run->links[last_pos].maybe_linked = TRUE;
+                  }
               }
               break;
             case LAST_EXCEPTION:
@@ -227,13 +302,16 @@ match_events (Matcher      *m,
       if (kind == 1)
         {
           Frame *frame;
+          guint32 name;
 
           if (m->depth >= ATF_MAX_DEPTH || m->overflow > 0)
             {
               m->overflow++;
-              m->n_deep++;
+              m->warn.n_deep++;
               continue;
             }
+          if (!name_of (m, fid, &name))
+            return FALSE;
           if (m->depth == m->stack_cap)
             {
               m->stack_cap = MAX (64, m->stack_cap * 2);
@@ -242,7 +320,7 @@ match_events (Matcher      *m,
           frame = &m->stack[m->depth++];
           frame->start = ts;
           frame->function_id = fid;
-          frame->name = _kymo_atf_names_lookup (m->names, fid);
+          frame->name = name;
           frame->source = seq;
           last = LAST_FRAME;
         }
@@ -263,8 +341,8 @@ match_events (Matcher      *m,
               }
           if (found == G_MAXSIZE)
             {
-              if (m->n_stray++ == 0)
-                m->first_stray = (guint64) (index->events - index->data) + (guint64) seq * ATF_EVENT_SIZE;
+              if (m->warn.n_stray++ == 0)
+                m->warn.first_stray = (guint64) (index->events - index->data) + (guint64) seq * ATF_EVENT_SIZE;
               continue;
             }
           /* Frames above the one returning were unwound: by the last
@@ -277,11 +355,12 @@ match_events (Matcher      *m,
               if (m->exception_ts != KYMO_TIME_NONE && m->exception_ts >= frame->start)
                 end = m->exception_ts;
               emit (m, m->depth, frame, end, KYMO_EVENT_WARNING, ATF_NO_SEQ,
-                    detail_seq_of (t, frame->source) != ATF_NO_SEQ);
+                    m->has_detail && detail_seq_of (t, frame->source) != ATF_NO_SEQ);
             }
           m->depth--;
           last_pos = emit (m, m->depth, &m->stack[m->depth], ts, 0, seq,
-                           dseq != ATF_NO_SEQ || detail_seq_of (t, m->stack[m->depth].source) != ATF_NO_SEQ);
+                           m->has_detail &&
+                           (dseq != ATF_NO_SEQ || detail_seq_of (t, m->stack[m->depth].source) != ATF_NO_SEQ));
           last = LAST_SPAN;
           last_depth = m->depth;
         }
@@ -289,11 +368,14 @@ match_events (Matcher      *m,
         {
           PendingInstant exception;
           g_autofree char *label = NULL;
+          guint32 name;
 
-          label = g_strdup_printf ("exception in %s",
-                                   kymo_trace_get_name (m->trace, _kymo_atf_names_lookup (m->names, fid)));
+          if (!name_of (m, fid, &name))
+            return FALSE;
+          label = g_strdup_printf ("exception in %s", kymo_trace_get_name (m->trace, name));
           exception.ts = ts;
-          exception.name = kymo_trace_intern (m->trace, label);
+          if (!intern (m, label, &exception.name))
+            return FALSE;
           exception.source = seq;
           g_array_append_val (m->exceptions, exception);
           m->exception_ts = ts;
@@ -301,12 +383,11 @@ match_events (Matcher      *m,
         }
       else
         {
-          if (m->n_unknown++ == 0)
-            m->first_unknown = (guint64) (index->events - index->data) + (guint64) seq * ATF_EVENT_SIZE;
+          if (m->warn.n_unknown++ == 0)
+            m->warn.first_unknown = (guint64) (index->events - index->data) + (guint64) seq * ATF_EVENT_SIZE;
         }
     }
-  *done += index->n_events & (PROGRESS_STEP - 1);
-  return TRUE;
+  return report_progress (m, index->n_events & (PROGRESS_STEP - 1), error);
 }
 
 static void
@@ -314,7 +395,6 @@ add_spans (Matcher *m)
 {
   AtfThread *t = m->thread;
   guint32 index = 0;
-  gboolean has_detail = t->detail.n_records > 0;
   gsize total = 0;
 
   for (guint d = 0; d < m->n_runs; d++)
@@ -325,37 +405,40 @@ add_spans (Matcher *m)
     {
       SpanRun *run = &m->runs[d];
 
-      for (gsize i = 0; i < run->len; i++, index++)
+      for (gsize i = 0; run->links != NULL && i < run->len; i++)
         {
-          PendingSpan *s = &run->v[i];
-          guint flags = s->name_flags >> 24;
+          KymoSpan *s = &run->v[i];
+          SpanLink *link = &run->links[i];
 
-          if (s->maybe_linked && has_detail)
+          if (link->maybe_linked)
             {
               guint32 call_detail = detail_seq_of (t, s->source);
-              guint32 ret_detail = s->ret != ATF_NO_SEQ ? detail_seq_of (t, s->ret) : ATF_NO_SEQ;
+              guint32 ret_detail = link->ret != ATF_NO_SEQ ? detail_seq_of (t, link->ret) : ATF_NO_SEQ;
               gboolean linked = FALSE;
 
               if (_kymo_atf_linked (t, s->source, call_detail))
                 {
-                  t->det_target[call_detail] = index;
+                  t->det_target[call_detail] = index + (guint32) i;
                   linked = TRUE;
                 }
-              if (s->ret != ATF_NO_SEQ && _kymo_atf_linked (t, s->ret, ret_detail))
+              if (link->ret != ATF_NO_SEQ && _kymo_atf_linked (t, link->ret, ret_detail))
                 {
-                  t->det_target[ret_detail] = index;
+                  t->det_target[ret_detail] = index + (guint32) i;
                   linked = TRUE;
                 }
               if (linked)
                 {
-                  flags |= KYMO_EVENT_LINKED;
-                  if (s->ret != ATF_NO_SEQ)
-                    g_hash_table_insert (t->ret_links, GUINT_TO_POINTER (index + 1), GUINT_TO_POINTER (s->ret + 1));
+                  s->name_flags |= (guint32) KYMO_EVENT_LINKED << 24;
+                  if (link->ret != ATF_NO_SEQ)
+                    g_hash_table_insert (t->ret_links, GUINT_TO_POINTER (index + (guint32) i + 1),
+                                         GUINT_TO_POINTER (link->ret + 1));
                 }
             }
-          kymo_track_add_span (m->track, s->start, s->end, s->name_flags & KYMO_NAME_MAX, d, flags, s->source);
         }
+      kymo_track_add_spans (m->track, d, run->v, run->len);
+      index += (guint32) run->len;
       g_clear_pointer (&run->v, g_free);
+      g_clear_pointer (&run->links, g_free);
       run->len = run->cap = 0;
     }
 }
@@ -380,13 +463,55 @@ add_exceptions (Matcher *m)
     }
 }
 
+/* Names of the detail records, resolved before anything is added so that
+ * a blocked build leaves the tracks untouched. */
+static gboolean
+resolve_detail_names (Matcher  *m,
+                      guint32 **names)
+{
+  AtfThread *t = m->thread;
+  guint32 fallback;
+
+  *names = NULL;
+  /* Without detail records the name is only interned, in thread order (the
+   * parallel build does that when it takes the thread's result). */
+  if (t->detail.n_records == 0)
+    {
+      if (!m->read_only)
+        kymo_trace_intern (m->trace, "detail record");
+      return TRUE;
+    }
+  if (!intern (m, "detail record", &fallback))
+    return FALSE;
+
+  *names = g_new (guint32, t->detail.n_records);
+  for (guint32 j = 0; j < t->detail.n_records; j++)
+    {
+      AtfDetailRecord r;
+      guint32 name = fallback;
+      gboolean ok = TRUE;
+
+      _kymo_atf_detail_get (&t->detail, j, &r);
+      if (_kymo_atf_linked (t, r.index_seq, j))
+        ok = name_of (m, kymo_read_u64le (_kymo_atf_index_event (&t->index, r.index_seq) + 8), &name);
+      else if (r.has_payload)
+        ok = name_of (m, r.function_id, &name);
+      if (!ok)
+        {
+          g_clear_pointer (names, g_free);
+          return FALSE;
+        }
+      (*names)[j] = name;
+    }
+  return TRUE;
+}
+
 static void
-add_details (AtfThread *t,
-             AtfNames  *names,
-             KymoTrace *trace)
+add_details (AtfThread     *t,
+             KymoTrace     *trace,
+             const guint32 *names)
 {
   KymoTrack *track;
-  guint32 fallback = kymo_trace_intern (trace, "detail record");
 
   if (t->detail.n_records == 0)
     return;
@@ -394,38 +519,32 @@ add_details (AtfThread *t,
   for (guint32 j = 0; j < t->detail.n_records; j++)
     {
       AtfDetailRecord r;
-      guint32 name = fallback;
       guint flags = 0;
 
       _kymo_atf_detail_get (&t->detail, j, &r);
       if (_kymo_atf_linked (t, r.index_seq, j))
-        {
-          flags |= KYMO_EVENT_LINKED;
-          name = _kymo_atf_names_lookup (names, kymo_read_u64le (_kymo_atf_index_event (&t->index, r.index_seq) + 8));
-        }
-      else if (r.has_payload)
-        name = _kymo_atf_names_lookup (names, r.function_id);
-      kymo_track_add_instant (track, clamp_ts (r.ts), name, flags, j);
+        flags |= KYMO_EVENT_LINKED;
+      kymo_track_add_instant (track, clamp_ts (r.ts), names[j], flags, j);
     }
 }
 
-static void
-warn_thread (KymoTrace *trace,
-             AtfThread *t,
-             Matcher   *m)
+void
+_kymo_atf_warn_thread (KymoTrace         *trace,
+                       const AtfThread   *t,
+                       const AtfWarnings *w)
 {
-  if (m->n_stray)
-    kymo_trace_add_warning (trace, m->first_stray, KYMO_TIME_NONE,
+  if (w->n_stray)
+    kymo_trace_add_warning (trace, w->first_stray, KYMO_TIME_NONE,
                             "Thread %u: %" G_GUINT64_FORMAT " RETURN record(s) without a matching CALL (first at offset %" G_GUINT64_FORMAT ")",
-                            t->number, m->n_stray, m->first_stray);
-  if (m->n_deep)
+                            t->number, w->n_stray, w->first_stray);
+  if (w->n_deep)
     kymo_trace_add_warning (trace, KYMO_NO_OFFSET, KYMO_TIME_NONE,
                             "Thread %u: %" G_GUINT64_FORMAT " call(s) deeper than %u levels are not shown",
-                            t->number, m->n_deep, ATF_MAX_DEPTH);
-  if (m->n_unknown)
-    kymo_trace_add_warning (trace, m->first_unknown, KYMO_TIME_NONE,
+                            t->number, w->n_deep, ATF_MAX_DEPTH);
+  if (w->n_unknown)
+    kymo_trace_add_warning (trace, w->first_unknown, KYMO_TIME_NONE,
                             "Thread %u: %" G_GUINT64_FORMAT " record(s) of unknown kind (first at offset %" G_GUINT64_FORMAT ")",
-                            t->number, m->n_unknown, m->first_unknown);
+                            t->number, w->n_unknown, w->first_unknown);
 }
 
 static int
@@ -473,6 +592,67 @@ _kymo_atf_time_order (const AtfIndexFile *index,
   return order;
 }
 
+static AtfBuildResult
+build (Matcher       *m,
+       const guint32 *order,
+       KymoTime       trace_end,
+       GError       **error)
+{
+  AtfThread *t = m->thread;
+  g_autofree guint32 *detail_names = NULL;
+  gboolean ok;
+
+  m->track = kymo_trace_get_track (m->trace, t->track);
+  m->exceptions = g_array_new (FALSE, FALSE, sizeof (PendingInstant));
+  m->exception_ts = KYMO_TIME_NONE;
+  m->has_detail = t->detail.n_records > 0;
+
+  g_clear_pointer (&t->det_target, g_free);
+  if (t->detail.n_records > 0)
+    {
+      t->det_target = g_new (guint32, t->detail.n_records);
+      memset (t->det_target, 0xFF, sizeof (guint32) * t->detail.n_records);
+    }
+
+  ok = match_events (m, order, error);
+
+  /* A CALL never returned runs to the end of the trace. */
+  while (ok && m->depth > 0)
+    {
+      Frame *frame = &m->stack[--m->depth];
+      emit (m, m->depth, frame, MAX (trace_end, frame->start), KYMO_EVENT_INCOMPLETE, ATF_NO_SEQ,
+            m->has_detail && detail_seq_of (t, frame->source) != ATF_NO_SEQ);
+    }
+
+  if (ok)
+    ok = resolve_detail_names (m, &detail_names);
+  if (ok)
+    {
+      add_spans (m);
+      add_exceptions (m);
+      add_details (t, m->trace, detail_names);
+    }
+
+  if (m->runs)
+    for (guint d = 0; d < m->n_runs; d++)
+      {
+        g_free (m->runs[d].v);
+        g_free (m->runs[d].links);
+      }
+  g_free (m->runs);
+  g_free (m->stack);
+  g_array_unref (m->exceptions);
+
+  if (ok)
+    return ATF_BUILD_DONE;
+  if (m->blocked)
+    {
+      g_clear_pointer (&t->det_target, g_free);
+      return ATF_BUILD_BLOCKED;
+    }
+  return ATF_BUILD_STOPPED;
+}
+
 gboolean
 _kymo_atf_build_thread (KymoLoadJob  *job,
                         KymoTrace    *trace,
@@ -485,46 +665,42 @@ _kymo_atf_build_thread (KymoLoadJob  *job,
                         GError      **error)
 {
   Matcher m = { 0 };
-  gboolean ok;
 
   m.thread = t;
   m.names = names;
   m.trace = trace;
-  m.track = kymo_trace_get_track (trace, t->track);
-  m.exceptions = g_array_new (FALSE, FALSE, sizeof (PendingInstant));
-  m.exception_ts = KYMO_TIME_NONE;
+  m.job = job;
+  m.done = done;
+  m.total = total;
+  if (build (&m, order, trace_end, error) != ATF_BUILD_DONE)
+    return FALSE;
+  _kymo_atf_warn_thread (trace, t, &m.warn);
+  return TRUE;
+}
 
-  if (t->detail.n_records > 0)
-    {
-      t->det_target = g_new (guint32, t->detail.n_records);
-      memset (t->det_target, 0xFF, sizeof (guint32) * t->detail.n_records);
-    }
+AtfBuildResult
+_kymo_atf_build_thread_parallel (KymoTrace      *trace,
+                                 AtfThread      *t,
+                                 const AtfNames *names,
+                                 const guint32  *order,
+                                 KymoTime        trace_end,
+                                 AtfProgress    *progress,
+                                 AtfWarnings    *warnings)
+{
+  Matcher m = { 0 };
+  AtfNames local;
+  AtfBuildResult result;
 
-  ok = match_events (&m, order, job, done, total, error);
-
-  /* A CALL never returned runs to the end of the trace. */
-  while (ok && m.depth > 0)
-    {
-      Frame *frame = &m.stack[--m.depth];
-      emit (&m, m.depth, frame, MAX (trace_end, frame->start), KYMO_EVENT_INCOMPLETE, ATF_NO_SEQ,
-            detail_seq_of (t, frame->source) != ATF_NO_SEQ);
-    }
-
-  if (ok)
-    {
-      add_spans (&m);
-      add_exceptions (&m);
-      add_details (t, names, trace);
-      warn_thread (trace, t, &m);
-    }
-
-  if (m.runs)
-    for (guint d = 0; d < m.n_runs; d++)
-      g_free (m.runs[d].v);
-  g_free (m.runs);
-  g_free (m.stack);
-  g_array_unref (m.exceptions);
-  return ok;
+  _kymo_atf_names_copy (&local, names);
+  m.thread = t;
+  m.names = &local;
+  m.trace = trace;
+  m.shared = progress;
+  m.read_only = TRUE;
+  result = build (&m, order, trace_end, NULL);
+  *warnings = m.warn;
+  _kymo_atf_names_clear (&local);
+  return result;
 }
 
 /* After kymo_trace_seal(): detail instants were sorted by time, so find

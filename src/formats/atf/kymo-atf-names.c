@@ -89,25 +89,51 @@ _kymo_atf_names_clear (AtfNames *self)
   g_clear_pointer (&self->values, g_free);
 }
 
-guint32
-_kymo_atf_names_slow (AtfNames *self,
-                      guint64   function_id)
+void
+_kymo_atf_names_copy (AtfNames       *self,
+                      const AtfNames *from)
+{
+  memset (self, 0, sizeof *self);
+  self->trace = from->trace;
+  self->mask = from->mask;
+  self->n = from->n;
+  self->keys = g_memdup2 (from->keys, sizeof (guint64) * (from->mask + 1));
+  self->values = g_memdup2 (from->values, sizeof (guint32) * (from->mask + 1));
+}
+
+gboolean
+_kymo_atf_names_resolve (AtfNames *self,
+                         guint64   function_id,
+                         gboolean  may_intern,
+                         guint32  *name)
 {
   gsize i = probe (self, function_id);
   guint slot = _kymo_atf_names_hash (function_id) & (ATF_NAME_CACHE - 1);
-  guint32 name;
 
   if (self->values[i] != 0)
-    name = (self->values[i] & ~FROM_MANIFEST) - 1;
+    *name = (self->values[i] & ~FROM_MANIFEST) - 1;
   else
     {
       g_autofree char *text = _kymo_atf_unresolved (function_id);
 
-      name = kymo_trace_intern (self->trace, text);
-      insert (self, function_id, name + 1);
+      if (may_intern)
+        *name = kymo_trace_intern (self->trace, text);
+      else if ((*name = kymo_trace_lookup_name (self->trace, text)) == G_MAXUINT32)
+        return FALSE;
+      insert (self, function_id, *name + 1);
     }
   self->cache[slot].function_id = function_id;
-  self->cache[slot].name = name + 1;
+  self->cache[slot].name = *name + 1;
+  return TRUE;
+}
+
+guint32
+_kymo_atf_names_slow (AtfNames *self,
+                      guint64   function_id)
+{
+  guint32 name;
+
+  _kymo_atf_names_resolve (self, function_id, TRUE, &name);
   return name;
 }
 

@@ -28,8 +28,17 @@ void    _kymo_atf_names_init   (AtfNames          *self,
                                 KymoTrace         *trace,
                                 const AtfManifest *manifest);
 void    _kymo_atf_names_clear  (AtfNames          *self);
+/* A private copy for another thread (the cache starts empty). */
+void    _kymo_atf_names_copy   (AtfNames          *self,
+                                const AtfNames    *from);
 guint32 _kymo_atf_names_slow   (AtfNames          *self,
                                 guint64            function_id);
+/* Like _kymo_atf_names_lookup(); without @may_intern it fails (FALSE)
+ * instead of interning a name the trace does not have yet. */
+gboolean _kymo_atf_names_resolve (AtfNames        *self,
+                                  guint64          function_id,
+                                  gboolean         may_intern,
+                                  guint32         *name);
 /* TRUE when the manifest (not a fallback) named @function_id. */
 gboolean _kymo_atf_names_known (AtfNames          *self,
                                 guint64            function_id);

@@ -221,6 +221,175 @@ detail_max_ts (const AtfDetailFile *detail)
   return max;
 }
 
+typedef struct {
+  const AtfIndexFile *index;
+  guint32            *order;
+  KymoTime            max_ts;
+} AtfOrderTask;
+
+static void
+order_run (gpointer data,
+           gpointer user_data)
+{
+  AtfOrderTask *task = data;
+
+  task->order = _kymo_atf_time_order (task->index, &task->max_ts);
+}
+
+/* Each thread's records in time order (into @orders), side by side: a pass
+ * over every index file. Returns the latest timestamp. */
+static KymoTime
+time_order_all (GPtrArray *threads,
+                GPtrArray *orders)
+{
+  g_autofree AtfOrderTask *tasks = g_new0 (AtfOrderTask, MAX (threads->len, 1));
+  KymoTime max_ts = KYMO_TIME_NONE;
+
+  for (guint i = 0; i < threads->len; i++)
+    {
+      tasks[i].index = &((AtfThread *) g_ptr_array_index (threads, i))->index;
+      tasks[i].max_ts = KYMO_TIME_NONE;
+    }
+  if (threads->len > 1 && g_get_num_processors () > 1)
+    {
+      GThreadPool *pool = g_thread_pool_new (order_run, NULL, (gint) MIN (threads->len, g_get_num_processors ()),
+                                             FALSE, NULL);
+
+      for (guint i = 0; i < threads->len; i++)
+        g_thread_pool_push (pool, &tasks[i], NULL);
+      g_thread_pool_free (pool, FALSE, TRUE);
+    }
+  else
+    for (guint i = 0; i < threads->len; i++)
+      order_run (&tasks[i], NULL);
+
+  for (guint i = 0; i < threads->len; i++)
+    {
+      g_ptr_array_add (orders, tasks[i].order);
+      max_ts = MAX (max_ts, tasks[i].max_ts);
+    }
+  return max_ts;
+}
+
+/* Building threads in parallel: each thread has its own tracks, and the
+ * trace's shared state (names, warnings) is only read meanwhile. */
+typedef struct {
+  KymoTrace      *trace;
+  const AtfNames *names;
+  KymoTime        trace_end;
+  AtfProgress     progress;
+  GMutex          lock;
+  GCond           cond;
+  guint           pending;
+} AtfPool;
+
+typedef struct {
+  AtfPool        *pool;
+  AtfThread      *thread;
+  const guint32  *order;
+  AtfBuildResult  result;
+  AtfWarnings     warnings;
+} AtfPoolTask;
+
+static void
+pool_run (gpointer data,
+          gpointer user_data)
+{
+  AtfPoolTask *task = data;
+  AtfPool *pool = user_data;
+
+  task->result = _kymo_atf_build_thread_parallel (pool->trace, task->thread, pool->names, task->order,
+                                                  pool->trace_end, &pool->progress, &task->warnings);
+  g_mutex_lock (&pool->lock);
+  pool->pending--;
+  g_cond_signal (&pool->cond);
+  g_mutex_unlock (&pool->lock);
+}
+
+/* Builds @n threads (from @first in data->threads) on up to one thread per
+ * core; the loading thread reports progress meanwhile, then takes the
+ * results in thread order, building again (interning as it goes) those
+ * that needed new names. */
+static gboolean
+build_threads_parallel (KymoLoadJob  *job,
+                        KymoTrace    *trace,
+                        AtfData      *data,
+                        GPtrArray    *orders,
+                        guint         first,
+                        guint         n,
+                        AtfNames     *names,
+                        KymoTime      trace_end,
+                        guint64      *done,
+                        guint64       total,
+                        GError      **error)
+{
+  g_autofree AtfPoolTask *tasks = g_new0 (AtfPoolTask, n);
+  AtfPool pool = { 0 };
+  GThreadPool *threads;
+  gboolean ok = TRUE;
+
+  pool.trace = trace;
+  pool.names = names;
+  pool.trace_end = trace_end;
+  pool.pending = n;
+  g_mutex_init (&pool.lock);
+  g_cond_init (&pool.cond);
+
+  threads = g_thread_pool_new (pool_run, &pool, (gint) MIN (n, g_get_num_processors ()), FALSE, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      tasks[i].pool = &pool;
+      tasks[i].thread = g_ptr_array_index (data->threads, first + i);
+      tasks[i].order = g_ptr_array_index (orders, first + i);
+      g_thread_pool_push (threads, &tasks[i], NULL);
+    }
+
+  g_mutex_lock (&pool.lock);
+  while (pool.pending > 0)
+    {
+      g_cond_wait_until (&pool.cond, &pool.lock, g_get_monotonic_time () + 20 * G_TIME_SPAN_MILLISECOND);
+      if (pool.pending > 0 && ok)
+        {
+          guint64 now = *done + (guint64) g_atomic_pointer_get (&pool.progress.done);
+
+          g_mutex_unlock (&pool.lock);
+          if (!kymo_load_job_progress (job, (double) MIN (now, total) / MAX (total, 1), "Reading calls", error))
+            {
+              ok = FALSE;
+              g_atomic_int_set (&pool.progress.cancelled, 1);
+            }
+          g_mutex_lock (&pool.lock);
+        }
+    }
+  g_mutex_unlock (&pool.lock);
+  g_thread_pool_free (threads, FALSE, TRUE);
+  g_mutex_clear (&pool.lock);
+  g_cond_clear (&pool.cond);
+
+  for (guint i = 0; i < n && ok; i++)
+    {
+      AtfThread *t = tasks[i].thread;
+
+      switch (tasks[i].result)
+        {
+        case ATF_BUILD_DONE:
+          *done += t->index.n_events;
+          kymo_trace_intern (trace, "detail record");
+          _kymo_atf_warn_thread (trace, t, &tasks[i].warnings);
+          break;
+        case ATF_BUILD_BLOCKED:
+          ok = _kymo_atf_build_thread (job, trace, t, names, tasks[i].order, trace_end, done, total, error);
+          break;
+        case ATF_BUILD_STOPPED:
+        default:
+          ok = FALSE;
+          break;
+        }
+    }
+  /* Only a cancellation stops a worker, and then @error is set above. */
+  return ok;
+}
+
 static gboolean
 load (KymoLoadJob  *job,
       KymoTrace    *trace,
@@ -264,15 +433,12 @@ load (KymoLoadJob  *job,
       for (guint i = 0; i < process->threads->len; i++)
         {
           AtfThread *t = open_thread (process, g_ptr_array_index (process->threads, i), &damage);
-          KymoTime max = KYMO_TIME_NONE;
 
           if (t->index.data != NULL && !t->index.has_footer)
             kymo_trace_add_warning (trace, KYMO_NO_OFFSET, KYMO_TIME_NONE,
                                     "Thread %u: index.atf has no footer (the writer did not finish): "
                                     "%u events counted from the file size", t->number, t->index.n_events);
           g_ptr_array_add (data->threads, t);
-          g_ptr_array_add (orders, _kymo_atf_time_order (&t->index, &max));
-          trace_end = MAX (trace_end, max);
           trace_end = MAX (trace_end, detail_max_ts (&t->detail));
           total += t->index.n_events;
           if (t->index.data && arch == 0)
@@ -285,6 +451,8 @@ load (KymoLoadJob  *job,
             arch = t->detail.arch;
         }
     }
+
+  trace_end = MAX (trace_end, time_order_all (data->threads, orders));
 
   for (guint p = 0, ti = 0; p < processes->len && ok; p++)
     {
@@ -305,9 +473,11 @@ load (KymoLoadJob  *job,
         }
 
       _kymo_atf_names_init (&names, trace, &manifests[p]);
-      for (guint i = 0; i < process->threads->len && ok; i++, ti++)
+      /* Building adds no tracks: make them all first, so that the threads
+       * can be built side by side. */
+      for (guint i = 0; i < process->threads->len; i++)
         {
-          AtfThread *t = g_ptr_array_index (data->threads, ti);
+          AtfThread *t = g_ptr_array_index (data->threads, ti + i);
           g_autofree char *name = g_strdup_printf ("Thread %u", t->number);
           KymoTrack *track;
 
@@ -318,11 +488,17 @@ load (KymoLoadJob  *job,
           if (t->detail.n_records > 0)
             t->detail_track = kymo_trace_add_track (trace, t->track, KYMO_TRACK_INSTANT, "Detail records");
           n_threads++;
-
-          ok = _kymo_atf_build_thread (job, trace, t, &names, g_ptr_array_index (orders, ti),
-                                       trace_end, &done, total, error);
-          g_clear_pointer (&g_ptr_array_index (orders, ti), g_free);
         }
+      if (process->threads->len > 1 && g_get_num_processors () > 1)
+        ok = build_threads_parallel (job, trace, data, orders, ti, process->threads->len, &names,
+                                     trace_end, &done, total, error);
+      else
+        for (guint i = 0; i < process->threads->len && ok; i++)
+          ok = _kymo_atf_build_thread (job, trace, g_ptr_array_index (data->threads, ti + i), &names,
+                                       g_ptr_array_index (orders, ti + i), trace_end, &done, total, error);
+      for (guint i = 0; i < process->threads->len; i++)
+        g_clear_pointer (&g_ptr_array_index (orders, ti + i), g_free);
+      ti += process->threads->len;
       _kymo_atf_names_clear (&names);
     }
 
