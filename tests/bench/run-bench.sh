@@ -3,7 +3,7 @@
 set -euo pipefail
 build=${1:-build-bench}
 for b in "$build"/tests/bench/bench-*; do
-  [ -x "$b" ] || continue
+  [ -f "$b" ] && [ -x "$b" ] || continue
   echo "== $(basename "$b") =="
   "$b"
 done
