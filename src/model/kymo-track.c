@@ -162,6 +162,34 @@ pack_name (guint32 name,
   return (MIN (name, KYMO_NAME_MAX)) | ((guint32) (flags & 0xFF) << 24);
 }
 
+static void
+vec_reserve (KymoVec *vec,
+             gsize    n,
+             gsize    element_size)
+{
+  if (n > vec->cap)
+    {
+      vec->data = g_realloc_n (vec->data, n, element_size);
+      vec->cap = n;
+    }
+}
+
+void
+kymo_track_reserve_instants (KymoTrack *self,
+                             gsize      n_instants)
+{
+  g_return_if_fail (!self->sealed);
+  vec_reserve (&self->instants, n_instants, sizeof (KymoInstant));
+}
+
+void
+kymo_track_reserve_samples (KymoTrack *self,
+                            gsize      n_samples)
+{
+  g_return_if_fail (!self->sealed);
+  vec_reserve (&self->samples, n_samples, sizeof (KymoSample));
+}
+
 void
 kymo_track_reserve_spans (KymoTrack *self,
                           gsize      n_spans)

@@ -39,6 +39,10 @@ const guint          *kymo_track_get_children        (const KymoTrack *self,
  * Spans added in (depth, start) order are sealed without sorting or copying. */
 void                  kymo_track_reserve_spans       (KymoTrack       *self,
                                                       gsize            n_spans);
+void                  kymo_track_reserve_instants    (KymoTrack       *self,
+                                                      gsize            n_instants);
+void                  kymo_track_reserve_samples     (KymoTrack       *self,
+                                                      gsize            n_samples);
 /* Appends @n_spans spans at @depth (name_flags already packed): the bulk
  * form of kymo_track_add_span(). */
 void                  kymo_track_add_spans           (KymoTrack       *self,
