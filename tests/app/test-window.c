@@ -837,6 +837,8 @@ main (int   argc,
   int status;
 
   gtk_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  /* Screenshots show the page a test reached, not a crossfade into it. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   tmp_dir = g_dir_make_tmp ("kymo-test-window-XXXXXX", &error);
   g_assert_no_error (error);
