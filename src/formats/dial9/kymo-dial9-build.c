@@ -9,9 +9,7 @@
 
 #include <stdlib.h>
 
-#include "kymo-dial9-loader.h"
-
-#define MAX_SPAN_DEPTH 255
+#include "kymo-dial9-pair.h"
 #define MAX_LANES      64
 
 static guint
@@ -172,20 +170,10 @@ create_worker_tracks (D9Loader *l)
     }
 }
 
-static void
-add_lq_sample (D9Loader *l,
-               D9Worker *w,
-               KymoTime  ts,
-               guint64   aux)
+guint
+d9_loader_lq_track (D9Loader *l,
+                    D9Worker *w)
 {
-  guint64 lq = aux >> 32;
-  double value;
-
-  if (lq == 0)
-    return;
-  value = (double) (lq - 1);
-  if (w->lq_valid && w->last_lq == value)
-    return;
   if (w->lq_track == KYMO_NO_TRACK)
     {
       KymoTrack *wt = kymo_trace_get_track (l->trace, w->track);
@@ -197,171 +185,18 @@ add_lq_sample (D9Loader *l,
       kymo_track_set_tag (track, w->id);
       kymo_track_set_sort_key (track, kymo_track_get_sort_key (wt) + 1);
     }
-  kymo_track_add_sample (kymo_trace_get_track (l->trace, w->lq_track), ts, value);
-  w->lq_valid = TRUE;
-  w->last_lq = value;
+  return w->lq_track;
 }
 
-static void
-close_depth0 (D9Loader *l,
-              D9Worker *w,
-              KymoTime  end,
-              guint     flags)
+guint
+d9_loader_wakes_track (D9Loader *l)
 {
-  KymoTrack *track = kymo_trace_get_track (l->trace, w->track);
-
-  if (w->state == D9_EDGE_POLL_START)
+  if (l->wakes_track == KYMO_NO_TRACK)
     {
-      kymo_track_add_span (track, w->open_start, end, w->open_name, 0, flags, w->open_source);
-      if (w->open_task != G_MAXUINT32)
-        g_array_index (l->d->tasks, D9Task, w->open_task).worker = G_MAXUINT32;
+      l->wakes_track = kymo_trace_add_track (l->trace, default_group (l), KYMO_TRACK_INSTANT, "wakes");
+      kymo_track_set_sort_key (kymo_trace_get_track (l->trace, l->wakes_track), G_MAXINT64 - 1);
     }
-  else if (w->state == D9_EDGE_PARK)
-    kymo_track_add_span (track, w->open_start, end, l->name_parked, 0, flags | KYMO_EVENT_STATE,
-                         w->open_source);
-  w->state = 0;
-}
-
-static void
-close_deep (D9Worker *w,
-            guint     index,
-            KymoTime  end,
-            guint     flags)
-{
-  D9Open *open = &g_array_index (w->stack, D9Open, index);
-  D9DeepSpan deep;
-
-  deep.span.start = open->start;
-  deep.span.end = MAX (end, open->start);
-  deep.span.name_flags = (open->name & KYMO_NAME_MAX) | (guint32) flags << 24;
-  deep.span.source = open->source;
-  deep.depth = index + 1;
-  g_array_append_val (w->deep, deep);
-}
-
-static void
-process_edge (D9Loader     *l,
-              guint         index,
-              D9Worker     *w,
-              const D9Edge *e)
-{
-  guint kind = e->name_kind >> 24;
-
-  switch (kind)
-    {
-    case D9_EDGE_POLL_START:
-      {
-        guint32 task = (guint32) e->aux;
-
-        close_depth0 (l, w, e->ts, KYMO_EVENT_INCOMPLETE);
-        w->state = D9_EDGE_POLL_START;
-        w->open_start = e->ts;
-        w->open_name = e->name_kind & KYMO_NAME_MAX;
-        w->open_source = e->source;
-        w->open_task = task;
-        if (task != G_MAXUINT32)
-          {
-            D9Task *t = &g_array_index (l->d->tasks, D9Task, task);
-
-            t->worker = index;
-            t->polls++;
-            if (t->wake_track != KYMO_NO_TRACK)
-              {
-                kymo_trace_add_flow (l->trace, t->wake_track, t->wake_ts, w->track, e->ts,
-                                     l->name_wake, t->wake_source);
-                t->wake_track = KYMO_NO_TRACK;
-              }
-          }
-        add_lq_sample (l, w, e->ts, e->aux);
-      }
-      break;
-
-    case D9_EDGE_POLL_END:
-      if (w->state == D9_EDGE_POLL_START)
-        close_depth0 (l, w, e->ts, 0);
-      add_lq_sample (l, w, e->ts, e->aux);
-      break;
-
-    case D9_EDGE_PARK:
-      close_depth0 (l, w, e->ts, KYMO_EVENT_INCOMPLETE);
-      w->state = D9_EDGE_PARK;
-      w->open_start = e->ts;
-      w->open_source = e->source;
-      add_lq_sample (l, w, e->ts, e->aux);
-      break;
-
-    case D9_EDGE_UNPARK:
-      if (w->state == D9_EDGE_PARK)
-        close_depth0 (l, w, e->ts, 0);
-      add_lq_sample (l, w, e->ts, e->aux);
-      break;
-
-    case D9_EDGE_ENTER:
-      if (w->stack->len < MAX_SPAN_DEPTH)
-        {
-          D9Open open = { e->aux, e->ts, e->name_kind & KYMO_NAME_MAX, e->source };
-          g_array_append_val (w->stack, open);
-        }
-      break;
-
-    case D9_EDGE_EXIT:
-      for (guint i = w->stack->len; i-- > 0;)
-        if (g_array_index (w->stack, D9Open, i).span_id == e->aux)
-          {
-            /* Spans entered inside it and never exited end with it. */
-            for (guint j = w->stack->len; j-- > i + 1;)
-              close_deep (w, j, e->ts, KYMO_EVENT_INCOMPLETE);
-            close_deep (w, i, e->ts, 0);
-            g_array_set_size (w->stack, i);
-            break;
-          }
-      break;
-
-    default:
-      break;
-    }
-}
-
-static void
-process_wake (D9Loader *l,
-              guint     index)
-{
-  const D9Wake *wake = &g_array_index (l->wakes, D9Wake, index);
-  guint32 waker = wake->waker != 0 ? d9_map_lookup (&l->d->task_map, wake->waker) : G_MAXUINT32;
-  guint32 worker = waker != G_MAXUINT32 ? g_array_index (l->d->tasks, D9Task, waker).worker : G_MAXUINT32;
-  guint from_track;
-
-  if (worker != G_MAXUINT32)
-    {
-      D9Worker *w = g_ptr_array_index (l->workers, worker);
-      KymoInstant instant = { wake->ts, l->name_wake, wake->source };
-
-      g_array_append_val (w->wakes, instant);
-      from_track = w->track;
-    }
-  else
-    {
-      if (l->wakes_track == KYMO_NO_TRACK)
-        {
-          l->wakes_track = kymo_trace_add_track (l->trace, default_group (l), KYMO_TRACK_INSTANT, "wakes");
-          kymo_track_set_sort_key (kymo_trace_get_track (l->trace, l->wakes_track), G_MAXINT64 - 1);
-        }
-      kymo_track_add_instant (kymo_trace_get_track (l->trace, l->wakes_track), wake->ts, l->name_wake, 0,
-                              wake->source);
-      from_track = l->wakes_track;
-    }
-
-  /* The first wake since the last poll is the one that scheduled it. */
-  if (wake->woken != G_MAXUINT32)
-    {
-      D9Task *t = &g_array_index (l->d->tasks, D9Task, wake->woken);
-      if (t->wake_track == KYMO_NO_TRACK)
-        {
-          t->wake_track = from_track;
-          t->wake_ts = wake->ts;
-          t->wake_source = wake->source;
-        }
-    }
+  return l->wakes_track;
 }
 
 /* A k-way merge of the workers' sorted edges and the wakes, in time order:
@@ -467,7 +302,7 @@ merge (D9Loader *l)
             {
               const D9Wake *wake;
 
-              process_wake (l, next_wake++);
+              d9_pair_wake (l, &g_array_index (l->wakes, D9Wake, next_wake++));
               if (next_wake >= l->wakes->len)
                 break;
               wake = &g_array_index (l->wakes, D9Wake, next_wake);
@@ -487,7 +322,7 @@ merge (D9Loader *l)
 
           for (;;)
             {
-              process_edge (l, top.stream, w, &g_array_index (w->edges, D9Edge, w->next));
+              d9_pair_edge (l, top.stream, w, &g_array_index (w->edges, D9Edge, w->next));
               w->next++;
               if (!stream_head (l, top.stream, &head))
                 break;
@@ -501,15 +336,100 @@ merge (D9Loader *l)
     }
 }
 
+typedef struct {
+  guint32 source;
+  guint32 worker;     /* or D9_FROM_WAKES */
+} D9Creation;
+
+static int
+compare_creations (gconstpointer a,
+                   gconstpointer b)
+{
+  const D9Creation *x = a, *y = b;
+  return x->source < y->source ? -1 : x->source > y->source;
+}
+
+/* What merge() would have done for a streamed (time-ordered) input: the
+ * tracks it creates on first use, in the same order, then their events and
+ * the wake flows. */
+static void
+replay_stream (D9Loader *l)
+{
+  g_autoptr(GArray) creations = g_array_new (FALSE, FALSE, sizeof (D9Creation));
+
+  for (guint i = 0; i < l->workers->len; i++)
+    {
+      D9Worker *w = g_ptr_array_index (l->workers, i);
+      if (w->lq_samples->len > 0)
+        {
+          D9Creation c = { w->lq_first, i };
+          g_array_append_val (creations, c);
+        }
+    }
+  if (l->wake_instants->len > 0)
+    {
+      D9Creation c = { l->wakes_first, D9_FROM_WAKES };
+      g_array_append_val (creations, c);
+    }
+  g_array_sort (creations, compare_creations);
+
+  for (guint i = 0; i < creations->len; i++)
+    {
+      const D9Creation *c = &g_array_index (creations, D9Creation, i);
+
+      if (c->worker == D9_FROM_WAKES)
+        {
+          KymoTrack *track = kymo_trace_get_track (l->trace, d9_loader_wakes_track (l));
+
+          kymo_track_reserve_instants (track, l->wake_instants->len);
+          for (guint k = 0; k < l->wake_instants->len; k++)
+            {
+              const KymoInstant *in = (const KymoInstant *) (gpointer) l->wake_instants->data + k;
+              kymo_track_add_instant (track, in->ts, in->name_flags, 0, in->source);
+            }
+          l->wake_instants->len = 0;
+        }
+      else
+        {
+          D9Worker *w = g_ptr_array_index (l->workers, c->worker);
+          KymoTrack *track = kymo_trace_get_track (l->trace, d9_loader_lq_track (l, w));
+          const KymoSample *s = (const KymoSample *) (gpointer) w->lq_samples->data;
+
+          kymo_track_reserve_samples (track, w->lq_samples->len);
+          for (guint k = 0; k < w->lq_samples->len; k++)
+            kymo_track_add_sample (track, s[k].ts, s[k].value);
+          w->lq_samples->len = 0;
+        }
+    }
+
+  for (guint i = 0; i < l->flows->len; i++)
+    {
+      const D9Flow *f = (const D9Flow *) (gpointer) l->flows->data + i;
+      guint from = f->from == D9_FROM_WAKES ? l->wakes_track
+                   : ((D9Worker *) g_ptr_array_index (l->workers, f->from))->track;
+      guint to = ((D9Worker *) g_ptr_array_index (l->workers, f->to))->track;
+
+      kymo_trace_add_flow (l->trace, from, f->from_ts, to, f->to_ts, l->name_wake, f->source);
+    }
+  l->flows->len = 0;
+}
+
 static void
 finish_worker (D9Loader *l,
                D9Worker *w)
 {
   KymoTrack *track = kymo_trace_get_track (l->trace, w->track);
 
-  close_depth0 (l, w, l->max_ts, KYMO_EVENT_INCOMPLETE);
+  d9_pair_close_depth0 (l, w, l->max_ts, KYMO_EVENT_INCOMPLETE);
+  if (l->streaming)
+    {
+      kymo_track_add_spans (track, 0, (const KymoSpan *) (gpointer) w->spans0->data, w->spans0->len);
+      /* Give the memory back before the next worker's. */
+      g_clear_pointer (&w->spans0->data, g_free);
+      w->spans0->len = w->spans0->cap = 0;
+    }
   for (guint j = w->stack->len; j-- > 0;)
-    close_deep (w, j, l->max_ts, KYMO_EVENT_INCOMPLETE);
+    d9_pair_close_deep (w, j, l->max_ts, KYMO_EVENT_INCOMPLETE);
   g_array_set_size (w->stack, 0);
 
   sort_if_needed (w->deep, compare_deep);
@@ -523,6 +443,7 @@ finish_worker (D9Loader *l,
   /* Two sorted runs (samples in file order, wakes from the merge): merge
    * them so that the track needs no sort at seal. */
   sort_if_needed (w->instants, compare_instants);
+  kymo_track_reserve_instants (track, w->instants->len + w->wakes->len);
   {
     const KymoInstant *a = (const KymoInstant *) (gpointer) w->instants->data;
     const KymoInstant *b = (const KymoInstant *) (gpointer) w->wakes->data;
@@ -544,7 +465,7 @@ finish_worker (D9Loader *l,
   g_array_set_size (w->edges, 0);
   g_array_set_size (w->deep, 0);
   g_array_set_size (w->instants, 0);
-  g_array_set_size (w->wakes, 0);
+  w->wakes->len = 0;
 }
 
 static void
@@ -606,9 +527,21 @@ d9_build_model (D9Loader *l)
   if (l->min_ts > l->max_ts)
     l->min_ts = l->max_ts = 0;
 
+  for (guint i = 0; i < l->pending->len; i++)
+    {
+      const D9Pending *p = &g_array_index (l->pending, D9Pending, i);
+      kymo_track_add_instant (kymo_trace_get_track (l->trace, p->track), p->instant.ts,
+                              p->instant.name_flags, 0, p->instant.source);
+    }
+
   create_worker_tracks (l);
-  sort_if_needed (l->wakes, compare_wakes);
-  merge (l);
+  if (l->streaming)
+    replay_stream (l);
+  else
+    {
+      sort_if_needed (l->wakes, compare_wakes);
+      merge (l);
+    }
   for (guint i = 0; i < l->workers->len; i++)
     finish_worker (l, g_ptr_array_index (l->workers, i));
 

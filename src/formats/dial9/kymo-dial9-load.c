@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "kymo-dial9-gzip.h"
-#include "kymo-dial9-loader.h"
+#include "kymo-dial9-pair.h"
 
 #define PROGRESS_BYTES (1 << 16)
 
@@ -164,12 +164,15 @@ d9_loader_worker (D9Loader *l,
   w->id = id;
   w->edges = g_array_new (FALSE, FALSE, sizeof (D9Edge));
   w->instants = g_array_new (FALSE, FALSE, sizeof (KymoInstant));
-  w->wakes = g_array_new (FALSE, FALSE, sizeof (KymoInstant));
+  w->wakes = d9_vec_new ();
   w->stack = g_array_new (FALSE, FALSE, sizeof (D9Open));
   w->deep = g_array_new (FALSE, FALSE, sizeof (D9DeepSpan));
+  w->spans0 = d9_vec_new ();
+  w->lq_samples = d9_vec_new ();
   w->track = KYMO_NO_TRACK;
   w->lq_track = KYMO_NO_TRACK;
   index = l->workers->len;
+  w->index = index;
   g_ptr_array_add (l->workers, w);
   if (id < 256)
     l->small_workers[id] = index + 1;
@@ -182,7 +185,7 @@ guint32
 d9_loader_task (D9Loader *l,
                 guint64   id)
 {
-  guint32 index = d9_map_lookup (&l->d->task_map, id);
+  guint32 index = d9_loader_find_task (l, id);
   D9Task task;
 
   if (G_LIKELY (index != G_MAXUINT32))
@@ -199,6 +202,20 @@ d9_loader_task (D9Loader *l,
   index = l->d->tasks->len;
   g_array_append_val (l->d->tasks, task);
   d9_map_insert (&l->d->task_map, id, index);
+  /* Grow the direct table while the ids stay dense (bounded by the number
+   * of tasks, so a hostile id costs nothing). */
+  if (id >= l->n_task_direct && id < MIN ((guint64) l->d->tasks->len * 8 + 65536, G_MAXUINT32))
+    {
+      gsize n = MAX (l->n_task_direct, 4096);
+
+      while (n <= id)
+        n *= 2;
+      l->task_direct = g_renew (guint32, l->task_direct, n);
+      memset (l->task_direct + l->n_task_direct, 0, (n - l->n_task_direct) * sizeof (guint32));
+      l->n_task_direct = n;
+    }
+  if (id < l->n_task_direct)
+    l->task_direct[id] = index + 1;
   return index;
 }
 
@@ -255,7 +272,44 @@ add_instant (D9Loader *l,
              guint32   name,
              guint32   source)
 {
-  kymo_track_add_instant (kymo_trace_get_track (l->trace, track), ts, name, 0, source);
+  D9Pending p = { { ts, MIN (name, KYMO_NAME_MAX), source }, track, 0 };
+  g_array_append_val (l->pending, p);
+}
+
+/* Streaming holds while span and wake events come in time order (then file
+ * order is the merge's (ts, source) order). */
+static inline gboolean
+in_order (D9Loader *l,
+          KymoTime  ts,
+          guint32   source)
+{
+  if (G_UNLIKELY (ts < l->order_ts || source == KYMO_NO_SOURCE))
+    {
+      l->disorder = TRUE;
+      return FALSE;
+    }
+  l->order_ts = ts;
+  return TRUE;
+}
+
+static inline void
+edge (D9Loader   *l,
+      D9Worker   *w,
+      KymoTime    ts,
+      D9EdgeKind  kind,
+      guint32     name,
+      guint64     aux,
+      guint32     source)
+{
+  if (l->streaming)
+    {
+      D9Edge e = { ts, aux, source, (name & KYMO_NAME_MAX) | (guint32) kind << 24 };
+
+      if (in_order (l, ts, source))
+        d9_pair_edge (l, w->index, w, &e);
+    }
+  else
+    push_edge (w, ts, kind, name, aux, source);
 }
 
 static guint
@@ -500,7 +554,7 @@ handle_event (D9Loader      *l,
                                                 (guint64) l->d->reg.segment << 32 | (guint32) pool_id);
               }
           }
-        push_edge (w, ts, D9_EDGE_POLL_START, name, (guint64) task | lq << 32, source);
+        edge (l, w, ts, D9_EDGE_POLL_START, name, (guint64) task | lq << 32, source);
       }
       return;
 
@@ -512,10 +566,10 @@ handle_event (D9Loader      *l,
       w = d9_loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
       lq = field_present (model, D9_ROLE_LOCAL_QUEUE, absent)
            ? MIN (vals[model->field[D9_ROLE_LOCAL_QUEUE]], G_MAXUINT32 - 1) + 1 : 0;
-      push_edge (w, ts,
-                 model->kind == D9_KIND_POLL_END ? D9_EDGE_POLL_END :
-                 model->kind == D9_KIND_PARK ? D9_EDGE_PARK : D9_EDGE_UNPARK,
-                 model->kind == D9_KIND_POLL_END ? 0 : l->name_parked, lq << 32, source);
+      edge (l, w, ts,
+            model->kind == D9_KIND_POLL_END ? D9_EDGE_POLL_END :
+            model->kind == D9_KIND_PARK ? D9_EDGE_PARK : D9_EDGE_UNPARK,
+            model->kind == D9_KIND_POLL_END ? 0 : l->name_parked, lq << 32, source);
       return;
 
     case D9_KIND_SPAN_ENTER:
@@ -523,11 +577,11 @@ handle_event (D9Loader      *l,
       if (!field_present (model, D9_ROLE_WORKER, absent) || !field_present (model, D9_ROLE_SPAN_ID, absent))
         break;
       w = d9_loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
-      push_edge (w, ts, model->kind == D9_KIND_SPAN_ENTER ? D9_EDGE_ENTER : D9_EDGE_EXIT,
-                 field_present (model, D9_ROLE_SPAN_NAME, absent)
-                 ? pool_name (l, vals[model->field[D9_ROLE_SPAN_NAME]], model->alt_name)
-                 : model->alt_name,
-                 vals[model->field[D9_ROLE_SPAN_ID]], source);
+      edge (l, w, ts, model->kind == D9_KIND_SPAN_ENTER ? D9_EDGE_ENTER : D9_EDGE_EXIT,
+            field_present (model, D9_ROLE_SPAN_NAME, absent)
+            ? pool_name (l, vals[model->field[D9_ROLE_SPAN_NAME]], model->alt_name)
+            : model->alt_name,
+            vals[model->field[D9_ROLE_SPAN_ID]], source);
       return;
 
     case D9_KIND_QUEUE:
@@ -544,7 +598,10 @@ handle_event (D9Loader      *l,
           D9Wake wake = { ts, vals[model->field[D9_ROLE_WAKER]], G_MAXUINT32, source };
           if (field_present (model, D9_ROLE_WOKEN, absent))
             wake.woken = d9_loader_task (l, vals[model->field[D9_ROLE_WOKEN]]);
-          g_array_append_val (l->wakes, wake);
+          if (!l->streaming)
+            g_array_append_val (l->wakes, wake);
+          else if (in_order (l, ts, source))
+            d9_pair_wake (l, &wake);
           return;
         }
       break;
@@ -822,6 +879,8 @@ decode (D9Loader  *l,
                         (KymoTime) MIN (ts, (guint64) G_MAXINT64), vals, absent,
                         ordinal < G_MAXUINT32 ? (guint32) ordinal : KYMO_NO_SOURCE);
           ordinal++;
+          if (G_UNLIKELY (l->disorder))
+            return TRUE;
           continue;
         }
 
@@ -950,9 +1009,11 @@ loader_free_worker (gpointer data)
 
   g_array_unref (w->edges);
   g_array_unref (w->instants);
-  g_array_unref (w->wakes);
+  d9_vec_free (w->wakes);
   g_array_unref (w->stack);
   g_array_unref (w->deep);
+  d9_vec_free (w->spans0);
+  d9_vec_free (w->lq_samples);
   g_free (w);
 }
 
@@ -970,7 +1031,8 @@ static void
 loader_init (D9Loader    *l,
              KymoLoadJob *job,
              KymoTrace   *trace,
-             D9Data      *d)
+             D9Data      *d,
+             GHashTable  *tracks_by_name)
 {
   memset (l, 0, sizeof *l);
   l->job = job;
@@ -984,7 +1046,10 @@ loader_init (D9Loader    *l,
   l->queue = g_array_new (FALSE, FALSE, sizeof (KymoSample));
   l->se_spans = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   l->se_tracks = g_array_new (FALSE, FALSE, sizeof (guint));
-  l->tracks_by_name = g_hash_table_new (NULL, NULL);
+  l->tracks_by_name = tracks_by_name;
+  l->pending = g_array_new (FALSE, FALSE, sizeof (D9Pending));
+  l->flows = d9_vec_new ();
+  l->wake_instants = d9_vec_new ();
   l->runtimes = g_ptr_array_new_with_free_func (loader_free_runtime);
   l->min_ts = G_MAXINT64;
   l->max_ts = G_MININT64;
@@ -1004,6 +1069,7 @@ loader_clear (D9Loader *l)
   g_array_unref (l->models);
   g_ptr_array_unref (l->workers);
   d9_map_clear (&l->worker_map);
+  g_free (l->task_direct);
   g_array_unref (l->wakes);
   g_array_unref (l->late);
   g_array_unref (l->queue);
@@ -1011,6 +1077,9 @@ loader_clear (D9Loader *l)
   g_array_unref (l->se_tracks);
   g_hash_table_unref (l->tracks_by_name);
   g_ptr_array_unref (l->runtimes);
+  g_array_unref (l->pending);
+  d9_vec_free (l->flows);
+  d9_vec_free (l->wake_instants);
 }
 
 /* The first header decides whether this is a dial9 stream at all. */
@@ -1074,11 +1143,30 @@ d9_load (KymoLoadJob  *job,
   if (d9_is_gzip (kymo_load_job_get_input (job)->main.data, kymo_load_job_get_input (job)->main.size))
     kymo_trace_set_variant (trace, "gzip");
 
-  loader_init (&loader, job, trace, d);
+  loader_init (&loader, job, trace, d, g_hash_table_new (NULL, NULL));
+  loader.streaming = TRUE;
   if (!decode (&loader, &stop, error))
     {
       loader_clear (&loader);
       return FALSE;
+    }
+  if (loader.disorder)
+    {
+      /* Start again with the merge. Decoding left nothing in the trace but
+       * interned names (the same again) and named tracks (reused). */
+      GHashTable *tracks_by_name = g_hash_table_ref (loader.tracks_by_name);
+
+      loader_clear (&loader);
+      d = d9_data_new ();
+      d->bytes = g_bytes_ref (bytes);
+      d->data = g_bytes_get_data (bytes, &d->size);
+      kymo_trace_set_format_data (trace, d, d9_data_free);
+      loader_init (&loader, job, trace, d, tracks_by_name);
+      if (!decode (&loader, &stop, error))
+        {
+          loader_clear (&loader);
+          return FALSE;
+        }
     }
   if (!kymo_load_job_progress (job, 0.9, "Building the timeline", error))
     {

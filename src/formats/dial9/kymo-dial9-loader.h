@@ -9,6 +9,40 @@
 
 G_BEGIN_DECLS
 
+/* A growable array for the per-event appends of streaming: GArray's
+ * append goes through a memcpy call per element. */
+typedef struct {
+  guint8 *data;
+  gsize   len;
+  gsize   cap;
+} D9Vec;
+
+static inline D9Vec *
+d9_vec_new (void)
+{
+  return g_new0 (D9Vec, 1);
+}
+
+static inline void
+d9_vec_free (D9Vec *v)
+{
+  g_free (v->data);
+  g_free (v);
+}
+
+/* Room for one more element of @size at the end; counts it. */
+static inline gpointer
+d9_vec_push (D9Vec *v,
+             gsize  size)
+{
+  if (G_UNLIKELY (v->len == v->cap))
+    {
+      v->cap = MAX (v->cap * 2, 1024);
+      v->data = g_realloc_n (v->data, v->cap, size);
+    }
+  return v->data + size * v->len++;
+}
+
 /* What Kymo makes of a schema, chosen from its name and fields. */
 typedef enum {
   D9_KIND_GENERIC,
@@ -100,9 +134,10 @@ typedef struct {
 
 typedef struct {
   guint64  id;
+  guint    index;      /* in D9Loader.workers */
   GArray  *edges;      /* D9Edge */
   GArray  *instants;   /* KymoInstant, in file order */
-  GArray  *wakes;      /* KymoInstant, in time order (added by the merge) */
+  D9Vec   *wakes;      /* KymoInstant, in time order (added by the merge) */
   guint    track;
   guint    lq_track;
   gboolean has_lq;
@@ -117,7 +152,32 @@ typedef struct {
   GArray  *deep;       /* D9DeepSpan */
   double   last_lq;
   gboolean lq_valid;
+  /* Streaming (time-ordered input): what the merge would have produced,
+   * kept until the tracks exist. */
+  D9Vec   *spans0;     /* KymoSpan at depth 0, in start order */
+  D9Vec   *lq_samples; /* KymoSample */
+  guint32  lq_first;   /* source of the event that creates the lq track */
 } D9Worker;
+
+/* A wake flow found while streaming: track ids come at build time. */
+typedef struct {
+  KymoTime from_ts;
+  KymoTime to_ts;
+  guint32  from;       /* worker index, or D9_FROM_WAKES */
+  guint32  to;         /* worker index */
+  guint32  source;
+  guint32  pad;
+} D9Flow;
+
+#define D9_FROM_WAKES (G_MAXUINT - 1)
+
+/* An instant for a named track, added when building (so that a restarted
+ * decode leaves nothing behind in the trace). */
+typedef struct {
+  KymoInstant instant;
+  guint       track;
+  guint       pad;
+} D9Pending;
 
 typedef struct {
   KymoTime ts;
@@ -147,12 +207,27 @@ typedef struct {
   GPtrArray   *workers;      /* D9Worker* */
   guint32      small_workers[256]; /* worker id → index + 1 */
   D9Map        worker_map;
+  /* Task ids are dense in practice: task id → index + 1 for the small ones,
+   * in front of d->task_map (which has them all). */
+  guint32     *task_direct;
+  gsize        n_task_direct;
   GArray      *wakes;        /* D9Wake */
   GArray      *late;         /* D9Late */
   GArray      *queue;        /* KymoSample: global queue depth */
   GPtrArray   *se_spans;     /* GArray of KymoSpan per single-event span track */
   GArray      *se_tracks;    /* guint */
   GHashTable  *tracks_by_name; /* interned name → track + 1 */
+  GArray      *pending;      /* D9Pending */
+  /* Streaming: while every poll/park/span/wake event comes in time order,
+   * file order is the merge order, so spans are paired and wakes resolved
+   * while decoding. The first event out of order sets @disorder and the
+   * load starts again without streaming. */
+  gboolean     streaming;
+  gboolean     disorder;
+  KymoTime     order_ts;
+  D9Vec       *flows;        /* D9Flow */
+  D9Vec       *wake_instants; /* KymoInstant: wakes with no known waker */
+  guint32      wakes_first;  /* source of the first of them */
   GPtrArray   *runtimes;     /* D9Runtime* */
   KymoTime     min_ts;
   KymoTime     max_ts;
@@ -172,9 +247,29 @@ D9Worker *d9_loader_worker     (D9Loader *l,
                                 guint64   id);
 guint32   d9_loader_task       (D9Loader *l,
                                 guint64   id);
+
+/* Index of task @id, or G_MAXUINT32 when not seen. */
+static inline guint32
+d9_loader_find_task (D9Loader *l,
+                     guint64   id)
+{
+  guint32 index;
+
+  if (G_LIKELY (id < l->n_task_direct) && l->task_direct[id] != 0)
+    return l->task_direct[id] - 1;
+  index = d9_map_lookup (&l->d->task_map, id);
+  if (index != G_MAXUINT32 && id < l->n_task_direct)
+    l->task_direct[id] = index + 1;
+  return index;
+}
 guint     d9_loader_name_track (D9Loader *l,
                                 guint32   name,
                                 KymoTrackKind kind);
+/* The worker's local queue counter track / the track of wakes with no
+ * known waker, created on first use. */
+guint     d9_loader_lq_track   (D9Loader *l,
+                                D9Worker *w);
+guint     d9_loader_wakes_track (D9Loader *l);
 /* Builds tracks, pairs spans, resolves wakes, sets the time range. */
 void      d9_build_model       (D9Loader *l);
 
