@@ -215,7 +215,7 @@ kymo_json_writer_double (KymoJsonWriter *self,
     g_string_append (self->buffer, "\"NaN\"");
   else if (isinf (value))
     g_string_append (self->buffer, value > 0 ? "\"Infinity\"" : "\"-Infinity\"");
-  else if (value == (double) (gint64) value && fabs (value) < 1e15)
+  else if (fabs (value) < 1e15 && value == (double) (gint64) value)
     g_string_append_printf (self->buffer, "%" G_GINT64_FORMAT, (gint64) value);
   else
     g_string_append (self->buffer, g_ascii_dtostr (buf, sizeof buf, value));

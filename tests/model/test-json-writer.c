@@ -26,6 +26,8 @@ test_values (void)
   kymo_json_writer_double (w, -INFINITY);
   kymo_json_writer_key (w, "f");
   kymo_json_writer_double (w, 0.5);
+  kymo_json_writer_key (w, "big");
+  kymo_json_writer_double (w, 1e300);
   kymo_json_writer_key (w, "hex");
   kymo_json_writer_hex (w, bytes, sizeof bytes);
   kymo_json_writer_key (w, "bad");
@@ -42,7 +44,7 @@ test_values (void)
 
   g_assert_cmpstr (kymo_json_writer_get_string (w), ==,
                    "{\"u\":18446744073709551615,\"i\":-9223372036854775808,\"nan\":\"NaN\","
-                   "\"inf\":\"-Infinity\",\"f\":0.5,\"hex\":\"00abff\",\"bad\":\"a\xef\xbf\xbd" "b\\n\\\"\","
+                   "\"inf\":\"-Infinity\",\"f\":0.5,\"big\":1e+300,\"hex\":\"00abff\",\"bad\":\"a\xef\xbf\xbd" "b\\n\\\"\","
                    "\"list\":[true,null,[]]}\n");
 }
 

@@ -69,10 +69,13 @@ KymoTbandEncoding
 kymo_tband_guess_encoding (const guint8 *data,
                            gsize         size)
 {
-  const guint8 *p = data, *end = data + MIN (size, DETECT_WINDOW);
+  const guint8 *p = data, *end;
   gboolean all_hex = TRUE, all_base64 = TRUE;
 
-  if (size == 0 || memchr (data, 0, end - data) != NULL)
+  if (size == 0)
+    return KYMO_TBAND_ENCODING_BINARY;
+  end = data + MIN (size, DETECT_WINDOW);
+  if (memchr (data, 0, end - data) != NULL)
     return KYMO_TBAND_ENCODING_BINARY;
 
   while (p < end && is_space (*p))
