@@ -218,7 +218,16 @@ kymo_json_writer_double (KymoJsonWriter *self,
   else if (fabs (value) < 1e15 && value == (double) (gint64) value)
     g_string_append_printf (self->buffer, "%" G_GINT64_FORMAT, (gint64) value);
   else
-    g_string_append (self->buffer, g_ascii_dtostr (buf, sizeof buf, value));
+    {
+      /* The shortest text that reads back as the same double. */
+      for (int digits = 15; digits <= 17; digits++)
+        {
+          g_ascii_formatd (buf, sizeof buf, digits == 15 ? "%.15g" : digits == 16 ? "%.16g" : "%.17g", value);
+          if (g_ascii_strtod (buf, NULL) == value)
+            break;
+        }
+      g_string_append (self->buffer, buf);
+    }
 }
 
 void
