@@ -303,6 +303,7 @@ load (KymoLoadJob  *job,
           countdown = PROGRESS_EVERY;
           for (guint i = 0; i < n; i++)
             done += cursors[i].framer.pos;
+          kymo_tband_model_set_progress (model, done, total);
           if (!kymo_load_job_progress (job, total ? (double) done / total : 1.0,
                                        _("Decoding Tonbandgerät frames"), error))
             {

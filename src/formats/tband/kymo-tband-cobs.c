@@ -29,7 +29,12 @@ kymo_tband_cobs_decode (const guint8 *in,
       n = code - 1;
       if (n > in_len - i - 1)
         return FALSE;
-      memcpy (out + o, in + i + 1, n);
+      /* Blocks inside an event are short: a call to memcpy costs more. */
+      if (n <= 16)
+        for (gsize k = 0; k < n; k++)
+          out[o + k] = in[i + 1 + k];
+      else
+        memcpy (out + o, in + i + 1, n);
       o += n;
       i += code;
       /* A block shorter than 254 bytes stood for a zero, except the last:
@@ -79,6 +84,7 @@ kymo_tband_framer_init (KymoTbandFramer *self,
   memset (self, 0, sizeof *self);
   self->data = data;
   self->size = size;
+  self->zero_base = G_MAXSIZE;
 }
 
 void
@@ -88,6 +94,62 @@ kymo_tband_framer_clear (KymoTbandFramer *self)
   self->scratch_size = 0;
 }
 
+/* One bit per 0x00 byte of the 8 at @p. */
+static inline guint64
+zero_bits8 (const guint8 *p)
+{
+  guint64 v, high;
+
+  memcpy (&v, p, 8);
+  v = GUINT64_FROM_LE (v);
+  /* The top bit of each byte is set when the byte is not 0 (exact, no
+   * borrow between bytes), then gathered into the top byte. */
+  high = ~(((v & G_GUINT64_CONSTANT (0x7F7F7F7F7F7F7F7F)) + G_GUINT64_CONSTANT (0x7F7F7F7F7F7F7F7F)) | v) &
+         G_GUINT64_CONSTANT (0x8080808080808080);
+  return ((high >> 7) * G_GUINT64_CONSTANT (0x0102040810204080)) >> 56;
+}
+
+static void
+load_zero_block (KymoTbandFramer *self,
+                 gsize            base)
+{
+  guint64 mask = 0;
+
+  self->zero_base = base;
+  if (self->size - base >= 64)
+    {
+      for (guint i = 0; i < 64; i += 8)
+        mask |= zero_bits8 (self->data + base + i) << i;
+    }
+  else
+    {
+      for (gsize i = 0; base + i < self->size; i++)
+        if (self->data[base + i] == 0)
+          mask |= G_GUINT64_CONSTANT (1) << i;
+    }
+  self->zero_mask = mask;
+}
+
+/* The position of the first 0x00 at or after @from (< size), or size. */
+static inline gsize
+next_zero (KymoTbandFramer *self,
+           gsize            from)
+{
+  if (from < self->zero_base || from - self->zero_base >= 64)
+    load_zero_block (self, from & ~(gsize) 63);
+  for (;;)
+    {
+      guint64 mask = self->zero_mask & (~G_GUINT64_CONSTANT (0) << (from - self->zero_base));
+
+      if (mask != 0)
+        return self->zero_base + __builtin_ctzll (mask);
+      if (self->size - self->zero_base <= 64)
+        return self->size;
+      from = self->zero_base + 64;
+      load_zero_block (self, from);
+    }
+}
+
 KymoTbandFrameResult
 kymo_tband_framer_next (KymoTbandFramer  *self,
                         gsize            *offset,
@@ -95,38 +157,24 @@ kymo_tband_framer_next (KymoTbandFramer  *self,
                         gsize            *len,
                         const char      **reason)
 {
-  const guint8 *start, *zero;
-  gsize n;
+  const guint8 *start;
+  gsize n, zero;
 
-  while (self->pos < self->size && self->data[self->pos] == 0)
-    self->pos++;
-  if (self->pos >= self->size)
-    return KYMO_TBAND_FRAME_END;
+  /* Frames are a few bytes long: the 0x00 bytes are found 64 at a time,
+   * so the next frame's end does not wait for this one's search. */
+  for (;;)
+    {
+      if (self->pos >= self->size)
+        return KYMO_TBAND_FRAME_END;
+      zero = next_zero (self, self->pos);
+      if (zero != self->pos)
+        break;
+      self->pos++;
+    }
 
   start = self->data + self->pos;
   *offset = self->pos;
-  zero = NULL;
-  /* Most frames are a few bytes long: look for their 0x00 a word at a time
-   * before paying for a memchr call. */
-  if (self->size - self->pos >= 16)
-    {
-      for (guint w = 0; w < 16; w += 8)
-        {
-          guint64 v, mask;
-
-          memcpy (&v, start + w, 8);
-          v = GUINT64_FROM_LE (v);
-          mask = (v - G_GUINT64_CONSTANT (0x0101010101010101)) & ~v & G_GUINT64_CONSTANT (0x8080808080808080);
-          if (mask != 0)
-            {
-              zero = start + w + (__builtin_ctzll (mask) >> 3);
-              break;
-            }
-        }
-    }
-  if (zero == NULL)
-    zero = memchr (start, 0, self->size - self->pos);
-  if (zero == NULL)
+  if (zero == self->size)
     {
       *len = self->size - self->pos;
       self->pos = self->size;
@@ -134,7 +182,7 @@ kymo_tband_framer_next (KymoTbandFramer  *self,
       return KYMO_TBAND_FRAME_UNFINISHED;
     }
 
-  n = zero - start;
+  n = zero - self->pos;
   self->pos += n + 1;
 
   /* Almost every event is shorter than 254 bytes: one COBS block that holds

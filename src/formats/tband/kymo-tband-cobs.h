@@ -6,6 +6,7 @@
 #pragma once
 
 #include <glib.h>
+#include <string.h>
 
 G_BEGIN_DECLS
 
@@ -45,6 +46,10 @@ typedef struct {
   gsize         pos;
   guint8       *scratch;
   gsize         scratch_size;
+  /* Where the 0x00 bytes are in the 64-byte block at zero_base (bit i:
+   * data[zero_base + i]), found a block at a time. */
+  gsize         zero_base;
+  guint64       zero_mask;
 } KymoTbandFramer;
 
 void                 kymo_tband_framer_init  (KymoTbandFramer  *self,
@@ -61,6 +66,32 @@ KymoTbandFrameResult kymo_tband_framer_next  (KymoTbandFramer  *self,
 /* Varints: low septet first, MSB = more. A u32 takes at most 5 bytes (4 bits
  * in the last), a u64 at most 10 (1 bit in the last). Each returns FALSE and
  * leaves *p alone when the field is cut short or too long. */
+/* A varint of at most 8 bytes from 8 readable bytes at @q, without a
+ * branch per byte: 0 when it is longer. Sets *len to its length. */
+static inline guint64
+kymo_tband_swar_varint (const guint8 *q,
+                        guint        *len)
+{
+  guint64 v, stop, x;
+
+  memcpy (&v, q, 8);
+  v = GUINT64_FROM_LE (v);
+  stop = ~v & G_GUINT64_CONSTANT (0x8080808080808080);
+  if (stop == 0)
+    {
+      *len = 0;
+      return 0;
+    }
+  *len = (__builtin_ctzll (stop) + 1) >> 3;
+  /* Keep the bytes up to the last one, drop the continuation bits and
+   * close the gaps: 8 septets become 56 bits. */
+  x = v & (stop ^ (stop - 1)) & G_GUINT64_CONSTANT (0x7F7F7F7F7F7F7F7F);
+  x = ((x & G_GUINT64_CONSTANT (0x7F007F007F007F00)) >> 1) | (x & G_GUINT64_CONSTANT (0x007F007F007F007F));
+  x = ((x & G_GUINT64_CONSTANT (0x3FFF00003FFF0000)) >> 2) | (x & G_GUINT64_CONSTANT (0x00003FFF00003FFF));
+  x = ((x & G_GUINT64_CONSTANT (0x0FFFFFFF00000000)) >> 4) | (x & G_GUINT64_CONSTANT (0x000000000FFFFFFF));
+  return x;
+}
+
 static inline gboolean
 kymo_tband_read_u64 (const guint8 **p,
                      const guint8  *end,
@@ -69,6 +100,21 @@ kymo_tband_read_u64 (const guint8 **p,
   const guint8 *q = *p;
   guint64 v = 0;
 
+  /* Timestamps take 5-8 bytes: read them a word at a time when the frame
+   * holds a whole word here. */
+  if (end - q >= 8)
+    {
+      guint n;
+
+      v = kymo_tband_swar_varint (q, &n);
+      if (n != 0)
+        {
+          *p = q + n;
+          *out = v;
+          return TRUE;
+        }
+      v = 0;
+    }
   for (guint i = 0; i < 10; i++)
     {
       guint8 b;

@@ -135,6 +135,12 @@ kymo_tband_event_parse (const guint8    *data,
       const KymoTbandField *field = &info->fields[i];
       gboolean ok = TRUE;
 
+      /* Ids, lengths and priorities: one byte, nearly always. */
+      if (G_LIKELY (field->type == KYMO_TBAND_U32 && p < end && (*p & 0x80) == 0))
+        {
+          event->v[i].u = *p++;
+          continue;
+        }
       switch (field->type)
         {
         case KYMO_TBAND_U8:

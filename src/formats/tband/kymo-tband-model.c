@@ -69,6 +69,29 @@ static const char * const op_names[N_OPS] = {
   "created", "reset", "blocked on peek", "blocked on send", "blocked on receive",
 };
 
+/* A track being filled, with what this format added to it so far. The
+ * counts let it reserve room from the rate seen so far instead of growing
+ * by doubling (every growth of a big array can be a copy), and spans go to
+ * the track in batches of one depth (kymo_track_add_spans), in the order
+ * they were made, so the track ends up exactly as with one call per span. */
+#define LANE_BATCH        128
+#define LANE_BATCH_AFTER  64     /* spans before a lane gets a batch buffer */
+#define LANE_RESERVE_FROM 4096   /* records before a lane reserves ahead */
+#define LANE_RESERVE_STEP 8      /* at most this many times what it holds */
+
+typedef struct {
+  KymoTrack *track;
+  gsize      n_spans;       /* including those waiting in the batch */
+  gsize      n_instants;
+  gsize      n_samples;
+  gsize      room_spans;    /* when to reserve again */
+  gsize      room_instants;
+  gsize      room_samples;
+  KymoSpan  *batch;         /* NULL until the lane is busy */
+  guint      batch_len;
+  guint      batch_depth;
+} Lane;
+
 /* Ids come from the target: small and dense in practice, anything in a
  * hostile file. */
 typedef struct {
@@ -87,14 +110,14 @@ typedef struct {
   guint32    id;
   char      *name;
   guint32    name_id;   /* interned label for events without a message, or 0 */
-  KymoTrack *track;
+  Lane      *track;
   GArray    *open;   /* OpenSpan: begins waiting for their end */
 } EvtMarker;
 
 typedef struct {
   guint32    id;
   char      *name;
-  KymoTrack *track;
+  Lane      *track;
 } ValMarker;
 
 typedef struct {
@@ -107,8 +130,8 @@ typedef struct {
   guint32    idle_core;
 
   guint      group;
-  KymoTrack *state_track;
-  KymoTrack *prio_track;
+  Lane      *state_track;
+  Lane      *prio_track;
   guint      n_children;
 
   TaskState  state;
@@ -130,9 +153,9 @@ typedef struct {
   char      *name;
   int        kind;          /* queue_kind; a plain queue until told */
   guint      group;
-  KymoTrack *length;
-  KymoTrack *ops;
-  KymoTrack *owner;
+  Lane      *length;
+  Lane      *ops;
+  Lane      *owner;
   Task      *holder;        /* mutex owner while taken (NULL: an ISR) */
   gboolean   taken;
   KymoTime   taken_at;
@@ -156,9 +179,9 @@ typedef struct {
 typedef struct {
   guint      id;
   guint      group;
-  KymoTrack *cpu;
-  KymoTrack *isr;
-  KymoTrack *warn;
+  Lane      *cpu;
+  Lane      *isr;
+  Lane      *warn;
   Task      *current;
   KymoTime   run_start;
   guint32    run_source;
@@ -183,6 +206,9 @@ struct _KymoTbandModel
   GPtrArray *queue_list;
   GPtrArray *marker_list;   /* EvtMarker* (global) */
   GPtrArray *valmarker_list;
+  GPtrArray *lanes;         /* Lane*, every track events go to */
+  guint64    done;          /* input bytes read so far, of total */
+  guint64    total;
 
   guint64    resolution;
   guint64    max_ticks;     /* the most ticks that still fit KymoTime */
@@ -273,6 +299,172 @@ idmap_set (IdMap    *map,
   g_hash_table_insert (map->sparse, GUINT_TO_POINTER (id), value);
 }
 
+/* Lanes */
+
+static Lane *
+lane_new (KymoTbandModel *self,
+          KymoTrack      *track)
+{
+  Lane *lane = g_new0 (Lane, 1);
+
+  lane->track = track;
+  lane->room_spans = LANE_RESERVE_FROM;
+  lane->room_instants = LANE_RESERVE_FROM;
+  lane->room_samples = LANE_RESERVE_FROM;
+  g_ptr_array_add (self->lanes, lane);
+  return lane;
+}
+
+static void
+lane_free (gpointer data)
+{
+  Lane *lane = data;
+
+  g_free (lane->batch);
+  g_free (lane);
+}
+
+/* How many records a lane holding @n now should have room for: what the
+ * rate so far predicts for the whole input, but never a wild guess from
+ * the first few percent. */
+static gsize
+lane_room (KymoTbandModel *self,
+           gsize           n)
+{
+  gsize room = n * 2;
+
+  if (self->done > 0 && self->total > self->done)
+    {
+      double ahead = (double) n * ((double) self->total / (double) self->done) * 1.05;
+
+      room = ahead < (double) n * LANE_RESERVE_STEP ? (gsize) ahead : n * LANE_RESERVE_STEP;
+      room = MAX (room, n + n / 4);
+    }
+  return room + 1024;
+}
+
+static void
+lane_flush (Lane *lane)
+{
+  if (lane->batch_len == 0)
+    return;
+  kymo_track_add_spans (lane->track, lane->batch_depth, lane->batch, lane->batch_len);
+  lane->batch_len = 0;
+}
+
+static G_GNUC_NO_INLINE void
+lane_add_span_slow (KymoTbandModel *self,
+                    Lane           *lane,
+                    KymoTime        start,
+                    KymoTime        end,
+                    guint32         name,
+                    guint           depth,
+                    guint           flags,
+                    guint32         source)
+{
+  KymoSpan *span;
+
+  lane_flush (lane);
+  if (lane->n_spans >= lane->room_spans)
+    {
+      lane->room_spans = lane_room (self, lane->n_spans);
+      kymo_track_reserve_spans (lane->track, lane->room_spans);
+    }
+  lane->n_spans++;
+  if (lane->batch == NULL)
+    {
+      if (lane->n_spans < LANE_BATCH_AFTER)
+        {
+          kymo_track_add_span (lane->track, start, end, name, depth, flags, source);
+          return;
+        }
+      lane->batch = g_new (KymoSpan, LANE_BATCH);
+    }
+  lane->batch_depth = depth;
+  span = &lane->batch[lane->batch_len++];
+  span->start = start;
+  span->end = end;
+  span->name_flags = MIN (name, KYMO_NAME_MAX) | ((guint32) (flags & 0xFF) << 24);
+  span->source = source;
+}
+
+static inline void
+lane_add_span (KymoTbandModel *self,
+               Lane           *lane,
+               KymoTime        start,
+               KymoTime        end,
+               guint32         name,
+               guint           depth,
+               guint           flags,
+               guint32         source)
+{
+  KymoSpan *span;
+
+  if (G_UNLIKELY (lane->batch_len == 0 || lane->batch_len == LANE_BATCH ||
+                  depth != lane->batch_depth || lane->n_spans >= lane->room_spans))
+    {
+      lane_add_span_slow (self, lane, start, end, name, depth, flags, source);
+      return;
+    }
+  lane->n_spans++;
+  span = &lane->batch[lane->batch_len++];
+  span->start = start;
+  span->end = end;
+  span->name_flags = MIN (name, KYMO_NAME_MAX) | ((guint32) (flags & 0xFF) << 24);
+  span->source = source;
+}
+
+static G_GNUC_NO_INLINE void
+lane_reserve_instants (KymoTbandModel *self,
+                       Lane           *lane)
+{
+  lane->room_instants = lane_room (self, lane->n_instants);
+  kymo_track_reserve_instants (lane->track, lane->room_instants);
+}
+
+static inline void
+lane_add_instant (KymoTbandModel *self,
+                  Lane           *lane,
+                  KymoTime        ts,
+                  guint32         name,
+                  guint           flags,
+                  guint32         source)
+{
+  if (G_UNLIKELY (lane->n_instants >= lane->room_instants))
+    lane_reserve_instants (self, lane);
+  lane->n_instants++;
+  kymo_track_add_instant (lane->track, ts, name, flags, source);
+}
+
+static G_GNUC_NO_INLINE void
+lane_reserve_samples (KymoTbandModel *self,
+                      Lane           *lane)
+{
+  lane->room_samples = lane_room (self, lane->n_samples);
+  kymo_track_reserve_samples (lane->track, lane->room_samples);
+}
+
+static inline void
+lane_add_sample (KymoTbandModel *self,
+                 Lane           *lane,
+                 KymoTime        ts,
+                 double          value)
+{
+  if (G_UNLIKELY (lane->n_samples >= lane->room_samples))
+    lane_reserve_samples (self, lane);
+  lane->n_samples++;
+  kymo_track_add_sample (lane->track, ts, value);
+}
+
+void
+kymo_tband_model_set_progress (KymoTbandModel *self,
+                               guint64         done,
+                               guint64         total)
+{
+  self->done = done;
+  self->total = total;
+}
+
 /* Freeing */
 
 static void
@@ -350,6 +542,7 @@ kymo_tband_model_new (KymoTrace *trace)
   self->queue_list = g_ptr_array_new ();
   self->marker_list = g_ptr_array_new ();
   self->valmarker_list = g_ptr_array_new ();
+  self->lanes = g_ptr_array_new_with_free_func (lane_free);
   self->resolution = 1;
   self->max_ticks = MAX_TIME;
   for (guint i = 0; i < N_STATES; i++)
@@ -374,6 +567,7 @@ kymo_tband_model_free (KymoTbandModel *self)
   g_ptr_array_unref (self->queue_list);
   g_ptr_array_unref (self->marker_list);
   g_ptr_array_unref (self->valmarker_list);
+  g_ptr_array_unref (self->lanes);
   g_free (self);
 }
 
@@ -473,10 +667,10 @@ add_core (KymoTbandModel *self,
   return core;
 }
 
-static KymoTrack *
+static Lane *
 core_child (KymoTbandModel  *self,
             Core            *core,
-            KymoTrack      **slot,
+            Lane           **slot,
             KymoTrackKind    kind,
             const char      *name,
             gint64           sort_key)
@@ -485,14 +679,14 @@ core_child (KymoTbandModel  *self,
     {
       guint id = kymo_trace_add_track (self->trace, core->group, kind, name);
 
-      *slot = kymo_trace_get_track (self->trace, id);
-      kymo_track_set_sort_key (*slot, sort_key);
-      kymo_track_set_tag (*slot, core->id);
+      *slot = lane_new (self, kymo_trace_get_track (self->trace, id));
+      kymo_track_set_sort_key ((*slot)->track, sort_key);
+      kymo_track_set_tag ((*slot)->track, core->id);
     }
   return *slot;
 }
 
-static KymoTrack *
+static Lane *
 core_warn_track (KymoTbandModel *self,
                  Core           *core)
 {
@@ -541,16 +735,16 @@ task_group (KymoTbandModel *self,
       group = kymo_trace_get_track (self->trace, task->group);
       kymo_track_set_group_kind (group, "task");
       kymo_track_set_tag (group, task->id);
-      task->state_track = kymo_trace_get_track (self->trace,
-                                                kymo_trace_add_track (self->trace, task->group,
-                                                                      KYMO_TRACK_THREAD, "State"));
-      kymo_track_set_sort_key (task->state_track, 0);
-      kymo_track_set_tag (task->state_track, task->id);
+      task->state_track = lane_new (self, kymo_trace_get_track (self->trace,
+                                                                kymo_trace_add_track (self->trace, task->group,
+                                                                                      KYMO_TRACK_THREAD, "State")));
+      kymo_track_set_sort_key (task->state_track->track, 0);
+      kymo_track_set_tag (task->state_track->track, task->id);
     }
   return task->group;
 }
 
-static KymoTrack *
+static Lane *
 task_child (KymoTbandModel *self,
             Task           *task,
             KymoTrackKind   kind,
@@ -562,7 +756,7 @@ task_child (KymoTbandModel *self,
                                 kymo_trace_add_track (self->trace, task_group (self, task), kind, name));
   kymo_track_set_sort_key (track, 1 + task->n_children++);
   kymo_track_set_tag (track, task->id);
-  return track;
+  return lane_new (self, track);
 }
 
 static const char *
@@ -615,7 +809,7 @@ task_set_state (KymoTbandModel *self,
 {
   task_group (self, task);
   if (task->state != STATE_NONE && task->state != STATE_DELETED && ts > task->state_start)
-    kymo_track_add_span (task->state_track, task->state_start, ts,
+    lane_add_span (self, task->state_track, task->state_start, ts,
                          self->name_running[task->state], 0, KYMO_EVENT_STATE,
                          task->state_source);
   task->state = state;
@@ -640,7 +834,7 @@ core_switch_out (KymoTbandModel *self,
 
   if (task == NULL)
     return;
-  kymo_track_add_span (core->cpu, core->run_start, ts, task_cpu_name (self, task), 0,
+  lane_add_span (self, core->cpu, core->run_start, ts, task_cpu_name (self, task), 0,
                        flags, core->run_source);
   task->running_core = -1;
   core->current = NULL;
@@ -661,7 +855,7 @@ current_task (KymoTbandModel       *self,
                      info->name, core->id);
       if (self->name_no_task == 0)
         self->name_no_task = kymo_trace_intern (self->trace, "no current task");
-      kymo_track_add_instant (core_warn_track (self, core), ts, self->name_no_task,
+      lane_add_instant (self, core_warn_track (self, core), ts, self->name_no_task,
                               KYMO_EVENT_WARNING, KYMO_NO_SOURCE);
     }
   return core->current;
@@ -723,14 +917,14 @@ queue_tracks (KymoTbandModel *self,
   kymo_track_set_group_kind (group, "queue");
   kymo_track_set_tag (group, queue->id);
   kymo_track_set_sort_key (group, SORT_QUEUES + queue->id);
-  queue->length = kymo_trace_get_track (self->trace,
-                                        kymo_trace_add_track (self->trace, queue->group,
-                                                              KYMO_TRACK_COUNTER, "Length"));
-  kymo_track_set_sort_key (queue->length, 1);
-  queue->ops = kymo_trace_get_track (self->trace,
-                                     kymo_trace_add_track (self->trace, queue->group,
-                                                           KYMO_TRACK_INSTANT, "Operations"));
-  kymo_track_set_sort_key (queue->ops, 2);
+  queue->length = lane_new (self, kymo_trace_get_track (self->trace,
+                                                        kymo_trace_add_track (self->trace, queue->group,
+                                                                              KYMO_TRACK_COUNTER, "Length")));
+  kymo_track_set_sort_key (queue->length->track, 1);
+  queue->ops = lane_new (self, kymo_trace_get_track (self->trace,
+                                                     kymo_trace_add_track (self->trace, queue->group,
+                                                                           KYMO_TRACK_INSTANT, "Operations")));
+  kymo_track_set_sort_key (queue->ops->track, 2);
 }
 
 static void
@@ -741,7 +935,7 @@ queue_op (KymoTbandModel *self,
           guint32         source)
 {
   queue_tracks (self, queue);
-  kymo_track_add_instant (queue->ops, ts, self->name_ops[op], 0, source);
+  lane_add_instant (self, queue->ops, ts, self->name_ops[op], 0, source);
 }
 
 static void
@@ -751,7 +945,7 @@ queue_length (KymoTbandModel *self,
               guint32         length)
 {
   queue_tracks (self, queue);
-  kymo_track_add_sample (queue->length, ts, length);
+  lane_add_sample (self, queue->length, ts, length);
 }
 
 static void
@@ -762,7 +956,7 @@ mutex_release (KymoTbandModel *self,
 {
   if (!queue->taken)
     return;
-  kymo_track_add_span (queue->owner, queue->taken_at, ts, queue->taken_name, 0, flags,
+  lane_add_span (self, queue->owner, queue->taken_at, ts, queue->taken_name, 0, flags,
                        queue->taken_source);
   queue->taken = FALSE;
   queue->holder = NULL;
@@ -790,10 +984,10 @@ mutex_update (KymoTbandModel *self,
     return;
   if (queue->owner == NULL)
     {
-      queue->owner = kymo_trace_get_track (self->trace,
-                                           kymo_trace_add_track (self->trace, queue->group,
-                                                                 KYMO_TRACK_THREAD, "Owner"));
-      kymo_track_set_sort_key (queue->owner, 0);
+      queue->owner = lane_new (self, kymo_trace_get_track (self->trace,
+                                                           kymo_trace_add_track (self->trace, queue->group,
+                                                                                 KYMO_TRACK_THREAD, "Owner")));
+      kymo_track_set_sort_key (queue->owner->track, 0);
     }
   queue->taken = TRUE;
   queue->taken_at = ts;
@@ -856,7 +1050,7 @@ get_valmarker (IdMap    *map,
   return marker;
 }
 
-static KymoTrack *
+static Lane *
 global_marker_track (KymoTbandModel *self,
                      KymoTrackKind   kind,
                      guint32         id)
@@ -867,7 +1061,7 @@ global_marker_track (KymoTbandModel *self,
                                 kymo_trace_add_track (self->trace, KYMO_NO_TRACK, kind, "Marker"));
   kymo_track_set_sort_key (track, SORT_MARKERS + (kind == KYMO_TRACK_COUNTER ? (1 << 30) : 0) + id);
   kymo_track_set_tag (track, id);
-  return track;
+  return lane_new (self, track);
 }
 
 static guint32
@@ -903,7 +1097,7 @@ evtmarker_event (KymoTbandModel       *self,
 {
   if (what == 0)
     {
-      kymo_track_add_instant (marker->track, ts, marker_span_name (self, marker, event), 0, source);
+      lane_add_instant (self, marker->track, ts, marker_span_name (self, marker, event), 0, source);
     }
   else if (what == 1)
     {
@@ -926,15 +1120,16 @@ evtmarker_event (KymoTbandModel       *self,
           return;
         }
       open = &g_array_index (marker->open, OpenSpan, marker->open->len - 1);
-      kymo_track_add_span (marker->track, open->start, ts, open->name,
+      lane_add_span (self, marker->track, open->start, ts, open->name,
                            marker->open->len - 1, 0, open->source);
       g_array_set_size (marker->open, marker->open->len - 1);
     }
 }
 
 static void
-evtmarker_close (EvtMarker *marker,
-                 KymoTime   end)
+evtmarker_close (KymoTbandModel *self,
+                 EvtMarker      *marker,
+                 KymoTime        end)
 {
   if (marker->track == NULL)
     return;
@@ -942,7 +1137,7 @@ evtmarker_close (EvtMarker *marker,
     {
       OpenSpan *open = &g_array_index (marker->open, OpenSpan, i);
 
-      kymo_track_add_span (marker->track, open->start, MAX (end, open->start), open->name, i,
+      lane_add_span (self, marker->track, open->start, MAX (end, open->start), open->name, i,
                            KYMO_EVENT_INCOMPLETE, open->source);
     }
   g_array_set_size (marker->open, 0);
@@ -1154,7 +1349,7 @@ isr_exit (KymoTbandModel       *self,
     {
       OpenIsr *open = &g_array_index (core->isr_stack, OpenIsr, i - 1);
 
-      kymo_track_add_span (core->isr, open->start, ts, open->name, i - 1,
+      lane_add_span (self, core->isr, open->start, ts, open->name, i - 1,
                            i == found ? 0 : KYMO_EVENT_INCOMPLETE, open->source);
     }
   g_array_set_size (core->isr_stack, found - 1);
@@ -1180,7 +1375,7 @@ task_marker_event (KymoTbandModel       *self,
 
       if (marker->track == NULL)
         marker->track = task_child (self, task, KYMO_TRACK_COUNTER, "Value marker");
-      kymo_track_add_sample (marker->track, ts, (double) event->v[1].s);
+      lane_add_sample (self, marker->track, ts, (double) event->v[1].s);
     }
   else
     {
@@ -1281,9 +1476,9 @@ freertos_event (KymoTbandModel       *self,
       if (task->prio_track == NULL)
         {
           task->prio_track = task_child (self, task, KYMO_TRACK_COUNTER, "Priority");
-          kymo_track_set_sort_key (task->prio_track, 0);
+          kymo_track_set_sort_key (task->prio_track->track, 0);
         }
-      kymo_track_add_sample (task->prio_track, ts, event->v[1].u);
+      lane_add_sample (self, task->prio_track, ts, event->v[1].u);
       /* Inherited priorities are temporary: order tasks by their own. */
       if (event->id == KYMO_TBAND_TASK_PRIORITY_SET || !task->has_priority)
         {
@@ -1370,7 +1565,7 @@ kymo_tband_model_event (KymoTbandModel       *self,
     {
       model_warn_at (self, offset, ts, "timestamp goes back on core %u: %" G_GUINT64_FORMAT " after %" G_GUINT64_FORMAT,
                      core->id, event->ts, core->last_ticks);
-      kymo_track_add_instant (core_warn_track (self, core), ts,
+      lane_add_instant (self, core_warn_track (self, core), ts,
                               kymo_trace_intern (self->trace, "timestamp goes back"),
                               KYMO_EVENT_WARNING, source);
     }
@@ -1403,7 +1598,7 @@ kymo_tband_model_event (KymoTbandModel       *self,
           {
             g_autofree char *name = g_strdup_printf ("%u events dropped", count - before);
 
-            kymo_track_add_instant (core_warn_track (self, core), ts,
+            lane_add_instant (self, core_warn_track (self, core), ts,
                                     kymo_trace_intern (self->trace, name),
                                     KYMO_EVENT_WARNING, source);
             model_warn_at (self, offset, ts, "core %u: %s", core->id, name);
@@ -1443,7 +1638,7 @@ kymo_tband_model_event (KymoTbandModel       *self,
           g_ptr_array_add (self->valmarker_list, marker);
         if (marker->track == NULL)
           marker->track = global_marker_track (self, KYMO_TRACK_COUNTER, marker->id);
-        kymo_track_add_sample (marker->track, ts, (double) event->v[1].s);
+        lane_add_sample (self, marker->track, ts, (double) event->v[1].s);
       }
       break;
 
@@ -1468,26 +1663,26 @@ kymo_tband_model_invalid (KymoTbandModel *self,
     {
       if (self->name_dropped_frame == 0)
         self->name_dropped_frame = kymo_trace_intern (self->trace, "invalid frame");
-      kymo_track_add_instant (core_warn_track (self, core), ts, self->name_dropped_frame,
+      lane_add_instant (self, core_warn_track (self, core), ts, self->name_dropped_frame,
                               KYMO_EVENT_WARNING, KYMO_NO_SOURCE);
     }
 }
 
 static void
 set_track_name (KymoTrace  *trace,
-                KymoTrack  *track,
+                Lane       *lane,
                 const char *name,
                 const char *fallback,
                 guint32     id)
 {
-  if (track == NULL)
+  if (lane == NULL)
     return;
   if (name != NULL && name[0] != '\0')
-    kymo_track_set_name (track, name);
+    kymo_track_set_name (lane->track, name);
   else
     {
       g_autofree char *text = g_strdup_printf ("%s #%u", fallback, id);
-      kymo_track_set_name (track, text);
+      kymo_track_set_name (lane->track, text);
     }
 }
 
@@ -1529,7 +1724,7 @@ orphan_marker_name (KymoTbandModel *self,
 
 static void
 name_task_marker (KymoTbandModel *self,
-                  KymoTrack      *track,
+                  Lane           *track,
                   const char     *name,
                   gboolean        value,
                   guint32         id)
@@ -1554,7 +1749,7 @@ finish_task (KymoTbandModel *self,
     return;
 
   if (task->state != STATE_NONE && task->state != STATE_DELETED)
-    kymo_track_add_span (task->state_track, task->state_start, MAX (end, task->state_start),
+    lane_add_span (self, task->state_track, task->state_start, MAX (end, task->state_start),
                          self->name_running[task->state], 0,
                          KYMO_EVENT_STATE | KYMO_EVENT_INCOMPLETE, task->state_source);
 
@@ -1581,7 +1776,7 @@ finish_task (KymoTbandModel *self,
 
       if (marker == NULL)
         continue;
-      evtmarker_close (marker, end);
+      evtmarker_close (self, marker, end);
       name_task_marker (self, marker->track, marker->name, FALSE, marker->id);
     }
   for (guint i = 0; i < task->valmarkers.dense->len; i++)
@@ -1603,7 +1798,7 @@ finish_task (KymoTbandModel *self,
             {
               EvtMarker *marker = value;
 
-              evtmarker_close (marker, end);
+              evtmarker_close (self, marker, end);
               name_task_marker (self, marker->track, marker->name, FALSE, marker->id);
             }
         }
@@ -1637,7 +1832,7 @@ kymo_tband_model_finish (KymoTbandModel *self)
         {
           OpenIsr *open = &g_array_index (core->isr_stack, OpenIsr, d);
 
-          kymo_track_add_span (core->isr, open->start, MAX (end, open->start), open->name, d,
+          lane_add_span (self, core->isr, open->start, MAX (end, open->start), open->name, d,
                                KYMO_EVENT_INCOMPLETE, open->source);
         }
       g_array_set_size (core->isr_stack, 0);
@@ -1667,7 +1862,7 @@ kymo_tband_model_finish (KymoTbandModel *self)
     {
       EvtMarker *marker = self->marker_list->pdata[i];
 
-      evtmarker_close (marker, end);
+      evtmarker_close (self, marker, end);
       set_track_name (self->trace, marker->track, marker->name, "Marker", marker->id);
     }
   for (guint i = 0; i < self->valmarker_list->len; i++)
@@ -1675,6 +1870,15 @@ kymo_tband_model_finish (KymoTbandModel *self)
       ValMarker *marker = self->valmarker_list->pdata[i];
 
       set_track_name (self->trace, marker->track, marker->name, "Value marker", marker->id);
+    }
+
+  /* Everything is added: hand over what the lanes still hold. */
+  for (guint i = 0; i < self->lanes->len; i++)
+    {
+      Lane *lane = self->lanes->pdata[i];
+
+      lane_flush (lane);
+      g_clear_pointer (&lane->batch, g_free);
     }
 
   if (self->seen_timed && !self->has_resolution)

@@ -25,6 +25,11 @@ void            kymo_tband_model_event    (KymoTbandModel       *self,
                                            const KymoTbandEvent *event,
                                            guint32               source,
                                            guint64               offset);
+/* How far the load is (@done of @total input bytes): busy tracks reserve
+ * room for what the rest of the input will bring at the same rate. */
+void            kymo_tband_model_set_progress (KymoTbandModel   *self,
+                                           guint64               done,
+                                           guint64               total);
 /* A frame that did not decode: a warning marker on @core's lane. */
 void            kymo_tband_model_invalid  (KymoTbandModel       *self,
                                            guint                 core,
