@@ -32,12 +32,18 @@ typedef struct {
 
 /* Spans waiting for their place, one run per depth: they go to the track
  * depth by depth, already in the order kymo_trace_seal() keeps, so nothing
- * is sorted and each span's final index is known when it is added. */
+ * is sorted and each span's final index is known when it is added. A run
+ * grows by fixed chunks: nothing is moved while matching, and the chunks
+ * freed by one thread are reused (still mapped) by the next. */
+#define CHUNK_SHIFT 12
+#define CHUNK_LEN   (1u << CHUNK_SHIFT)
+#define CHUNK_MASK  (CHUNK_LEN - 1)
+
 typedef struct {
-  KymoSpan    *v;
-  SpanLink    *links;   /* parallel to v, or NULL without detail records */
+  KymoSpan   **chunks;
+  SpanLink   **links;   /* parallel to chunks, or NULL without detail records */
+  gsize        n_chunks;
   gsize        len;
-  gsize        cap;
 } SpanRun;
 
 typedef struct {
@@ -52,12 +58,11 @@ typedef struct {
   KymoTrace    *trace;
   KymoTrack    *track;
 
-  Frame        *stack;
+  Frame        *stack;          /* [ATF_MAX_DEPTH] */
   gsize         depth;
-  gsize         stack_cap;
   guint64       overflow;       /* CALLs beyond ATF_MAX_DEPTH still open */
 
-  SpanRun      *runs;           /* [ATF_MAX_DEPTH], allocated lazily */
+  SpanRun      *runs;           /* [ATF_MAX_DEPTH] */
   guint         n_runs;
   GArray       *exceptions;     /* PendingInstant */
   KymoTime      exception_ts;   /* last EXCEPTION, or KYMO_TIME_NONE */
@@ -76,6 +81,11 @@ typedef struct {
    * thread, so name ids do not depend on thread timing. */
   gboolean      read_only;
   gboolean      blocked;
+  /* Checked while matching in file order: a record earlier than the one
+   * before stops the match (@unsorted), which is then redone in time order. */
+  gboolean      check_order;
+  gboolean      unsorted;
+  KymoTime      max_ts;         /* latest record, or KYMO_TIME_NONE */
 } Matcher;
 
 static inline KymoTime
@@ -84,36 +94,63 @@ clamp_ts (guint64 ts)
   return ts > G_MAXINT64 ? G_MAXINT64 : (KymoTime) ts;
 }
 
-static SpanRun *
-run_reserve (Matcher *m,
-             guint    depth)
+static inline KymoSpan *
+run_span (SpanRun *run,
+          gsize    i)
 {
-  SpanRun *run;
+  return &run->chunks[i >> CHUNK_SHIFT][i & CHUNK_MASK];
+}
 
-  if (m->runs == NULL)
-    m->runs = g_new0 (SpanRun, ATF_MAX_DEPTH);
-  m->n_runs = MAX (m->n_runs, depth + 1);
-  run = &m->runs[depth];
-  if (G_UNLIKELY (run->len == run->cap))
+static inline SpanLink *
+run_link (SpanRun *run,
+          gsize    i)
+{
+  return &run->links[i >> CHUNK_SHIFT][i & CHUNK_MASK];
+}
+
+static G_GNUC_NO_INLINE void
+run_grow (Matcher *m,
+          SpanRun *run)
+{
+  /* Chunk pointer arrays double; a run of n spans has n / CHUNK_LEN + 1. */
+  if ((run->n_chunks & (run->n_chunks - 1)) == 0)
     {
-      run->cap = MAX (64, run->cap * 2);
-      run->v = g_renew (KymoSpan, run->v, run->cap);
+      gsize cap = MAX (run->n_chunks * 2, 1);
+
+      run->chunks = g_renew (KymoSpan *, run->chunks, cap);
       if (m->has_detail)
-        run->links = g_renew (SpanLink, run->links, run->cap);
+        run->links = g_renew (SpanLink *, run->links, cap);
     }
-  return run;
+  run->chunks[run->n_chunks] = g_new (KymoSpan, CHUNK_LEN);
+  if (m->has_detail)
+    run->links[run->n_chunks] = g_new (SpanLink, CHUNK_LEN);
+  run->n_chunks++;
+}
+
+static void
+run_clear (SpanRun *run)
+{
+  for (gsize c = 0; c < run->n_chunks; c++)
+    {
+      g_free (run->chunks[c]);
+      if (run->links)
+        g_free (run->links[c]);
+    }
+  g_clear_pointer (&run->chunks, g_free);
+  g_clear_pointer (&run->links, g_free);
+  run->n_chunks = run->len = 0;
 }
 
 /* Seal orders a depth by start, then by longer first: a zero-length span
  * followed by one starting at the same time must swap. */
-static gsize
+static G_GNUC_NO_INLINE gsize
 run_fix_order (SpanRun *run)
 {
   gsize i;
 
   for (i = run->len - 1; i > 0; i--)
     {
-      KymoSpan *a = &run->v[i - 1], *b = &run->v[i], tmp;
+      KymoSpan *a = run_span (run, i - 1), *b = run_span (run, i), tmp;
 
       if (a->start != b->start || a->end >= b->end)
         break;
@@ -122,17 +159,17 @@ run_fix_order (SpanRun *run)
       *b = tmp;
       if (run->links)
         {
-          SpanLink link = run->links[i - 1];
+          SpanLink *la = run_link (run, i - 1), *lb = run_link (run, i), link = *la;
 
-          run->links[i - 1] = run->links[i];
-          run->links[i] = link;
+          *la = *lb;
+          *lb = link;
         }
     }
   return i;
 }
 
 /* Returns where the span landed in its depth run. */
-static gsize
+static inline gsize
 emit (Matcher  *m,
       guint     depth,
       Frame    *frame,
@@ -141,22 +178,28 @@ emit (Matcher  *m,
       guint32   ret,
       gboolean  maybe_linked)
 {
-  SpanRun *run = run_reserve (m, depth);
-  KymoSpan *span = &run->v[run->len];
+  SpanRun *run = &m->runs[depth];
+  gsize i = run->len;
+  KymoSpan *span;
 
+  if (G_UNLIKELY ((i & CHUNK_MASK) == 0))
+    run_grow (m, run);
+  span = run_span (run, i);
   span->start = frame->start;
   span->end = MAX (end, frame->start);
   span->name_flags = (frame->name & KYMO_NAME_MAX) | (flags << 24);
   span->source = frame->source;
   if (run->links)
     {
-      run->links[run->len].ret = ret;
-      run->links[run->len].maybe_linked = maybe_linked;
+      SpanLink *link = run_link (run, i);
+
+      link->ret = ret;
+      link->maybe_linked = maybe_linked;
     }
-  run->len++;
+  run->len = i + 1;
   /* Nothing to reorder unless the previous span starts at the same time. */
-  if (G_LIKELY (run->len < 2 || run->v[run->len - 2].start != span->start))
-    return run->len - 1;
+  if (G_LIKELY (i == 0 || run_span (run, i - 1)->start != span->start))
+    return i;
   return run_fix_order (run);
 }
 
@@ -174,29 +217,35 @@ report_progress (Matcher  *m,
   return kymo_load_job_progress (m->job, (double) *m->done / MAX (m->total, 1), "Reading calls", error);
 }
 
-static gboolean
-name_of (Matcher  *m,
-         guint64   function_id,
-         guint32  *name)
+static G_GNUC_NO_INLINE gboolean
+name_of_slow (Matcher  *m,
+              guint64   function_id,
+              guint32  *name)
 {
   if (!m->read_only)
     {
-      *name = _kymo_atf_names_lookup (m->names, function_id);
+      *name = _kymo_atf_names_slow (m->names, function_id);
       return TRUE;
     }
-  {
-    guint slot = _kymo_atf_names_hash (function_id) & (ATF_NAME_CACHE - 1);
-
-    if (m->names->cache[slot].name != 0 && m->names->cache[slot].function_id == function_id)
-      {
-        *name = m->names->cache[slot].name - 1;
-        return TRUE;
-      }
-  }
   if (_kymo_atf_names_resolve (m->names, function_id, FALSE, name))
     return TRUE;
   m->blocked = TRUE;
   return FALSE;
+}
+
+static inline gboolean
+name_of (Matcher  *m,
+         guint64   function_id,
+         guint32  *name)
+{
+  guint slot = _kymo_atf_names_hash (function_id) & (ATF_NAME_CACHE - 1);
+
+  if (G_LIKELY (m->names->cache[slot].name != 0 && m->names->cache[slot].function_id == function_id))
+    {
+      *name = m->names->cache[slot].name - 1;
+      return TRUE;
+    }
+  return name_of_slow (m, function_id, name);
 }
 
 static gboolean
@@ -230,10 +279,13 @@ typedef enum {
   LAST_EXCEPTION,
 } LastKind;
 
-static gboolean
-match_events (Matcher      *m,
-              const guint32 *order,
-              GError      **error)
+/* The loop over a thread's records, in file order (@order NULL) or in
+ * @order; inlined twice so that the file-order loop reads records in place
+ * without an extra load per record. */
+static inline G_ALWAYS_INLINE gboolean
+match_events_in (Matcher       *m,
+                 const guint32 *order,
+                 GError       **error)
 {
   AtfThread *t = m->thread;
   const AtfIndexFile *index = &t->index;
@@ -243,151 +295,182 @@ match_events (Matcher      *m,
   LastKind last = LAST_NONE;
   guint last_depth = 0;
   gsize last_pos = 0;
+  guint32 n = index->n_events;
+  gboolean check = order == NULL && m->check_order;
+  guint64 prev_ts = 0, max_ts = 0;
 
-  for (guint32 k = 0; k < index->n_events; k++)
+  for (guint32 block = 0; block < n; )
     {
-      guint32 seq = order ? order[k] : k;
-      const guint8 *e = _kymo_atf_index_event (index, seq);
-      KymoTime ts = clamp_ts (kymo_read_u64le (e));
-      guint64 fid = kymo_read_u64le (e + 8);
-      guint32 kind = kymo_read_u32le (e + 20);
-      guint32 call_depth = kymo_read_u32le (e + 24);
-      guint32 dseq = kymo_read_u32le (e + 28);
+      guint32 block_end = n - block > PROGRESS_STEP ? block + PROGRESS_STEP : n;
 
-      if (G_UNLIKELY ((k & (PROGRESS_STEP - 1)) == 0) && k > 0 && !report_progress (m, PROGRESS_STEP, error))
+      if (block > 0 && !report_progress (m, PROGRESS_STEP, error))
         return FALSE;
 
-      /* With detail recording on, the real writer stores every record twice:
-       * once from the index lane and once, slightly later and carrying
-       * detail_seq, from the detail lane. Keep one, linked to the copy that
-       * the detail record points back to. */
-      if (!prev_merged && kind == prev_kind && fid == prev_fid && call_depth == prev_depth &&
-          (dseq != ATF_NO_SEQ) != (prev_dseq != ATF_NO_SEQ))
+      for (guint32 k = block; k < block_end; k++)
         {
-          prev_merged = TRUE;
-          m->n_duplicates++;
-          if (dseq == ATF_NO_SEQ)
-            continue;
-          switch (last)
+          guint32 seq = order ? order[k] : k;
+          const guint8 *e = _kymo_atf_index_event (index, seq);
+          guint64 raw_ts = kymo_read_u64le (e);
+          KymoTime ts = clamp_ts (raw_ts);
+          guint64 fid = kymo_read_u64le (e + 8);
+          guint32 kind = kymo_read_u32le (e + 20);
+          guint32 call_depth = kymo_read_u32le (e + 24);
+          guint32 dseq = kymo_read_u32le (e + 28);
+
+          if (check)
             {
-            case LAST_FRAME:
-              m->stack[m->depth - 1].source = seq;
-              break;
-            case LAST_SPAN:
-              {
-                SpanRun *run = &m->runs[last_depth];
-                if (run->links)
+              if (G_UNLIKELY (raw_ts < prev_ts))
+                {
+                  m->unsorted = TRUE;
+                  return FALSE;
+                }
+              prev_ts = raw_ts;
+            }
+          max_ts = MAX (max_ts, raw_ts);
+
+          /* With detail recording on, the real writer stores every record twice:
+           * once from the index lane and once, slightly later and carrying
+           * detail_seq, from the detail lane. Keep one, linked to the copy that
+           * the detail record points back to. */
+          if (G_UNLIKELY (!prev_merged && kind == prev_kind && fid == prev_fid && call_depth == prev_depth &&
+                          (dseq != ATF_NO_SEQ) != (prev_dseq != ATF_NO_SEQ)))
+            {
+              prev_merged = TRUE;
+              m->n_duplicates++;
+              if (dseq == ATF_NO_SEQ)
+                continue;
+              switch (last)
+                {
+                case LAST_FRAME:
+                  m->stack[m->depth - 1].source = seq;
+                  break;
+                case LAST_SPAN:
                   {
-                    run->links[last_pos].ret = seq;
-                    run->links[last_pos].maybe_linked = TRUE;
+                    SpanRun *run = &m->runs[last_depth];
+                    if (run->links)
+                      {
+                        run_link (run, last_pos)->ret = seq;
+                        run_link (run, last_pos)->maybe_linked = TRUE;
+                      }
                   }
-              }
-              break;
-            case LAST_EXCEPTION:
-              g_array_index (m->exceptions, PendingInstant, m->exceptions->len - 1).source = seq;
-              break;
-            case LAST_NONE:
-            default:
-              break;
-            }
-          continue;
-        }
-      prev_merged = FALSE;
-      prev_kind = kind;
-      prev_fid = fid;
-      prev_depth = call_depth;
-      prev_dseq = dseq;
-      last = LAST_NONE;
-
-      if (kind == 1)
-        {
-          Frame *frame;
-          guint32 name;
-
-          if (m->depth >= ATF_MAX_DEPTH || m->overflow > 0)
-            {
-              m->overflow++;
-              m->warn.n_deep++;
+                  break;
+                case LAST_EXCEPTION:
+                  g_array_index (m->exceptions, PendingInstant, m->exceptions->len - 1).source = seq;
+                  break;
+                case LAST_NONE:
+                default:
+                  break;
+                }
               continue;
             }
-          if (!name_of (m, fid, &name))
-            return FALSE;
-          if (m->depth == m->stack_cap)
-            {
-              m->stack_cap = MAX (64, m->stack_cap * 2);
-              m->stack = g_renew (Frame, m->stack, m->stack_cap);
-            }
-          frame = &m->stack[m->depth++];
-          frame->start = ts;
-          frame->function_id = fid;
-          frame->name = name;
-          frame->source = seq;
-          last = LAST_FRAME;
-        }
-      else if (kind == 2)
-        {
-          gsize found = G_MAXSIZE;
+          prev_merged = FALSE;
+          prev_kind = kind;
+          prev_fid = fid;
+          prev_depth = call_depth;
+          prev_dseq = dseq;
+          last = LAST_NONE;
 
-          if (m->overflow > 0)
+          if (kind == 1)
             {
-              m->overflow--;
-              continue;
-            }
-          for (gsize i = m->depth, n = 0; i > 0 && n < MAX_SEARCH; i--, n++)
-            if (m->stack[i - 1].function_id == fid)
-              {
-                found = i - 1;
-                break;
-              }
-          if (found == G_MAXSIZE)
-            {
-              if (m->warn.n_stray++ == 0)
-                m->warn.first_stray = (guint64) (index->events - index->data) + (guint64) seq * ATF_EVENT_SIZE;
-              continue;
-            }
-          /* Frames above the one returning were unwound: by the last
-           * exception when it came after they started. */
-          while (m->depth - 1 > found)
-            {
-              Frame *frame = &m->stack[--m->depth];
-              KymoTime end = ts;
+              Frame *frame;
+              guint32 name;
 
-              if (m->exception_ts != KYMO_TIME_NONE && m->exception_ts >= frame->start)
-                end = m->exception_ts;
-              emit (m, m->depth, frame, end, KYMO_EVENT_WARNING, ATF_NO_SEQ,
-                    m->has_detail && detail_seq_of (t, frame->source) != ATF_NO_SEQ);
+              if (G_UNLIKELY (m->depth >= ATF_MAX_DEPTH || m->overflow > 0))
+                {
+                  m->overflow++;
+                  m->warn.n_deep++;
+                  continue;
+                }
+              if (!name_of (m, fid, &name))
+                return FALSE;
+              frame = &m->stack[m->depth++];
+              frame->start = ts;
+              frame->function_id = fid;
+              frame->name = name;
+              frame->source = seq;
+              m->n_runs = MAX (m->n_runs, (guint) m->depth);
+              last = LAST_FRAME;
             }
-          m->depth--;
-          last_pos = emit (m, m->depth, &m->stack[m->depth], ts, 0, seq,
-                           m->has_detail &&
-                           (dseq != ATF_NO_SEQ || detail_seq_of (t, m->stack[m->depth].source) != ATF_NO_SEQ));
-          last = LAST_SPAN;
-          last_depth = m->depth;
-        }
-      else if (kind == 3)
-        {
-          PendingInstant exception;
-          g_autofree char *label = NULL;
-          guint32 name;
+          else if (kind == 2)
+            {
+              gsize found = G_MAXSIZE;
 
-          if (!name_of (m, fid, &name))
-            return FALSE;
-          label = g_strdup_printf ("exception in %s", kymo_trace_get_name (m->trace, name));
-          exception.ts = ts;
-          if (!intern (m, label, &exception.name))
-            return FALSE;
-          exception.source = seq;
-          g_array_append_val (m->exceptions, exception);
-          m->exception_ts = ts;
-          last = LAST_EXCEPTION;
+              if (G_UNLIKELY (m->overflow > 0))
+                {
+                  m->overflow--;
+                  continue;
+                }
+              if (G_LIKELY (m->depth > 0 && m->stack[m->depth - 1].function_id == fid))
+                found = m->depth - 1;
+              else
+                for (gsize i = m->depth, j = 0; i > 0 && j < MAX_SEARCH; i--, j++)
+                  if (m->stack[i - 1].function_id == fid)
+                    {
+                      found = i - 1;
+                      break;
+                    }
+              if (G_UNLIKELY (found == G_MAXSIZE))
+                {
+                  if (m->warn.n_stray++ == 0)
+                    m->warn.first_stray = (guint64) (index->events - index->data) + (guint64) seq * ATF_EVENT_SIZE;
+                  continue;
+                }
+              /* Frames above the one returning were unwound: by the last
+               * exception when it came after they started. */
+              while (m->depth - 1 > found)
+                {
+                  Frame *frame = &m->stack[--m->depth];
+                  KymoTime end = ts;
+
+                  if (m->exception_ts != KYMO_TIME_NONE && m->exception_ts >= frame->start)
+                    end = m->exception_ts;
+                  emit (m, m->depth, frame, end, KYMO_EVENT_WARNING, ATF_NO_SEQ,
+                        m->has_detail && detail_seq_of (t, frame->source) != ATF_NO_SEQ);
+                }
+              m->depth--;
+              last_pos = emit (m, m->depth, &m->stack[m->depth], ts, 0, seq,
+                               m->has_detail &&
+                               (dseq != ATF_NO_SEQ || detail_seq_of (t, m->stack[m->depth].source) != ATF_NO_SEQ));
+              last = LAST_SPAN;
+              last_depth = m->depth;
+            }
+          else if (kind == 3)
+            {
+              PendingInstant exception;
+              g_autofree char *label = NULL;
+              guint32 name;
+
+              if (!name_of (m, fid, &name))
+                return FALSE;
+              label = g_strdup_printf ("exception in %s", kymo_trace_get_name (m->trace, name));
+              exception.ts = ts;
+              if (!intern (m, label, &exception.name))
+                return FALSE;
+              exception.source = seq;
+              g_array_append_val (m->exceptions, exception);
+              m->exception_ts = ts;
+              last = LAST_EXCEPTION;
+            }
+          else
+            {
+              if (m->warn.n_unknown++ == 0)
+                m->warn.first_unknown = (guint64) (index->events - index->data) + (guint64) seq * ATF_EVENT_SIZE;
+            }
         }
-      else
-        {
-          if (m->warn.n_unknown++ == 0)
-            m->warn.first_unknown = (guint64) (index->events - index->data) + (guint64) seq * ATF_EVENT_SIZE;
-        }
+      block = block_end;
     }
-  return report_progress (m, index->n_events & (PROGRESS_STEP - 1), error);
+  m->max_ts = n > 0 ? clamp_ts (max_ts) : KYMO_TIME_NONE;
+  return report_progress (m, n & (PROGRESS_STEP - 1), error);
+}
+
+static gboolean
+match_events (Matcher       *m,
+              const guint32 *order,
+              GError       **error)
+{
+  if (order != NULL)
+    return match_events_in (m, order, error);
+  return match_events_in (m, NULL, error);
 }
 
 static void
@@ -407,8 +490,8 @@ add_spans (Matcher *m)
 
       for (gsize i = 0; run->links != NULL && i < run->len; i++)
         {
-          KymoSpan *s = &run->v[i];
-          SpanLink *link = &run->links[i];
+          KymoSpan *s = run_span (run, i);
+          SpanLink *link = run_link (run, i);
 
           if (link->maybe_linked)
             {
@@ -435,11 +518,16 @@ add_spans (Matcher *m)
                 }
             }
         }
-      kymo_track_add_spans (m->track, d, run->v, run->len);
+      /* Freed depth by depth: the next thread built on this worker reuses
+       * the chunks while they are still mapped. */
+      for (gsize c = 0; c < run->n_chunks; c++)
+        {
+          gsize first = (gsize) c << CHUNK_SHIFT;
+
+          kymo_track_add_spans (m->track, d, run->chunks[c], MIN (run->len - first, (gsize) CHUNK_LEN));
+        }
       index += (guint32) run->len;
-      g_clear_pointer (&run->v, g_free);
-      g_clear_pointer (&run->links, g_free);
-      run->len = run->cap = 0;
+      run_clear (run);
     }
 }
 
@@ -592,19 +680,80 @@ _kymo_atf_time_order (const AtfIndexFile *index,
   return order;
 }
 
-static AtfBuildResult
-build (Matcher       *m,
-       const guint32 *order,
-       KymoTime       trace_end,
-       GError       **error)
+struct _AtfBuild
 {
+  Matcher    m;
+  guint32   *order;          /* time order, or NULL for the file's own */
+  gboolean   order_known;    /* FALSE: the file's order is not checked yet */
+  guint32   *detail_names;   /* [detail.n_records] once matched */
+};
+
+AtfBuild *
+_kymo_atf_build_new (KymoTrace *trace,
+                     AtfThread *thread,
+                     guint32   *order,
+                     gboolean   order_known)
+{
+  AtfBuild *b = g_new0 (AtfBuild, 1);
+
+  b->m.thread = thread;
+  b->m.trace = trace;
+  b->order = order;
+  b->order_known = order_known || order != NULL;
+  return b;
+}
+
+/* Forgets what a previous match produced. */
+static void
+matcher_reset (Matcher *m)
+{
+  if (m->runs != NULL)
+    for (guint d = 0; d < m->n_runs; d++)
+      run_clear (&m->runs[d]);
+  m->n_runs = 0;
+  m->depth = 0;
+  m->overflow = 0;
+  m->max_ts = KYMO_TIME_NONE;
+  m->unsorted = FALSE;
+  m->blocked = FALSE;
+  m->n_duplicates = 0;
+  memset (&m->warn, 0, sizeof m->warn);
+  if (m->exceptions != NULL)
+    g_array_set_size (m->exceptions, 0);
+  m->exception_ts = KYMO_TIME_NONE;
+}
+
+void
+_kymo_atf_build_free (AtfBuild *b)
+{
+  Matcher *m = &b->m;
+
+  matcher_reset (m);
+  g_free (m->runs);
+  g_free (m->stack);
+  g_clear_pointer (&m->exceptions, g_array_unref);
+  g_free (b->order);
+  g_free (b->detail_names);
+  g_free (b);
+}
+
+/* Phase one: matching and the names of the detail records. */
+static AtfBuildResult
+build_match (AtfBuild *b,
+             GError  **error)
+{
+  Matcher *m = &b->m;
   AtfThread *t = m->thread;
-  g_autofree guint32 *detail_names = NULL;
   gboolean ok;
 
-  m->track = kymo_trace_get_track (m->trace, t->track);
-  m->exceptions = g_array_new (FALSE, FALSE, sizeof (PendingInstant));
-  m->exception_ts = KYMO_TIME_NONE;
+  if (m->stack == NULL)
+    {
+      m->stack = g_new (Frame, ATF_MAX_DEPTH);
+      m->runs = g_new0 (SpanRun, ATF_MAX_DEPTH);
+      m->exceptions = g_array_new (FALSE, FALSE, sizeof (PendingInstant));
+    }
+  matcher_reset (m);
+  g_clear_pointer (&b->detail_names, g_free);
   m->has_detail = t->detail.n_records > 0;
 
   g_clear_pointer (&t->det_target, g_free);
@@ -614,35 +763,30 @@ build (Matcher       *m,
       memset (t->det_target, 0xFF, sizeof (guint32) * t->detail.n_records);
     }
 
-  ok = match_events (m, order, error);
-
-  /* A CALL never returned runs to the end of the trace. */
-  while (ok && m->depth > 0)
+  /* Interning follows the records' time order, so the sequential build
+   * must know it before it starts. */
+  if (!b->order_known && !m->read_only)
     {
-      Frame *frame = &m->stack[--m->depth];
-      emit (m, m->depth, frame, MAX (trace_end, frame->start), KYMO_EVENT_INCOMPLETE, ATF_NO_SEQ,
-            m->has_detail && detail_seq_of (t, frame->source) != ATF_NO_SEQ);
+      b->order = _kymo_atf_time_order (&t->index, NULL);
+      b->order_known = TRUE;
     }
+  m->check_order = !b->order_known;
+  ok = match_events (m, b->order, error);
+  if (!ok && m->unsorted)
+    {
+      /* The writer went back in time (it does, with detail recording on):
+       * match again in time order. */
+      b->order = _kymo_atf_time_order (&t->index, NULL);
+      b->order_known = TRUE;
+      m->check_order = FALSE;
+      matcher_reset (m);
+      ok = match_events (m, b->order, error);
+    }
+  else if (ok && m->check_order)
+    b->order_known = TRUE;
 
   if (ok)
-    ok = resolve_detail_names (m, &detail_names);
-  if (ok)
-    {
-      add_spans (m);
-      add_exceptions (m);
-      add_details (t, m->trace, detail_names);
-    }
-
-  if (m->runs)
-    for (guint d = 0; d < m->n_runs; d++)
-      {
-        g_free (m->runs[d].v);
-        g_free (m->runs[d].links);
-      }
-  g_free (m->runs);
-  g_free (m->stack);
-  g_array_unref (m->exceptions);
-
+    ok = resolve_detail_names (m, &b->detail_names);
   if (ok)
     return ATF_BUILD_DONE;
   if (m->blocked)
@@ -654,53 +798,77 @@ build (Matcher       *m,
 }
 
 gboolean
-_kymo_atf_build_thread (KymoLoadJob  *job,
-                        KymoTrace    *trace,
-                        AtfThread    *t,
-                        AtfNames     *names,
-                        const guint32 *order,
-                        KymoTime      trace_end,
-                        guint64      *done,
-                        guint64       total,
-                        GError      **error)
+_kymo_atf_build_match (AtfBuild     *b,
+                       AtfNames     *names,
+                       KymoLoadJob  *job,
+                       guint64      *done,
+                       guint64       total,
+                       GError      **error)
 {
-  Matcher m = { 0 };
+  Matcher *m = &b->m;
 
-  m.thread = t;
-  m.names = names;
-  m.trace = trace;
-  m.job = job;
-  m.done = done;
-  m.total = total;
-  if (build (&m, order, trace_end, error) != ATF_BUILD_DONE)
-    return FALSE;
-  _kymo_atf_warn_thread (trace, t, &m.warn);
-  return TRUE;
+  m->names = names;
+  m->read_only = FALSE;
+  m->shared = NULL;
+  m->job = job;
+  m->done = done;
+  m->total = total;
+  return build_match (b, error) == ATF_BUILD_DONE;
 }
 
 AtfBuildResult
-_kymo_atf_build_thread_parallel (KymoTrace      *trace,
-                                 AtfThread      *t,
-                                 const AtfNames *names,
-                                 const guint32  *order,
-                                 KymoTime        trace_end,
-                                 AtfProgress    *progress,
-                                 AtfWarnings    *warnings)
+_kymo_atf_build_match_parallel (AtfBuild       *b,
+                                const AtfNames *names,
+                                AtfProgress    *progress)
 {
-  Matcher m = { 0 };
+  Matcher *m = &b->m;
   AtfNames local;
   AtfBuildResult result;
 
   _kymo_atf_names_copy (&local, names);
-  m.thread = t;
-  m.names = &local;
-  m.trace = trace;
-  m.shared = progress;
-  m.read_only = TRUE;
-  result = build (&m, order, trace_end, NULL);
-  *warnings = m.warn;
+  m->names = &local;
+  m->read_only = TRUE;
+  m->shared = progress;
+  m->job = NULL;
+  m->done = NULL;
+  result = build_match (b, NULL);
+  m->names = NULL;
   _kymo_atf_names_clear (&local);
   return result;
+}
+
+KymoTime
+_kymo_atf_build_max_ts (const AtfBuild *b)
+{
+  return b->m.max_ts;
+}
+
+const AtfWarnings *
+_kymo_atf_build_warnings (const AtfBuild *b)
+{
+  return &b->m.warn;
+}
+
+/* Phase two: interns nothing, so threads may finish side by side. */
+void
+_kymo_atf_build_finish (AtfBuild *b,
+                        KymoTime  trace_end)
+{
+  Matcher *m = &b->m;
+  AtfThread *t = m->thread;
+
+  m->track = kymo_trace_get_track (m->trace, t->track);
+  /* A CALL never returned runs to the end of the trace. */
+  while (m->depth > 0)
+    {
+      Frame *frame = &m->stack[--m->depth];
+      emit (m, m->depth, frame, MAX (trace_end, frame->start), KYMO_EVENT_INCOMPLETE, ATF_NO_SEQ,
+            m->has_detail && detail_seq_of (t, frame->source) != ATF_NO_SEQ);
+    }
+  add_spans (m);
+  add_exceptions (m);
+  add_details (t, m->trace, b->detail_names);
+  matcher_reset (m);
 }
 
 /* After kymo_trace_seal(): detail instants were sorted by time, so find

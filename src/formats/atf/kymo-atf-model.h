@@ -31,27 +31,40 @@ typedef enum {
 
 guint32  *_kymo_atf_time_order    (const AtfIndexFile *index,
                                    KymoTime           *max_ts);
-gboolean  _kymo_atf_build_thread  (KymoLoadJob        *job,
-                                   KymoTrace          *trace,
+
+/* A thread's build, in two phases: matching (which may need names
+ * interned), then, once the end of the trace is known, adding the spans.
+ * @order (owned) is the records' time order when known (@order_known; NULL
+ * then means the file's own order); otherwise matching checks it. */
+typedef struct _AtfBuild AtfBuild;
+
+AtfBuild *_kymo_atf_build_new     (KymoTrace          *trace,
                                    AtfThread          *thread,
+                                   guint32            *order,
+                                   gboolean            order_known);
+void      _kymo_atf_build_free    (AtfBuild           *build);
+/* On the loading thread: interns names as needed. */
+gboolean  _kymo_atf_build_match   (AtfBuild           *build,
                                    AtfNames           *names,
-                                   const guint32      *order,
-                                   KymoTime            trace_end,
+                                   KymoLoadJob        *job,
                                    guint64            *done,
                                    guint64             total,
                                    GError            **error);
 /* The same on a worker thread: reads the trace's names but never interns
- * (it returns ATF_BUILD_BLOCKED instead, having added nothing), reports
- * progress through @progress only, and leaves the warnings to the caller
- * (_kymo_atf_warn_thread(), in thread order, after interning "detail
- * record" as the sequential build does). Each call needs its own tracks. */
-AtfBuildResult _kymo_atf_build_thread_parallel (KymoTrace      *trace,
-                                                AtfThread      *thread,
-                                                const AtfNames *names,
-                                                const guint32  *order,
-                                                KymoTime        trace_end,
-                                                AtfProgress    *progress,
-                                                AtfWarnings    *warnings);
+ * (it returns ATF_BUILD_BLOCKED instead, then _kymo_atf_build_match() must
+ * be called on the loading thread, in thread order, so that name ids do
+ * not depend on thread timing), and reports progress through @progress
+ * only. Each call needs its own thread. */
+AtfBuildResult _kymo_atf_build_match_parallel (AtfBuild       *build,
+                                               const AtfNames *names,
+                                               AtfProgress    *progress);
+/* The latest index record matched, or KYMO_TIME_NONE. */
+KymoTime  _kymo_atf_build_max_ts  (const AtfBuild     *build);
+const AtfWarnings *_kymo_atf_build_warnings (const AtfBuild *build);
+/* Adds the thread's spans and instants; interns nothing, so threads may
+ * finish side by side. */
+void      _kymo_atf_build_finish  (AtfBuild           *build,
+                                   KymoTime            trace_end);
 void      _kymo_atf_warn_thread   (KymoTrace          *trace,
                                    const AtfThread    *thread,
                                    const AtfWarnings  *warnings);

@@ -274,9 +274,7 @@ time_order_all (GPtrArray *threads,
 /* Building threads in parallel: each thread has its own tracks, and the
  * trace's shared state (names, warnings) is only read meanwhile. */
 typedef struct {
-  KymoTrace      *trace;
   const AtfNames *names;
-  KymoTime        trace_end;
   AtfProgress     progress;
   GMutex          lock;
   GCond           cond;
@@ -284,11 +282,8 @@ typedef struct {
 } AtfPool;
 
 typedef struct {
-  AtfPool        *pool;
-  AtfThread      *thread;
-  const guint32  *order;
+  AtfBuild       *build;
   AtfBuildResult  result;
-  AtfWarnings     warnings;
 } AtfPoolTask;
 
 static void
@@ -298,27 +293,23 @@ pool_run (gpointer data,
   AtfPoolTask *task = data;
   AtfPool *pool = user_data;
 
-  task->result = _kymo_atf_build_thread_parallel (pool->trace, task->thread, pool->names, task->order,
-                                                  pool->trace_end, &pool->progress, &task->warnings);
+  task->result = _kymo_atf_build_match_parallel (task->build, pool->names, &pool->progress);
   g_mutex_lock (&pool->lock);
   pool->pending--;
   g_cond_signal (&pool->cond);
   g_mutex_unlock (&pool->lock);
 }
 
-/* Builds @n threads (from @first in data->threads) on up to one thread per
- * core; the loading thread reports progress meanwhile, then takes the
- * results in thread order, building again (interning as it goes) those
- * that needed new names. */
+/* Matches @n threads on up to one thread per core; the loading thread
+ * reports progress meanwhile, then takes the results in thread order,
+ * matching again (interning as it goes) those that needed new names. */
 static gboolean
-build_threads_parallel (KymoLoadJob  *job,
+match_threads_parallel (KymoLoadJob  *job,
                         KymoTrace    *trace,
-                        AtfData      *data,
-                        GPtrArray    *orders,
-                        guint         first,
+                        AtfBuild    **builds,
+                        AtfThread   **threads_of,
                         guint         n,
                         AtfNames     *names,
-                        KymoTime      trace_end,
                         guint64      *done,
                         guint64       total,
                         GError      **error)
@@ -328,9 +319,7 @@ build_threads_parallel (KymoLoadJob  *job,
   GThreadPool *threads;
   gboolean ok = TRUE;
 
-  pool.trace = trace;
   pool.names = names;
-  pool.trace_end = trace_end;
   pool.pending = n;
   g_mutex_init (&pool.lock);
   g_cond_init (&pool.cond);
@@ -338,9 +327,7 @@ build_threads_parallel (KymoLoadJob  *job,
   threads = g_thread_pool_new (pool_run, &pool, (gint) MIN (n, g_get_num_processors ()), FALSE, NULL);
   for (guint i = 0; i < n; i++)
     {
-      tasks[i].pool = &pool;
-      tasks[i].thread = g_ptr_array_index (data->threads, first + i);
-      tasks[i].order = g_ptr_array_index (orders, first + i);
+      tasks[i].build = builds[i];
       g_thread_pool_push (threads, &tasks[i], NULL);
     }
 
@@ -368,17 +355,19 @@ build_threads_parallel (KymoLoadJob  *job,
 
   for (guint i = 0; i < n && ok; i++)
     {
-      AtfThread *t = tasks[i].thread;
+      AtfThread *t = threads_of[i];
 
       switch (tasks[i].result)
         {
         case ATF_BUILD_DONE:
           *done += t->index.n_events;
           kymo_trace_intern (trace, "detail record");
-          _kymo_atf_warn_thread (trace, t, &tasks[i].warnings);
+          _kymo_atf_warn_thread (trace, t, _kymo_atf_build_warnings (builds[i]));
           break;
         case ATF_BUILD_BLOCKED:
-          ok = _kymo_atf_build_thread (job, trace, t, names, tasks[i].order, trace_end, done, total, error);
+          ok = _kymo_atf_build_match (builds[i], names, job, done, total, error);
+          if (ok)
+            _kymo_atf_warn_thread (trace, t, _kymo_atf_build_warnings (builds[i]));
           break;
         case ATF_BUILD_STOPPED:
         default:
@@ -388,6 +377,47 @@ build_threads_parallel (KymoLoadJob  *job,
     }
   /* Only a cancellation stops a worker, and then @error is set above. */
   return ok;
+}
+
+typedef struct {
+  AtfBuild *build;
+  KymoTime  trace_end;
+} AtfFinishTask;
+
+static void
+finish_run (gpointer data,
+            gpointer user_data)
+{
+  AtfFinishTask *task = data;
+
+  _kymo_atf_build_finish (task->build, task->trace_end);
+}
+
+/* Adds every thread's spans, side by side when there are several. */
+static void
+finish_threads (AtfBuild **builds,
+                guint      n,
+                KymoTime   trace_end)
+{
+  g_autofree AtfFinishTask *tasks = g_new0 (AtfFinishTask, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    {
+      tasks[i].build = builds[i];
+      tasks[i].trace_end = trace_end;
+    }
+  if (n > 1 && g_get_num_processors () > 1)
+    {
+      GThreadPool *pool = g_thread_pool_new (finish_run, NULL, (gint) MIN (n, g_get_num_processors ()),
+                                             FALSE, NULL);
+
+      for (guint i = 0; i < n; i++)
+        g_thread_pool_push (pool, &tasks[i], NULL);
+      g_thread_pool_free (pool, FALSE, TRUE);
+    }
+  else
+    for (guint i = 0; i < n; i++)
+      finish_run (&tasks[i], NULL);
 }
 
 static gboolean
@@ -406,7 +436,7 @@ load (KymoLoadJob  *job,
   guint n_threads = 0, n_symbols = 0;
   g_autofree char *version = NULL;
   guint8 arch = 0, os = 0, clock = 0;
-  gboolean ok = TRUE;
+  gboolean ok = TRUE, fused;
 
   processes = _kymo_atf_discover (input, error);
   if (processes == NULL)
@@ -452,11 +482,20 @@ load (KymoLoadJob  *job,
         }
     }
 
-  trace_end = MAX (trace_end, time_order_all (data->threads, orders));
+  /* One process with several threads: each thread's matching checks its
+   * file's time order and finds its latest record, so the end of the trace
+   * is known once they are all matched. Otherwise (several processes are
+   * built one after another) a pass over every file finds it first. */
+  fused = processes->len == 1 && data->threads->len > 1 && g_get_num_processors () > 1;
+  if (!fused)
+    trace_end = MAX (trace_end, time_order_all (data->threads, orders));
 
   for (guint p = 0, ti = 0; p < processes->len && ok; p++)
     {
       AtfProcessSource *process = g_ptr_array_index (processes, p);
+      guint n = process->threads->len;
+      g_autofree AtfBuild **builds = g_new0 (AtfBuild *, MAX (n, 1));
+      AtfThread **threads_of = (AtfThread **) data->threads->pdata + ti;
       guint group = KYMO_NO_TRACK;
       AtfNames names;
 
@@ -475,9 +514,9 @@ load (KymoLoadJob  *job,
       _kymo_atf_names_init (&names, trace, &manifests[p]);
       /* Building adds no tracks: make them all first, so that the threads
        * can be built side by side. */
-      for (guint i = 0; i < process->threads->len; i++)
+      for (guint i = 0; i < n; i++)
         {
-          AtfThread *t = g_ptr_array_index (data->threads, ti + i);
+          AtfThread *t = threads_of[i];
           g_autofree char *name = g_strdup_printf ("Thread %u", t->number);
           KymoTrack *track;
 
@@ -488,17 +527,27 @@ load (KymoLoadJob  *job,
           if (t->detail.n_records > 0)
             t->detail_track = kymo_trace_add_track (trace, t->track, KYMO_TRACK_INSTANT, "Detail records");
           n_threads++;
+          builds[i] = _kymo_atf_build_new (trace, t, fused ? NULL : g_steal_pointer (&g_ptr_array_index (orders, ti + i)),
+                                           !fused);
         }
-      if (process->threads->len > 1 && g_get_num_processors () > 1)
-        ok = build_threads_parallel (job, trace, data, orders, ti, process->threads->len, &names,
-                                     trace_end, &done, total, error);
+      if (n > 1 && g_get_num_processors () > 1)
+        ok = match_threads_parallel (job, trace, builds, threads_of, n, &names, &done, total, error);
       else
-        for (guint i = 0; i < process->threads->len && ok; i++)
-          ok = _kymo_atf_build_thread (job, trace, g_ptr_array_index (data->threads, ti + i), &names,
-                                       g_ptr_array_index (orders, ti + i), trace_end, &done, total, error);
-      for (guint i = 0; i < process->threads->len; i++)
-        g_clear_pointer (&g_ptr_array_index (orders, ti + i), g_free);
-      ti += process->threads->len;
+        for (guint i = 0; i < n && ok; i++)
+          {
+            ok = _kymo_atf_build_match (builds[i], &names, job, &done, total, error);
+            if (ok)
+              _kymo_atf_warn_thread (trace, threads_of[i], _kymo_atf_build_warnings (builds[i]));
+          }
+      if (ok)
+        {
+          for (guint i = 0; i < n; i++)
+            trace_end = MAX (trace_end, _kymo_atf_build_max_ts (builds[i]));
+          finish_threads (builds, n, trace_end);
+        }
+      for (guint i = 0; i < n; i++)
+        _kymo_atf_build_free (builds[i]);
+      ti += n;
       _kymo_atf_names_clear (&names);
     }
 
