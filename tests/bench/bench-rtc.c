@@ -142,6 +142,23 @@ main (void)
   }
   mb = size / 1e6;
 
+  /* KYMO_BENCH_RTC_KEEP=PATH keeps a copy of the file for profiling the
+   * load alone (perf, kymo-cli) without the generator in the picture. */
+  if (g_getenv ("KYMO_BENCH_RTC_KEEP") != NULL)
+    {
+      g_autofree char *contents = NULL;
+      gsize len;
+
+      if (!g_file_get_contents (path, &contents, &len, &error) ||
+          !g_file_set_contents (g_getenv ("KYMO_BENCH_RTC_KEEP"), contents, (gssize) len, &error))
+        {
+          fprintf (stderr, "bench-rtc: %s\n", error->message);
+          g_unlink (path);
+          g_rmdir (dir);
+          return 1;
+        }
+    }
+
   for (guint r = 0; r < RUNS; r++)
     {
       g_autoptr(KymoInput) input = kymo_input_new_for_path (path, &error);

@@ -14,6 +14,10 @@
 /* How many frames a trial walk checks before it believes a length. */
 #define TRIAL_FRAMES 4096
 #define PROGRESS_STEP (64 * 1024)
+/* Sample arrays are reserved once this much has been read. */
+#define RESERVE_AFTER ((gsize) 1 << 20)
+/* At most this many samples per stream are reserved ahead (1 GiB). */
+#define RESERVE_MAX ((guint64) 1 << 26)
 
 typedef enum {
   FRAME_OK,
@@ -63,6 +67,7 @@ kymo_rtc_decoder_init (RtcDecoder         *d,
   d->unit_size = RTC_DEFAULT_UNIT_SIZE;
   d->minor_size = RTC_DEFAULT_MINOR_SIZE;
   d->first_unit = TRUE;
+  d->last_time = KYMO_TIME_NONE;
 
   for (guint32 id = 0; id < RTC_FIRST_USER_ID; id++)
     {
@@ -147,6 +152,23 @@ define_stream (RtcDecoder *d,
 }
 
 static void
+build_hot (RtcDecoder *d)
+{
+  memset (d->hot, 0, sizeof d->hot);
+  for (guint h = RTC_FIRST_USER_ID << 1; h < G_N_ELEMENTS (d->hot) && (h >> 1) < d->table->len; h += 2)
+    {
+      const RtcStream *s = d->table->pdata[h >> 1];
+
+      if (s == NULL)
+        continue;
+      if (s->fast && s->length == s->format.size && s->length > 0 && s->length < RTC_HOT_CLOCK - 1)
+        d->hot[h] = (guint8) (1 + s->length);
+      else if (s->is_clock && s->length < 0)
+        d->hot[h] = RTC_HOT_CLOCK;
+    }
+}
+
+static void
 handle_meta (RtcDecoder   *d,
              guint64       offset,
              const guint8 *data,
@@ -183,6 +205,7 @@ handle_meta (RtcDecoder   *d,
       else if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
         next_id = json_node_get_int (node);
     }
+  build_hot (d);
   if (d->cb->meta)
     d->cb->meta (d->user, offset, array, next_id);
 }
@@ -325,6 +348,8 @@ deliver (RtcDecoder *d,
     }
   if (d->cb->value)
     d->cb->value (d->user, s, v);
+  if (s->is_clock && v->ts != KYMO_TIME_NONE)
+    d->last_time = v->ts;
 }
 
 /* Joins continued frames. TRUE when @v holds a complete value. */
@@ -676,8 +701,36 @@ fast_clock (RtcDecoder   *d,
     }
   s->time = ns;
   s->has_time = TRUE;
-  d->cb->clock (d->user, s, ns);
+  if (G_UNLIKELY (d->last_time == KYMO_TIME_NONE || !s->clock_noted))
+    d->cb->clock (d->user, s, ns);
+  d->last_time = ns;
   return TRUE;
+}
+
+/* A value of a `fast` stream: into its track when the model gave one and
+ * the value has a time, as nearly all have; through the callback else. */
+static inline void
+fast_sample (RtcDecoder   *d,
+             RtcStream    *s,
+             RtcStream   **table,
+             const guint8 *p,
+             gsize         header)
+{
+  RtcStream *clock = s->clock;
+  KymoTime ts;
+  double value;
+
+  if (G_UNLIKELY (clock == NULL || table[clock->id] != clock))
+    clock = stream_clock (d, s);
+  ts = clock != NULL && clock->has_time ? clock->time : KYMO_TIME_NONE;
+  value = fast_value (s, d->big_endian, p);
+  if (G_LIKELY (s->track_ptr != NULL && ts != KYMO_TIME_NONE))
+    {
+      kymo_track_add_sample (s->track_ptr, ts, value);
+      s->n_samples++;
+    }
+  else
+    d->cb->sample (d->user, s, ts, value, header);
 }
 
 static FrameResult
@@ -689,6 +742,9 @@ decode_unit (RtcDecoder  *d,
   const guint8 *data = d->data;
   gsize pos = d->marker + RTC_MARKER_SIZE;
   const gboolean can_hot = d->cb->sample != NULL && d->cb->clock != NULL;
+  /* Only a Meta frame changes the table. */
+  RtcStream **table = (RtcStream **) d->table->pdata;
+  guint n_table = d->table->len;
 
   d->seen_data = FALSE;
   while (pos < end)
@@ -710,25 +766,27 @@ decode_unit (RtcDecoder  *d,
       /* The common frames, a data logger's: a one-byte header, not
        * continued, of a stream holding one fixed-size number, or of a
        * clock tick. */
-      if (G_LIKELY (hot && data[pos] < 0x80 && (data[pos] & 1) == 0 && (data[pos] >> 1) < d->table->len &&
-                    (s = d->table->pdata[data[pos] >> 1]) != NULL && !s->continued))
+      if (G_LIKELY (hot && data[pos] < 0x80))
         {
-          if (s->fast && s->length == s->format.size && end - pos > (gsize) s->length)
-            {
-              RtcStream *clock = s->clock;
+          guint step = d->hot[data[pos]];
 
-              if (G_UNLIKELY (clock == NULL || d->table->pdata[clock->id] != clock))
-                clock = stream_clock (d, s);
-              d->cb->sample (d->user, s, clock != NULL && clock->has_time ? clock->time : KYMO_TIME_NONE,
-                             fast_value (s, d->big_endian, data + pos + 1), header);
-              pos += 1 + (gsize) s->length;
-              continue;
-            }
-          if (s->is_clock && s->length < 0 && end - pos > 2 && data[pos + 1] < 0x80 &&
-              end - pos - 2 >= data[pos + 1] && fast_clock (d, s, data + pos + 2, data[pos + 1]))
+          if (step != 0 && !(s = table[data[pos] >> 1])->continued)
             {
-              pos += 2 + (gsize) data[pos + 1];
-              continue;
+              if (step != RTC_HOT_CLOCK)
+                {
+                  if (G_LIKELY (end - pos >= step))
+                    {
+                      fast_sample (d, s, table, data + pos + 1, header);
+                      pos += step;
+                      continue;
+                    }
+                }
+              else if (end - pos > 2 && data[pos + 1] < 0x80 && end - pos - 2 >= data[pos + 1] &&
+                       fast_clock (d, s, data + pos + 2, data[pos + 1]))
+                {
+                  pos += 2 + (gsize) data[pos + 1];
+                  continue;
+                }
             }
         }
 
@@ -738,7 +796,7 @@ decode_unit (RtcDecoder  *d,
         return overrun (d, header, end, NULL, error);
       id = hdr >> 1;
       more = hdr & 1;
-      if (G_UNLIKELY (id >= d->table->len || (s = d->table->pdata[id]) == NULL))
+      if (G_UNLIKELY (id >= n_table || (s = table[id]) == NULL))
         {
           invalid (d, header, "frame of unknown stream %" G_GUINT64_FORMAT "; %zu bytes skipped",
                    id, end - header);
@@ -810,12 +868,7 @@ decode_unit (RtcDecoder  *d,
             }
           if (G_LIKELY (s->fast && !more && !s->continued && len == s->format.size && d->cb->sample))
             {
-              RtcStream *clock = s->clock;
-
-              if (G_UNLIKELY (clock == NULL || d->table->pdata[clock->id] != clock))
-                clock = stream_clock (d, s);
-              d->cb->sample (d->user, s, clock != NULL && clock->has_time ? clock->time : KYMO_TIME_NONE,
-                             fast_value (s, d->big_endian, data + payload), header);
+              fast_sample (d, s, table, data + payload, header);
               continue;
             }
           if (s->is_clock && !more && !s->continued && d->cb->clock != NULL &&
@@ -846,7 +899,11 @@ decode_unit (RtcDecoder  *d,
           if (s->id == RTC_ID_INDEX_FULL || s->id == RTC_ID_INDEX)
             handle_index (d, v.offset, v.data, v.len, s->id == RTC_ID_INDEX_FULL);
           else
-            handle_meta (d, v.offset, v.data, v.len);
+            {
+              handle_meta (d, v.offset, v.data, v.len);
+              table = (RtcStream **) d->table->pdata;
+              n_table = d->table->len;
+            }
           break;
 
         case RTC_ID_PLATFORM:
@@ -871,6 +928,36 @@ decode_unit (RtcDecoder  *d,
         }
     }
   return FRAME_OK;
+}
+
+/* Reserves the sample arrays of `fast` streams for the rest of the input at
+ * the rate of what was read so far: growing them value by value costs
+ * copies. Bounded by what the bytes left can hold and by RESERVE_MAX, so
+ * a crafted start cannot make it allocate much more than an honest file of
+ * that size needs. */
+static void
+reserve_samples (RtcDecoder *d,
+                 gsize       end)
+{
+  double ratio = (double) (d->size - end) / (double) (end - d->first_marker);
+
+  d->reserved = TRUE;
+  for (guint i = RTC_FIRST_USER_ID; i < d->defs->len; i++)
+    {
+      RtcStream *s = d->defs->pdata[i];
+      double estimate;
+      guint64 most;
+
+      if (s->track_ptr == NULL || s->n_samples == 0 || !s->fast || s->length <= 0)
+        continue;
+      /* A little over: falling short by one value doubles the array. */
+      estimate = (double) s->n_samples * ratio * 1.02 + 64;
+      most = (d->size - end) / (1 + (guint64) s->length);
+      most = MIN (most, RESERVE_MAX);
+      if (estimate < (double) most)
+        most = (guint64) estimate;
+      kymo_track_reserve_samples (s->track_ptr, s->n_samples + most);
+    }
 }
 
 gboolean
@@ -898,6 +985,7 @@ kymo_rtc_decoder_run (RtcDecoder  *d,
       invalid (d, 0, "%zu bytes before the first Marker", marker);
       d->continuity_lost = TRUE;
     }
+  d->first_marker = marker;
 
   while (marker != RTC_NO_POS)
     {
@@ -948,6 +1036,8 @@ kymo_rtc_decoder_run (RtcDecoder  *d,
           reset_values (d);
           d->continuity_lost = TRUE;
         }
+      if (G_UNLIKELY (!d->reserved && end - d->first_marker >= RESERVE_AFTER && end < size))
+        reserve_samples (d, end);
       marker = next;
     }
 

@@ -46,7 +46,6 @@ typedef struct {
   KymoTrace  *trace;
   RtcDecoder *decoder;
   RtcData    *data;
-  KymoTime    last_time;
   GArray     *pending;
   GHashTable *tracks;     /* "kind/name" → track id + 1 */
   GPtrArray  *clocks;     /* root clocks that had a value, borrowed */
@@ -170,15 +169,17 @@ add_event (RtcModel           *model,
     }
 }
 
+/* At @ts, or at their byte offsets when @by_offset. */
 static void
 flush_pending (RtcModel *model,
+               KymoTime  ts,
                gboolean  by_offset)
 {
   for (guint i = 0; i < model->pending->len; i++)
     {
       const PendingEvent *event = &g_array_index (model->pending, PendingEvent, i);
 
-      add_event (model, by_offset ? (KymoTime) event->offset : model->last_time, event);
+      add_event (model, by_offset ? (KymoTime) event->offset : ts, event);
     }
   g_array_set_size (model->pending, 0);
 }
@@ -191,7 +192,7 @@ emit (RtcModel    *model,
       PendingEvent event)
 {
   if (ts == KYMO_TIME_NONE)
-    ts = model->last_time;
+    ts = model->decoder->last_time;
   if (ts != KYMO_TIME_NONE)
     {
       add_event (model, ts, &event);
@@ -301,17 +302,14 @@ on_clock (gpointer   user,
 {
   RtcModel *model = user;
 
-  if (G_UNLIKELY (model->last_time == KYMO_TIME_NONE))
-    {
-      model->last_time = ts;
-      flush_pending (model, FALSE);
-    }
+  /* The decoder sets its last_time to @ts after this call. */
+  if (G_UNLIKELY (model->decoder->last_time == KYMO_TIME_NONE))
+    flush_pending (model, ts, FALSE);
   if (G_UNLIKELY (!s->clock_noted))
     {
       note_clock (model, s);
       s->clock_noted = s->delta_name == NULL || s->delta_base != NULL;
     }
-  model->last_time = ts;
 }
 
 static void
@@ -463,7 +461,7 @@ finish (RtcModel *model)
   if (model->pending->len > 0)
     {
       kymo_trace_set_metadata (trace, "clock", "none: times are byte offsets");
-      flush_pending (model, TRUE);
+      flush_pending (model, KYMO_TIME_NONE, TRUE);
     }
 
   for (guint i = 0; i < model->clocks->len; i++)
@@ -518,7 +516,6 @@ kymo_rtc_load (KymoLoadJob  *job,
   model.trace = trace;
   model.decoder = &decoder;
   model.data = data;
-  model.last_time = KYMO_TIME_NONE;
   model.pending = g_array_new (FALSE, FALSE, sizeof (PendingEvent));
   model.tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   model.clocks = g_ptr_array_new ();

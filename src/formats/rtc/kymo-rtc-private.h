@@ -25,6 +25,7 @@ G_BEGIN_DECLS
 #define RTC_DEFAULT_UNIT_SIZE  (G_GUINT64_CONSTANT (1) << 20)
 #define RTC_DEFAULT_MINOR_SIZE (G_GUINT64_CONSTANT (1) << 17)
 #define RTC_NO_POS G_MAXSIZE
+#define RTC_HOT_CLOCK 0xFF
 
 typedef enum {
   RTC_ID_NOP,
@@ -107,9 +108,14 @@ struct _RtcStream
   gboolean    continued;
   guint64     value_offset;  /* of the continued value's first frame */
 
-  /* Model state (kymo-rtc-model.c). */
+  /* Model state (kymo-rtc-model.c). The decoder reads track_ptr and
+   * clock_noted to skip a callback per value on its hot path: samples of a
+   * `fast` stream that have a time go straight into track_ptr once the
+   * model has set it, and a clock's ticks need no clock() call once the
+   * model has noted the clock and some clock has given a time. */
   guint       track;
   KymoTrack  *track_ptr;
+  guint64     n_samples;     /* added to track_ptr by the decoder */
   gboolean    clock_noted;
   guint32     name_id;
   GString    *line;          /* a `cont` text line not ended yet */
@@ -173,6 +179,18 @@ typedef struct {
   gsize               next_minor;
   gboolean            after_platform;
   gsize               next_progress;
+
+  /* The latest time any clock gave, or KYMO_TIME_NONE: set after the
+   * clock() or value() callback of the clock, so those see the one
+   * before. */
+  KymoTime            last_time;
+  /* By one-byte frame header (not continued): 1 + the payload length of
+   * a `fast` stream's frame, or RTC_HOT_CLOCK for a variable-length clock,
+   * or 0. Saves the hot path a load on the way to the next frame. */
+  guint8              hot[0x80];
+  /* Sample arrays are reserved once from the first MiBs read. */
+  gsize               first_marker;
+  gboolean            reserved;
 } RtcDecoder;
 
 /* kymo-rtc-crc.c */
