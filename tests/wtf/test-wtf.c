@@ -269,7 +269,7 @@ check_model (WwForm form)
   const KymoAnnotation *notes;
   const KymoFlow *flows;
   guint depth;
-  gsize n, index;
+  gsize n, index = 0;
   gint64 wallclock;
   static const char *variants[] = { "legacy-be", "legacy-le", "chunked" };
 
@@ -792,7 +792,7 @@ test_sample_example (void)
   /* WTF_APPEND_SCOPE data shows with the enclosing Example#Frame span. */
   {
     KymoTrack *track = find_track (trace, "0:WorkerA", "Events");
-    gsize index;
+    gsize index = 0;
     KymoEventRef ref;
     g_autoptr(JsonObject) args = NULL;
 
