@@ -132,7 +132,7 @@ typedef struct {
   const char           *reason;
 } Cursor;
 
-static void
+static inline __attribute__ ((always_inline)) void
 cursor_fill (Cursor        *cursor,
              KymoTbandMode  mode)
 {
@@ -141,8 +141,8 @@ cursor_fill (Cursor        *cursor,
 
   if (cursor->pending || cursor->done)
     return;
-  cursor->result = kymo_tband_framer_next (&cursor->framer, &cursor->offset, &payload, &len,
-                                           &cursor->reason);
+  cursor->result = kymo_tband_framer_next_inline (&cursor->framer, &cursor->offset, &payload, &len,
+                                                  &cursor->reason);
   if (cursor->result == KYMO_TBAND_FRAME_END)
     {
       cursor->done = TRUE;
@@ -150,7 +150,7 @@ cursor_fill (Cursor        *cursor,
     }
   if (cursor->result == KYMO_TBAND_FRAME_OK)
     {
-      if (!kymo_tband_event_parse (payload, len, mode, &cursor->event, &cursor->reason))
+      if (!kymo_tband_event_parse_inline (payload, len, mode, &cursor->event, &cursor->reason))
         cursor->result = KYMO_TBAND_FRAME_BAD;
       else if (cursor->event.has_ts)
         cursor->key = cursor->event.ts;
@@ -199,12 +199,19 @@ cursors_free (Cursor *cursors,
 
 /* The next frame in time order: per-core files are merged by timestamp, and
  * metadata goes before a timed event at the same point. */
-static Cursor *
+static inline Cursor *
 cursors_next (Cursor        *cursors,
               guint          n,
               KymoTbandMode  mode)
 {
   Cursor *best = NULL;
+
+  /* Nearly always one stream: nothing to merge. */
+  if (n == 1)
+    {
+      cursor_fill (cursors, mode);
+      return cursors->done ? NULL : cursors;
+    }
 
   for (guint i = 0; i < n; i++)
     {

@@ -109,9 +109,9 @@ zero_bits8 (const guint8 *p)
   return ((high >> 7) * G_GUINT64_CONSTANT (0x0102040810204080)) >> 56;
 }
 
-static void
-load_zero_block (KymoTbandFramer *self,
-                 gsize            base)
+void
+kymo_tband_framer_load_block (KymoTbandFramer *self,
+                              gsize            base)
 {
   guint64 mask = 0;
 
@@ -130,75 +130,14 @@ load_zero_block (KymoTbandFramer *self,
   self->zero_mask = mask;
 }
 
-/* The position of the first 0x00 at or after @from (< size), or size. */
-static inline gsize
-next_zero (KymoTbandFramer *self,
-           gsize            from)
-{
-  if (from < self->zero_base || from - self->zero_base >= 64)
-    load_zero_block (self, from & ~(gsize) 63);
-  for (;;)
-    {
-      guint64 mask = self->zero_mask & (~G_GUINT64_CONSTANT (0) << (from - self->zero_base));
-
-      if (mask != 0)
-        return self->zero_base + __builtin_ctzll (mask);
-      if (self->size - self->zero_base <= 64)
-        return self->size;
-      from = self->zero_base + 64;
-      load_zero_block (self, from);
-    }
-}
-
 KymoTbandFrameResult
-kymo_tband_framer_next (KymoTbandFramer  *self,
-                        gsize            *offset,
-                        const guint8    **payload,
-                        gsize            *len,
-                        const char      **reason)
+kymo_tband_framer_decode_slow (KymoTbandFramer  *self,
+                               const guint8     *start,
+                               gsize             n,
+                               const guint8    **payload,
+                               gsize            *len,
+                               const char      **reason)
 {
-  const guint8 *start;
-  gsize n, zero;
-
-  /* Frames are a few bytes long: the 0x00 bytes are found 64 at a time,
-   * so the next frame's end does not wait for this one's search. */
-  for (;;)
-    {
-      if (self->pos >= self->size)
-        return KYMO_TBAND_FRAME_END;
-      zero = next_zero (self, self->pos);
-      if (zero != self->pos)
-        break;
-      self->pos++;
-    }
-
-  start = self->data + self->pos;
-  *offset = self->pos;
-  if (zero == self->size)
-    {
-      *len = self->size - self->pos;
-      self->pos = self->size;
-      *reason = "unfinished frame: the input ends before its closing 0x00";
-      return KYMO_TBAND_FRAME_UNFINISHED;
-    }
-
-  n = zero - self->pos;
-  self->pos += n + 1;
-
-  /* Almost every event is shorter than 254 bytes: one COBS block that holds
-   * the payload as it is, so no copy is needed. */
-  if (start[0] == n)
-    {
-      if (n == 1)
-        {
-          *reason = "empty event";
-          return KYMO_TBAND_FRAME_BAD;
-        }
-      *payload = start + 1;
-      *len = n - 1;
-      return KYMO_TBAND_FRAME_OK;
-    }
-
   if (self->scratch_size < n)
     {
       self->scratch_size = MAX (n, 256);
@@ -216,6 +155,16 @@ kymo_tband_framer_next (KymoTbandFramer  *self,
     }
   *payload = self->scratch;
   return KYMO_TBAND_FRAME_OK;
+}
+
+KymoTbandFrameResult
+kymo_tband_framer_next (KymoTbandFramer  *self,
+                        gsize            *offset,
+                        const guint8    **payload,
+                        gsize            *len,
+                        const char      **reason)
+{
+  return kymo_tband_framer_next_inline (self, offset, payload, len, reason);
 }
 
 gsize

@@ -63,6 +63,89 @@ KymoTbandFrameResult kymo_tband_framer_next  (KymoTbandFramer  *self,
                                               gsize            *len,
                                               const char      **reason);
 
+/* The out-of-line parts of kymo_tband_framer_next_inline(). */
+void                 kymo_tband_framer_load_block  (KymoTbandFramer  *self,
+                                                    gsize             base);
+KymoTbandFrameResult kymo_tband_framer_decode_slow (KymoTbandFramer  *self,
+                                                    const guint8     *start,
+                                                    gsize             n,
+                                                    const guint8    **payload,
+                                                    gsize            *len,
+                                                    const char      **reason);
+
+/* The position of the first 0x00 at or after @from (< size), or size. */
+static inline gsize
+kymo_tband_framer_next_zero (KymoTbandFramer *self,
+                             gsize            from)
+{
+  if (from < self->zero_base || from - self->zero_base >= 64)
+    kymo_tband_framer_load_block (self, from & ~(gsize) 63);
+  for (;;)
+    {
+      guint64 mask = self->zero_mask & (~G_GUINT64_CONSTANT (0) << (from - self->zero_base));
+
+      if (mask != 0)
+        return self->zero_base + __builtin_ctzll (mask);
+      if (self->size - self->zero_base <= 64)
+        return self->size;
+      from = self->zero_base + 64;
+      kymo_tband_framer_load_block (self, from);
+    }
+}
+
+/* kymo_tband_framer_next() for the load loop, where a call per frame of
+ * ~10 bytes shows. */
+static inline KymoTbandFrameResult
+kymo_tband_framer_next_inline (KymoTbandFramer  *self,
+                               gsize            *offset,
+                               const guint8    **payload,
+                               gsize            *len,
+                               const char      **reason)
+{
+  const guint8 *start;
+  gsize n, zero;
+
+  /* Frames are a few bytes long: the 0x00 bytes are found 64 at a time,
+   * so the next frame's end does not wait for this one's search. */
+  for (;;)
+    {
+      if (self->pos >= self->size)
+        return KYMO_TBAND_FRAME_END;
+      zero = kymo_tband_framer_next_zero (self, self->pos);
+      if (zero != self->pos)
+        break;
+      self->pos++;
+    }
+
+  start = self->data + self->pos;
+  *offset = self->pos;
+  if (G_UNLIKELY (zero == self->size))
+    {
+      *len = self->size - self->pos;
+      self->pos = self->size;
+      *reason = "unfinished frame: the input ends before its closing 0x00";
+      return KYMO_TBAND_FRAME_UNFINISHED;
+    }
+
+  n = zero - self->pos;
+  self->pos += n + 1;
+
+  /* Almost every event is shorter than 254 bytes: one COBS block that holds
+   * the payload as it is, so no copy is needed. */
+  if (G_LIKELY (start[0] == n))
+    {
+      if (G_UNLIKELY (n == 1))
+        {
+          *reason = "empty event";
+          return KYMO_TBAND_FRAME_BAD;
+        }
+      *payload = start + 1;
+      *len = n - 1;
+      return KYMO_TBAND_FRAME_OK;
+    }
+  return kymo_tband_framer_decode_slow (self, start, n, payload, len, reason);
+}
+
 /* Varints: low septet first, MSB = more. A u32 takes at most 5 bytes (4 bits
  * in the last), a u64 at most 10 (1 bit in the last). Each returns FALSE and
  * leaves *p alone when the field is cut short or too long. */

@@ -72,6 +72,17 @@ static const KymoTbandEventInfo events[256] = {
   [0x7F] = { "task_valmarker", TS, 2, { U32 ("valmarker_id"), S64 ("val") } },
 };
 
+/* The timed events of the table above whose fields are all u32, for the
+ * in-line parser; it must agree with the table (an id missing here only
+ * takes the slower path). */
+const guint8 kymo_tband_event_u32_fields[256] = {
+  [0x00] = 1, [0x01] = 1, [0x04] = 1, [0x05] = 1, [0x09] = 1,
+  [0x54] = 1, [0x55] = 1, [0x56] = 1, [0x57] = 1, [0x58] = 1, [0x59] = 1, [0x5A] = 1,
+  [0x5B] = 2, [0x5C] = 2, [0x5D] = 2, [0x5E] = 1, [0x62] = 1, [0x63] = 1,
+  [0x66] = 2, [0x67] = 2, [0x68] = 2, [0x69] = 2, [0x6A] = 2, [0x6B] = 2, [0x6C] = 1,
+  [0x6D] = 2, [0x6E] = 2, [0x6F] = 2, [0x70] = 2, [0x7D] = 1,
+};
+
 /* Why a varint of at most @max_bytes at @p did not parse. */
 static const char *
 varint_failure (const guint8 *p,

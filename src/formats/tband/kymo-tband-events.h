@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "kymo-json-writer.h"
+#include "kymo-tband-cobs.h"
 
 G_BEGIN_DECLS
 
@@ -115,6 +116,51 @@ gboolean kymo_tband_event_parse  (const guint8          *data,
                                   KymoTbandMode          mode,
                                   KymoTbandEvent        *event,
                                   const char           **reason);
+
+/* Per event id: 1 or 2 when the event is a timestamp then that many u32
+ * fields (most of a stream), 0 for every other shape. */
+extern const guint8 kymo_tband_event_u32_fields[256];
+
+/* kymo_tband_event_parse() with the common shapes parsed in line; anything
+ * unusual, including every failure, goes through the full parser so the
+ * result and *reason are the same. */
+static inline gboolean
+kymo_tband_event_parse_inline (const guint8    *data,
+                               gsize            len,
+                               KymoTbandMode    mode,
+                               KymoTbandEvent  *event,
+                               const char     **reason)
+{
+  guint id = data[0];
+  guint n_fields = kymo_tband_event_u32_fields[id];
+  const guint8 *p = data + 1, *end = data + len;
+  guint64 ts;
+
+  if (G_UNLIKELY (n_fields == 0 ||
+                  (mode == KYMO_TBAND_MODE_BARE_METAL && id >= KYMO_TBAND_FIRST_FREERTOS_ID) ||
+                  !kymo_tband_read_u64 (&p, end, &ts)))
+    return kymo_tband_event_parse (data, len, mode, event, reason);
+
+  for (guint i = 0; i < n_fields; i++)
+    {
+      guint32 v;
+
+      if (G_LIKELY (p < end && (*p & 0x80) == 0))
+        v = *p++;
+      else if (!kymo_tband_read_u32 (&p, end, &v))
+        return kymo_tband_event_parse (data, len, mode, event, reason);
+      event->v[i].u = v;
+    }
+  if (G_UNLIKELY (p != end))
+    return kymo_tband_event_parse (data, len, mode, event, reason);
+
+  event->id = id;
+  event->has_ts = TRUE;
+  event->ts = ts;
+  event->str = NULL;
+  event->str_len = 0;
+  return TRUE;
+}
 
 /* The "fields" object of the dump contract (ts is not repeated). */
 void     kymo_tband_event_write_fields (const KymoTbandEvent *event,
