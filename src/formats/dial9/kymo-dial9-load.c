@@ -100,6 +100,164 @@ bytes_eq (const guint8 *data,
 }
 
 static void
+compile_plan (D9Registry     *reg,
+              const D9Schema *schema,
+              D9Model        *model)
+{
+  guint32 max = 0;
+
+  model->has_plan = FALSE;
+  if (schema->n_fields > D9_MAX_KEPT_FIELDS)
+    return;
+  for (guint i = 0; i < schema->n_fields; i++)
+    {
+      guint8 type = d9_schema_field (reg, schema, i)->type;
+      guint8 op;
+
+      switch (type & ~D9_OPTIONAL)
+        {
+        case D9_U8:
+        case D9_BOOL:
+          op = D9_OP_U8;
+          max += 1;
+          break;
+        case D9_U16:
+          op = D9_OP_U16;
+          max += 2;
+          break;
+        case D9_U32:
+        case D9_POOLED_STRING:
+        case D9_POOLED_STACK:
+          op = D9_OP_U32;
+          max += 4;
+          break;
+        case D9_I64:
+        case D9_F64:
+          op = D9_OP_U64;
+          max += 8;
+          break;
+        case D9_VARINT:
+          op = D9_OP_VARINT;
+          max += 10;
+          break;
+        case D9_STRING:
+        case D9_BYTES:
+          /* The length; its bytes are checked as they come. */
+          op = D9_OP_STRING;
+          max += 4;
+          break;
+        default:
+          /* Stacks, string maps, lists and maps take the generic loop. */
+          return;
+        }
+      if (type & D9_OPTIONAL)
+        {
+          op |= D9_OP_OPTIONAL;
+          max += 1;
+        }
+      model->ops[i] = op;
+    }
+  model->n_ops = (guint8) schema->n_fields;
+  model->plan_max = max;
+  model->has_plan = TRUE;
+}
+
+/* Reads the fields of an event at @p by its plan, given at least
+ * model->plan_max bytes there: only string bodies need a check, against
+ * the bytes beyond what the other fields can take. Returns the end, or 0
+ * when the generic loop must read the event (it then reports the damage:
+ * a bad optional marker, a varint longer than ten bytes, a string past the
+ * end). Values and absent bits are as d9_read_scalar gives them. */
+static inline gsize
+run_plan (const D9Model *model,
+          const guint8  *data,
+          gsize          size,
+          gsize          p,
+          guint64       *vals,
+          guint64       *absent)
+{
+  const guint8 *q = data + p;
+  gsize slack = size - p - model->plan_max;
+  guint n = model->n_ops;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint8 op = model->ops[i];
+
+      if (G_UNLIKELY (op & D9_OP_OPTIONAL))
+        {
+          if (*q == 0)
+            {
+              vals[i] = 0;
+              *absent |= (guint64) 1 << i;
+              q++;
+              continue;
+            }
+          if (*q != 1)
+            return 0;
+          q++;
+          op &= ~D9_OP_OPTIONAL;
+        }
+      switch ((D9Op) op)
+        {
+        case D9_OP_U8:
+          vals[i] = q[0];
+          q += 1;
+          break;
+        case D9_OP_U16:
+          vals[i] = d9_u16 (q);
+          q += 2;
+          break;
+        case D9_OP_U32:
+          vals[i] = d9_u32 (q);
+          q += 4;
+          break;
+        case D9_OP_U64:
+          vals[i] = d9_u64 (q);
+          q += 8;
+          break;
+        case D9_OP_STRING:
+          {
+            guint32 len = d9_u32 (q);
+
+            if (G_UNLIKELY (len > slack))
+              return 0;
+            slack -= len;
+            vals[i] = q - data;
+            q += 4 + (gsize) len;
+          }
+          break;
+        case D9_OP_VARINT:
+        default:
+          if (G_LIKELY (q[0] < 0x80))
+            {
+              vals[i] = q[0];
+              q += 1;
+            }
+          else
+            {
+              guint64 v = 0;
+              guint k;
+
+              /* As d9_varint: ten bytes at most, bits past 64 dropped. */
+              for (k = 0; k < 10; k++)
+                {
+                  v |= (guint64) (q[k] & 0x7F) << (7 * k);
+                  if ((q[k] & 0x80) == 0)
+                    break;
+                }
+              if (G_UNLIKELY (k == 10))
+                return 0;
+              vals[i] = v;
+              q += k + 1;
+            }
+          break;
+        }
+    }
+  return q - data;
+}
+
+static void
 classify (D9Loader       *l,
           const D9Schema *schema,
           D9Model        *model)
@@ -148,6 +306,7 @@ classify (D9Loader       *l,
       break;
     }
   model->unclocked = model->kind == D9_KIND_SYMBOL || model->kind == D9_KIND_CALLFRAME;
+  compile_plan (reg, schema, model);
 }
 
 D9Worker *
@@ -243,13 +402,18 @@ pool_name (D9Loader *l,
            guint32   fallback)
 {
   D9PoolString *s;
-  guint32 i = d9_map_lookup (&l->d->string_map, (guint64) l->d->reg.segment << 32 | (guint32) pool_id);
+  guint32 i;
 
+  if (G_LIKELY (pool_id < G_N_ELEMENTS (l->pool_names)) && l->pool_names[pool_id] != 0)
+    return l->pool_names[pool_id] - 1;
+  i = d9_map_lookup (&l->d->string_map, (guint64) l->d->reg.segment << 32 | (guint32) pool_id);
   if (i == G_MAXUINT32)
     return fallback;
   s = &g_array_index (l->d->pool_strings, D9PoolString, i);
   if (G_UNLIKELY (s->name == G_MAXUINT32))
     s->name = kymo_trace_intern_len (l->trace, (const char *) s->data, s->len);
+  if (pool_id < G_N_ELEMENTS (l->pool_names))
+    l->pool_names[pool_id] = s->name + 1;
   return s->name;
 }
 
@@ -765,6 +929,9 @@ register_pool (D9Loader *l,
       else
         {
           D9PoolString s = { data + p + 8, len, G_MAXUINT32 };
+          /* A re-defined id names something else from now on. */
+          if (id < G_N_ELEMENTS (l->pool_names))
+            l->pool_names[id] = 0;
           d9_map_insert (&l->d->string_map, seg | id, l->d->pool_strings->len);
           g_array_append_val (l->d->pool_strings, s);
           p += 8 + (gsize) len;
@@ -809,6 +976,7 @@ decode (D9Loader  *l,
         {
           const D9Schema *schema;
           const D9Field *fields;
+          D9Model *model;
           guint64 base_before = base, ts, absent = 0;
           D9Status st = D9_OK;
           guint n;
@@ -840,6 +1008,18 @@ decode (D9Loader  *l,
               p += 3;
             }
 
+          model = &g_array_index (l->models, D9Model, schema->model);
+          if (G_LIKELY (model->has_plan && size - p >= model->plan_max))
+            {
+              gsize end = run_plan (model, data, size, p, vals, &absent);
+
+              if (G_LIKELY (end != 0))
+                {
+                  p = end;
+                  goto decoded;
+                }
+              absent = 0;
+            }
           fields = &g_array_index (reg->fields, D9Field, schema->first_field);
           n = schema->n_fields;
           for (guint i = 0; i < n; i++)
@@ -869,13 +1049,14 @@ decode (D9Loader  *l,
               break;
             }
 
+        decoded:
           base = ts;
           if (ordinal % D9_CHECKPOINT_EVERY == 0)
             {
               D9Checkpoint cp = { frame, base_before, reg->segment, 0 };
               g_array_append_val (d->checkpoints, cp);
             }
-          handle_event (l, &g_array_index (l->models, D9Model, schema->model),
+          handle_event (l, model,
                         (KymoTime) MIN (ts, (guint64) G_MAXINT64), vals, absent,
                         ordinal < G_MAXUINT32 ? (guint32) ordinal : KYMO_NO_SOURCE);
           ordinal++;
@@ -891,6 +1072,7 @@ decode (D9Loader  *l,
           if (d9_is_header (data, size, frame))
             {
               d9_registry_new_segment (reg);
+              memset (l->pool_names, 0, sizeof l->pool_names);
               base = 0;
               p = frame + D9_HEADER_SIZE;
               continue;

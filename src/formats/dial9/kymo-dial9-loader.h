@@ -101,7 +101,27 @@ typedef struct {
   double   se_scale;          /* ns per unit of the duration/start field */
   guint8   se_name_type;      /* D9_STRING or D9_POOLED_STRING */
   gboolean unclocked;         /* symbol tables: their time means nothing */
+  /* A decode plan, for schemas whose fields are all fixed-size, varints or
+   * strings, optional or not (at most D9_MAX_KEPT_FIELDS): one D9Op per
+   * field, and the most bytes the fields take besides string bodies. With
+   * that many bytes left the event is read with almost no bounds checks;
+   * otherwise (or on damage) the generic loop reads it, so errors stay
+   * the same. */
+  gboolean has_plan;
+  guint32  plan_max;
+  guint8   n_ops;
+  guint8   ops[D9_MAX_KEPT_FIELDS];
 } D9Model;
+
+typedef enum {
+  D9_OP_U8,
+  D9_OP_U16,
+  D9_OP_U32,
+  D9_OP_U64,
+  D9_OP_VARINT,
+  D9_OP_STRING,       /* string or bytes: u32 length, then the bytes */
+  D9_OP_OPTIONAL = 0x80,
+} D9Op;
 
 typedef enum {
   D9_EDGE_POLL_START = 1,
@@ -211,6 +231,9 @@ typedef struct {
    * in front of d->task_map (which has them all). */
   guint32     *task_direct;
   gsize        n_task_direct;
+  /* Pool string id → interned name + 1, for the small ids of the current
+   * segment (pool_name's map lookup, once per id). */
+  guint32      pool_names[256];
   GArray      *wakes;        /* D9Wake */
   GArray      *late;         /* D9Late */
   GArray      *queue;        /* KymoSample: global queue depth */
