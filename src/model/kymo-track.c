@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "kymo-track-private.h"
 
 void
@@ -278,6 +280,85 @@ kymo_track_add_spans (KymoTrack      *self,
     }
   self->staged.len += n_spans;
   stage_depth (self, MIN (depth, 4095), n_spans);
+}
+
+KymoSpan *
+kymo_track_append_spans (KymoTrack *self,
+                         guint      depth,
+                         gsize      n_spans)
+{
+  KymoSpan *out;
+
+  g_return_val_if_fail (!self->sealed, NULL);
+
+  if (self->staged.cap - self->staged.len < n_spans)
+    _kymo_vec_grow (&self->staged, sizeof (KymoSpan), self->staged.len + n_spans);
+  out = (KymoSpan *) self->staged.data + self->staged.len;
+  self->staged.len += n_spans;
+  if (n_spans > 0)
+    stage_depth (self, MIN (depth, 4095), n_spans);
+  return out;
+}
+
+/* Adopts @data as @vec's storage when @vec holds nothing; otherwise appends
+ * a copy. Either way @data belongs to @vec afterwards. */
+static void
+vec_take (KymoVec  *vec,
+          gpointer  data,
+          gsize     n,
+          gsize     element_size)
+{
+  if (n == 0)
+    {
+      g_free (data);
+      return;
+    }
+  if (vec->len == 0)
+    {
+      g_free (vec->data);
+      vec->data = data;
+      vec->len = vec->cap = n;
+      return;
+    }
+  if (vec->cap - vec->len < n)
+    _kymo_vec_grow (vec, element_size, vec->len + n);
+  memcpy ((char *) vec->data + vec->len * element_size, data, n * element_size);
+  vec->len += n;
+  g_free (data);
+}
+
+void
+kymo_track_take_spans (KymoTrack *self,
+                       guint      depth,
+                       KymoSpan  *spans,
+                       gsize      n_spans)
+{
+  g_return_if_fail (!self->sealed);
+
+  for (gsize i = 0; i < n_spans; i++)
+    if (G_UNLIKELY (spans[i].end < spans[i].start))
+      spans[i].end = spans[i].start;
+  vec_take (&self->staged, spans, n_spans, sizeof (KymoSpan));
+  if (n_spans > 0)
+    stage_depth (self, MIN (depth, 4095), n_spans);
+}
+
+void
+kymo_track_take_instants (KymoTrack   *self,
+                          KymoInstant *instants,
+                          gsize        n_instants)
+{
+  g_return_if_fail (!self->sealed);
+  vec_take (&self->instants, instants, n_instants, sizeof (KymoInstant));
+}
+
+void
+kymo_track_take_samples (KymoTrack  *self,
+                         KymoSample *samples,
+                         gsize       n_samples)
+{
+  g_return_if_fail (!self->sealed);
+  vec_take (&self->samples, samples, n_samples, sizeof (KymoSample));
 }
 
 void

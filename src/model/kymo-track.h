@@ -49,6 +49,24 @@ void                  kymo_track_add_spans           (KymoTrack       *self,
                                                       guint            depth,
                                                       const KymoSpan  *spans,
                                                       gsize            n_spans);
+/* Appends @n_spans uninitialised spans at @depth and returns them for the
+ * caller to fill before the next call on @self; each must have end >= start.
+ * Saves decoders a staging copy. */
+KymoSpan             *kymo_track_append_spans        (KymoTrack       *self,
+                                                      guint            depth,
+                                                      gsize            n_spans);
+/* Hand over g_malloc()ed arrays the track then owns and frees: when nothing
+ * of that kind is staged yet the array is adopted as it is, without a copy. */
+void                  kymo_track_take_spans          (KymoTrack       *self,
+                                                      guint            depth,
+                                                      KymoSpan        *spans,
+                                                      gsize            n_spans);
+void                  kymo_track_take_instants       (KymoTrack       *self,
+                                                      KymoInstant     *instants,
+                                                      gsize            n_instants);
+void                  kymo_track_take_samples        (KymoTrack       *self,
+                                                      KymoSample      *samples,
+                                                      gsize            n_samples);
 void                  kymo_track_add_span            (KymoTrack       *self,
                                                       KymoTime         start,
                                                       KymoTime         end,

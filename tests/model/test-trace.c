@@ -127,6 +127,62 @@ test_metadata_and_wallclock (void)
   g_assert_cmpint (offset, ==, 1700000000000000000 - 1000);
 }
 
+/* Decoders that build arrays themselves hand them over; what they hand over
+ * must read back exactly as if added one by one, in order after what is
+ * already staged. */
+static void
+test_take_and_append (void)
+{
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  KymoTrack *t = kymo_trace_get_track (trace, kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_THREAD, "t"));
+  KymoTrack *c = kymo_trace_get_track (trace, kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_COUNTER, "c"));
+  KymoSpan *outer = g_new (KymoSpan, 2);
+  KymoSpan *inner = g_new (KymoSpan, 1);
+  KymoSpan *more;
+  KymoInstant *marks = g_new (KymoInstant, 2);
+  KymoSample *first = g_new (KymoSample, 1), *second = g_new (KymoSample, 2);
+  g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const KymoSpan *spans;
+  const KymoSample *samples;
+  gsize n;
+
+  outer[0] = (KymoSpan) { 0, 100, 1, 7 };
+  outer[1] = (KymoSpan) { 200, 150, 1, 8 };   /* ends before it starts */
+  inner[0] = (KymoSpan) { 10, 20, 2, 9 };
+  kymo_track_take_spans (t, 0, outer, 2);
+  kymo_track_take_spans (t, 1, inner, 1);
+  more = kymo_track_append_spans (t, 0, 1);
+  more[0] = (KymoSpan) { 300, 400, 3, 10 };
+  kymo_track_take_spans (t, 2, NULL, 0);
+  marks[0] = (KymoInstant) { 50, 4, 11 };
+  marks[1] = (KymoInstant) { 60, 4, 12 };
+  kymo_track_take_instants (t, marks, 2);
+  first[0] = (KymoSample) { 5, 1.0 };
+  second[0] = (KymoSample) { 1, 2.0 };
+  second[1] = (KymoSample) { 9, 3.0 };
+  kymo_track_take_samples (c, first, 1);
+  kymo_track_take_samples (c, second, 2);
+  kymo_trace_seal (trace);
+
+  g_assert_cmpuint (kymo_track_get_n_depths (t), ==, 2);
+  spans = kymo_track_get_depth_spans (t, 0, &n, NULL);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpint (spans[1].start, ==, 200);
+  g_assert_cmpint (spans[1].end, ==, 200);
+  g_assert_cmpuint (spans[2].source, ==, 10);
+  spans = kymo_track_get_depth_spans (t, 1, &n, NULL);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (spans[0].source, ==, 9);
+  g_array_set_size (hits, 0);
+  g_assert_cmpuint (kymo_track_query_spans (t, 1, 15, 25, hits), ==, 1);
+  kymo_track_get_instants (t, &n);
+  g_assert_cmpuint (n, ==, 2);
+  samples = kymo_track_get_samples (c, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpint (samples[0].ts, ==, 1);
+  g_assert_cmpint (samples[2].ts, ==, 9);
+}
+
 static void
 test_memory_per_span (void)
 {
@@ -153,5 +209,6 @@ main (int   argc,
   g_test_add_func ("/trace/events-sorted-and-range", test_events_sorted_and_range);
   g_test_add_func ("/trace/metadata-and-wallclock", test_metadata_and_wallclock);
   g_test_add_func ("/trace/memory-per-span", test_memory_per_span);
+  g_test_add_func ("/trace/take-and-append", test_take_and_append);
   return g_test_run ();
 }
