@@ -1354,13 +1354,23 @@ draw_annotations (Frame                 *f,
         }
       else
         {
-          gtk_snapshot_append_color (f->snapshot, &self->theme.foreground,
+          /* A label gets the room up to the next point, like a log line in
+           * a terminal: dense log tracks stay readable instead of turning
+           * into overprinted text on a solid band of ticks. */
+          double next_x = i + 1 < hi ? time_to_x (f, annotations[i + 1].start) : G_MAXDOUBLE;
+          double room = MIN (next_x, f->viewport->width + 1.0) - (x0 + 9) - 4;
+
+          gtk_snapshot_append_color (f->snapshot, &self->theme.dim,
                                      &GRAPHENE_RECT_INIT (floor (x0), top, 1, h));
           gtk_snapshot_append_color (f->snapshot, &colour, &GRAPHENE_RECT_INIT (floor (x0) + 1, top, 6, 6));
-          if (x0 + 3 > text_end && x0 < f->viewport->width)
+          if (x0 + 3 > text_end && x0 < f->viewport->width && room >= 24)
             {
+              double width = text_width (self, text);
+
+              gtk_snapshot_push_clip (f->snapshot, &GRAPHENE_RECT_INIT (x0 + 9, top, room, h));
               append_text (f, text, x0 + 9, top + (h - self->text_height) / 2, &self->theme.foreground);
-              text_end = x0 + 9 + text_width (self, text) + 4;
+              gtk_snapshot_pop (f->snapshot);
+              text_end = x0 + 9 + MIN (width, room) + 4;
             }
         }
     }
