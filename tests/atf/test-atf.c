@@ -555,6 +555,72 @@ test_unbalanced (void)
   g_assert_cmpuint (kymo_test_every_prefix (g_bytes_get_data (index, NULL), g_bytes_get_size (index), "atf", 1), >, 0);
 }
 
+/* Threads matched side by side: those with nothing left open are finished
+ * on the worker right away, the rest once the end of the trace is known.
+ * Both must see the same trace end and keep their warnings; chunks given
+ * back by one thread are reused by the next. */
+static void
+test_parallel_finish (void)
+{
+  Session s;
+  g_autoptr(KymoTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  const KymoWarning *warnings;
+  gsize n, n_warnings;
+  guint stray_warnings = 0;
+
+  session_init (&s);
+  write_manifest (&s, manifest_text);
+  for (guint t = 0; t < 6; t++)
+    {
+      KymoAtfThreadBuilder b;
+      guint64 ts = 1000 + t;
+
+      kymo_atf_builder_init (&b, t, KYMO_ATF_ARCH_ARM64);
+      if (t == 1)
+        kymo_atf_builder_add_index (&b, 500, MAIN_ID, KYMO_ATF_CALL, 1, KYMO_ATF_NO_DETAIL);
+      if (t == 4)
+        kymo_atf_builder_add_index (&b, 600, ORPHAN_ID, KYMO_ATF_RETURN, 1, KYMO_ATF_NO_DETAIL);
+      /* More spans per depth than one chunk holds. */
+      for (guint i = 0; i < 3000 * (t + 1); i++)
+        {
+          kymo_atf_builder_add_index (&b, ts, WORK_ID, KYMO_ATF_CALL, 2, KYMO_ATF_NO_DETAIL);
+          kymo_atf_builder_add_index (&b, ts + 3, LEAF_ID, KYMO_ATF_CALL, 3, KYMO_ATF_NO_DETAIL);
+          kymo_atf_builder_add_index (&b, ts + 5, LEAF_ID, KYMO_ATF_RETURN, 3, KYMO_ATF_NO_DETAIL);
+          kymo_atf_builder_add_index (&b, ts + 7, WORK_ID, KYMO_ATF_RETURN, 2, KYMO_ATF_NO_DETAIL);
+          ts += 10;
+        }
+      g_assert_true (kymo_atf_builder_write (&b, s.pid_dir, TRUE, NULL));
+      kymo_atf_builder_clear (&b);
+    }
+
+  trace = kymo_test_load_path (s.pid_dir, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  for (guint t = 0; t < 6; t++)
+    {
+      g_autofree char *name = g_strdup_printf ("Thread %u", t);
+      KymoTrack *track = kymo_trace_get_track (trace, find_track (trace, name, KYMO_NO_TRACK));
+      const KymoSpan *spans = kymo_track_get_spans (track, &n);
+      gsize expect = 2 * 3000 * (t + 1) + (t == 1);
+
+      g_assert_cmpuint (n, ==, expect);
+      if (t == 1)
+        {
+          /* Never returned: to the last record of any thread (thread 5's). */
+          g_assert_cmpint (spans[0].start, ==, 500);
+          g_assert_cmpint (spans[0].end, ==, 1000 + 5 + (3000 * 6 - 1) * 10 + 7);
+          g_assert_true (kymo_span_flags (&spans[0]) & KYMO_EVENT_INCOMPLETE);
+        }
+    }
+  warnings = kymo_trace_get_warnings (trace, &n_warnings);
+  for (gsize i = 0; i < n_warnings; i++)
+    if (strstr (warnings[i].message, "Thread 4: 1 RETURN record(s) without a matching CALL") != NULL)
+      stray_warnings++;
+  g_assert_cmpuint (stray_warnings, ==, 1);
+  session_clear (&s);
+}
+
 /* The real writer's pattern: index-lane records, then detail-lane copies
  * with detail_seq and later timestamps. */
 static void
@@ -693,6 +759,7 @@ main (int   argc,
   g_test_add_func ("/atf/symbols-missing", test_symbols_missing);
   g_test_add_func ("/atf/spec-payload-arm64", test_spec_payload_arm64);
   g_test_add_func ("/atf/unbalanced", test_unbalanced);
+  g_test_add_func ("/atf/parallel-finish", test_parallel_finish);
   g_test_add_func ("/atf/duplicates", test_duplicates);
   g_test_add_func ("/atf/detect", test_detect);
   g_test_add_func ("/atf/sample", test_sample);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <glib/gstdio.h>
 
@@ -116,10 +117,16 @@ cpu_seconds (void)
 int
 main (void)
 {
-  g_autofree char *dir = kymo_bench_scratch_dir ();
+  /* KYMO_BENCH_DIR keeps the generated file there and reuses it;
+   * KYMO_BENCH_RUNS sets the number of loads (for medians and profiling). */
+  const char *keep = g_getenv ("KYMO_BENCH_DIR");
+  g_autofree char *dir = keep ? g_strdup (keep) : kymo_bench_scratch_dir ();
+  guint runs = g_getenv ("KYMO_BENCH_RUNS") ? MAX (1, atoi (g_getenv ("KYMO_BENCH_RUNS"))) : RUNS;
+  g_autofree double *times = g_new (double, runs);
+  g_autofree double *cpu = g_new (double, runs);
   g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
-  double times[RUNS], cpu[RUNS], cksum, mb;
+  double cksum, mb;
   guint64 spans = 0, instants = 0, samples = 0, annotations = 0;
   gsize size;
 
@@ -129,16 +136,30 @@ main (void)
       return 1;
     }
   path = g_build_filename (dir, "bench.rtc", NULL);
-  {
-    g_autoptr(GBytes) bytes = generate ();
-    const guint8 *data = g_bytes_get_data (bytes, &size);
+  if (keep)
+    g_mkdir_with_parents (dir, 0755);
+  if (!keep || !g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_autoptr(GBytes) bytes = generate ();
+      const guint8 *data = g_bytes_get_data (bytes, &size);
 
-    if (!g_file_set_contents (path, (const char *) data, (gssize) size, &error))
+      if (!g_file_set_contents (path, (const char *) data, (gssize) size, &error))
+        {
+          fprintf (stderr, "bench-rtc: %s\n", error->message);
+          if (!keep)
+            g_rmdir (dir);
+          return 1;
+        }
+    }
+  {
+    GStatBuf st;
+
+    if (g_stat (path, &st) != 0)
       {
-        fprintf (stderr, "bench-rtc: %s\n", error->message);
-        g_rmdir (dir);
+        fprintf (stderr, "bench-rtc: %s is gone\n", path);
         return 1;
       }
+    size = (gsize) st.st_size;
   }
   mb = size / 1e6;
 
@@ -153,13 +174,16 @@ main (void)
           !g_file_set_contents (g_getenv ("KYMO_BENCH_RTC_KEEP"), contents, (gssize) len, &error))
         {
           fprintf (stderr, "bench-rtc: %s\n", error->message);
-          g_unlink (path);
-          g_rmdir (dir);
+          if (!keep)
+            {
+              g_unlink (path);
+              g_rmdir (dir);
+            }
           return 1;
         }
     }
 
-  for (guint r = 0; r < RUNS; r++)
+  for (guint r = 0; r < runs; r++)
     {
       g_autoptr(KymoInput) input = kymo_input_new_for_path (path, &error);
       g_autoptr(KymoTrace) trace = NULL;
@@ -173,22 +197,28 @@ main (void)
       if (trace == NULL || kymo_trace_get_stop_error (trace) != NULL)
         {
           fprintf (stderr, "bench-rtc: %s\n", error ? error->message : "stopped at damage");
-          g_unlink (path);
-          g_rmdir (dir);
+          if (!keep)
+            {
+              g_unlink (path);
+              g_rmdir (dir);
+            }
           return 1;
         }
       kymo_trace_count_events (trace, &spans, &instants, &samples, &annotations);
     }
   {
     const char *paths[] = { path };
-    cksum = kymo_bench_cksum_seconds (paths, 1, RUNS);
+    cksum = kymo_bench_cksum_seconds (paths, 1, runs);
   }
-  g_unlink (path);
-  g_rmdir (dir);
+  if (!keep)
+    {
+      g_unlink (path);
+      g_rmdir (dir);
+    }
 
   {
-    double load = kymo_bench_median (times, RUNS);
-    double load_cpu = kymo_bench_median (cpu, RUNS);
+    double load = kymo_bench_median (times, runs);
+    double load_cpu = kymo_bench_median (cpu, runs);
 
     printf ("rtc: %.1f MB generated: %" G_GUINT64_FORMAT " samples, %" G_GUINT64_FORMAT
             " instants, %" G_GUINT64_FORMAT " annotations\n", mb, samples, instants, annotations);

@@ -12,6 +12,7 @@
 
 /* Internal to the decoder, but its check value is part of the format. */
 guint32 kymo_rtc_crc (const guint8 *data, gsize len);
+void kymo_rtc_set_ahead (int mode);
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -1224,6 +1225,226 @@ test_sample_flipped (void)
     }
 }
 
+/* ---- the thread working ahead ----------------------------------------- */
+
+/* A data logger's recording over many Units, more than the first MiB after
+ * which the decoder reserves (and the other thread populates) its sample
+ * arrays: a delta clock, two fixed-size streams, text and an annotation. */
+static GBytes *
+build_logger_trace (guint64 *n_ticks)
+{
+  RtcWriter w;
+  guint clk, delta, sample, temp, event, remarks;
+  guint64 tick;
+
+  rtcw_init (&w, 1 << 16, 1 << 12, FALSE);
+  clk = rtcw_stream (&w, "\"name\":\"clk\",\"clock\":true,\"format\":\"timespec\"", -1);
+  delta = rtcw_stream (&w, "\"name\":\"d\",\"clock\":true,\"format\":\"uleb128\",\"gain\":1e-9,\"delta\":\"clk\"", -1);
+  sample = rtcw_stream (&w, "\"name\":\"sample\",\"clock\":\"d\",\"format\":\"int16le\",\"gain\":0.5", 2);
+  temp = rtcw_stream (&w, "\"name\":\"temperature\",\"clock\":\"d\",\"format\":\"float64le\"", 8);
+  event = rtcw_stream (&w, "\"name\":\"event\",\"clock\":\"d\",\"format\":\"utf-8\"", -1);
+  remarks = rtcw_stream (&w, "\"name\":\"remarks\",\"stream\":\"event\",\"format\":\"annotate/utf-8\"", -1);
+  rtcw_start (&w);
+  for (tick = 0; rtcw_pos (&w) < (3u << 20); tick++)
+    {
+      guint8 buf[10];
+      gsize n = 0;
+      guint64 d = (tick % 1000) * 1000;
+      gint16 v = GINT16_TO_LE ((gint16) ((tick * 37) % 30000 - 15000));
+
+      if (tick % 1000 == 0)
+        {
+          guint8 ts[12];
+
+          put_timespec (ts, 1000 + tick / 1000, 0, FALSE);
+          rtcw_write (&w, clk, ts, 12, FALSE);
+        }
+      do
+        {
+          buf[n] = d & 0x7F;
+          d >>= 7;
+          if (d)
+            buf[n] |= 0x80;
+          n++;
+        }
+      while (d);
+      rtcw_write (&w, delta, buf, n, FALSE);
+      rtcw_write (&w, sample, &v, 2, FALSE);
+      if (tick % 7 == 0)
+        {
+          double t = (double) (tick % 100) / 8.0;
+          rtcw_write (&w, temp, &t, 8, FALSE);
+        }
+      if (tick % 333 == 0)
+        {
+          g_autofree char *line = g_strdup_printf ("event %" G_GUINT64_FORMAT, tick);
+          rtcw_write (&w, event, line, strlen (line), FALSE);
+        }
+      if (tick % 5000 == 2500)
+        {
+          guint8 note[12 + 16];
+
+          put_timespec (note, 1000 + tick / 1000, 5, FALSE);
+          memcpy (note + 12, "remark here", 11);
+          rtcw_write (&w, remarks, note, 12 + 11, FALSE);
+        }
+    }
+  rtcw_stop (&w);
+  if (n_ticks)
+    *n_ticks = tick;
+  return rtcw_free_to_bytes (&w);
+}
+
+/* Everything a load gives, as text. */
+static char *
+trace_text (KymoTrace *trace)
+{
+  GString *out = g_string_new (NULL);
+  const GError *stop = kymo_trace_get_stop_error (trace);
+  const KymoWarning *warnings;
+  gsize n;
+
+  g_string_append_printf (out, "stop %s\n", stop ? stop->message : "-");
+  warnings = kymo_trace_get_warnings (trace, &n);
+  for (gsize i = 0; i < n; i++)
+    g_string_append_printf (out, "warning %" G_GUINT64_FORMAT " %s\n", warnings[i].offset, warnings[i].message);
+  for (guint t = 0; t < kymo_trace_get_n_tracks (trace); t++)
+    {
+      KymoTrack *track = kymo_trace_get_track (trace, t);
+      const KymoSample *samples = kymo_track_get_samples (track, &n);
+      const KymoInstant *instants;
+      const KymoAnnotation *annotations;
+
+      g_string_append_printf (out, "track %s %d\n", kymo_track_get_name (track), kymo_track_get_kind (track));
+      for (gsize i = 0; i < n; i++)
+        g_string_append_printf (out, "s %" G_GINT64_FORMAT " %.17g\n", samples[i].ts, samples[i].value);
+      instants = kymo_track_get_instants (track, &n);
+      for (gsize i = 0; i < n; i++)
+        g_string_append_printf (out, "i %" G_GINT64_FORMAT " %u %u\n", instants[i].ts,
+                                instants[i].name_flags, instants[i].source);
+      annotations = kymo_track_get_annotations (track, &n);
+      for (gsize i = 0; i < n; i++)
+        g_string_append_printf (out, "a %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %u %u %s\n",
+                                annotations[i].start, annotations[i].end, annotations[i].name,
+                                annotations[i].source, annotations[i].text);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Names the first line that differs: the texts are long. */
+static void
+assert_same_text (const char *a,
+                  const char *b)
+{
+  gsize line = 1, at = 0;
+
+  while (a[at] != '\0' && a[at] == b[at])
+    if (a[at++] == '\n')
+      line++;
+  if (a[at] != b[at])
+    {
+      g_autofree char *x = g_strndup (a + at, 80);
+      g_autofree char *y = g_strndup (b + at, 80);
+
+      g_error ("line %zu differs: \"%s\" and \"%s\"", line, x, y);
+    }
+}
+
+static void
+check_ahead_same (const guint8 *data,
+                  gsize         size)
+{
+  char *text[2] = { NULL, NULL };
+  char *dumped[2] = { NULL, NULL };
+  gboolean ok[2];
+
+  for (guint ahead = 0; ahead < 2; ahead++)
+    {
+      g_autoptr(KymoTrace) trace = NULL;
+
+      kymo_rtc_set_ahead (ahead);
+      trace = kymo_test_load_bytes (data, size, "rtc", NULL);
+      g_assert_nonnull (trace);
+      text[ahead] = trace_text (trace);
+      dumped[ahead] = kymo_test_dump_bytes (data, size, "rtc", &ok[ahead], NULL);
+    }
+  kymo_rtc_set_ahead (-1);
+  assert_same_text (text[0], text[1]);
+  assert_same_text (dumped[0], dumped[1]);
+  g_assert_cmpint (ok[0], ==, ok[1]);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_free (text[i]);
+      g_free (dumped[i]);
+    }
+}
+
+/* CRCs and page faults on a second thread must not change what loads:
+ * whole, damaged, cut short, or read from the middle. */
+static void
+test_ahead_same (void)
+{
+  guint64 n_ticks;
+  g_autoptr(GBytes) bytes = build_logger_trace (&n_ticks);
+  gsize size;
+  const guint8 *data = g_bytes_get_data (bytes, &size);
+  g_autofree guint8 *copy = g_memdup2 (data, size);
+  const gsize flips[] = { 3 * 65536 + 4000, 17 * 65536 + 1024, 30 * 65536 + 65000 };
+
+  g_assert_cmpuint (size, >, 3u << 20);
+  /* Units smaller than the writer's default size, over more than one
+   * default size: every one is read, every sample kept. */
+  {
+    g_autoptr(KymoTrace) trace = load_gbytes (bytes, NULL);
+    gsize n, n_warnings;
+
+    g_assert_nonnull (trace);
+    kymo_track_get_samples (find_track (trace, "sample"), &n);
+    g_assert_cmpuint (n, ==, n_ticks);
+    kymo_trace_get_warnings (trace, &n_warnings);
+    g_assert_cmpuint (n_warnings, ==, 0);
+  }
+  check_ahead_same (data, size);
+
+  for (guint i = 0; i < G_N_ELEMENTS (flips); i++)
+    copy[flips[i]] ^= 0x21;
+  check_ahead_same (copy, size);
+
+  check_ahead_same (data, 2 * 1024 * 1024 + 12345);
+  check_ahead_same (data + 1500001, size - 1500001);
+  check_ahead_same (copy + 65536 + 1, size - 65536 - 1);
+}
+
+static void
+cancel_on_progress (double      fraction,
+                    const char *message,
+                    gpointer    data)
+{
+  g_cancellable_cancel (data);
+}
+
+/* A cancelled load stops with the other thread running too, and joins it. */
+static void
+test_ahead_cancel (void)
+{
+  g_autoptr(GBytes) bytes = build_logger_trace (NULL);
+
+  for (int ahead = 0; ahead < 2; ahead++)
+    {
+      g_autoptr(KymoInput) input = kymo_input_new_for_bytes (bytes, "test-input");
+      g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KymoTrace) trace = NULL;
+      KymoLoadOptions options = { .format = "rtc" };
+
+      kymo_rtc_set_ahead (ahead);
+      trace = kymo_load_sync (input, &options, cancel_on_progress, cancellable, cancellable, &error);
+      kymo_rtc_set_ahead (-1);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_null (trace);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1245,6 +1466,8 @@ main (int   argc,
   g_test_add_func ("/rtc/unknown-stream", test_unknown_stream_skips_unit);
   g_test_add_func ("/rtc/cut-marker", test_cut_marker_at_end);
   g_test_add_func ("/rtc/mid-recording-split", test_mid_recording_split);
+  g_test_add_func ("/rtc/ahead-same", test_ahead_same);
+  g_test_add_func ("/rtc/ahead-cancel", test_ahead_cancel);
   g_test_add_func ("/rtc/sample/inputs", test_sample_inputs);
   g_test_add_func ("/rtc/sample/small", test_sample_small);
   g_test_add_func ("/rtc/sample/default", test_sample_default);

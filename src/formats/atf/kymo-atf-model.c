@@ -46,6 +46,72 @@ typedef struct {
   gsize        len;
 } SpanRun;
 
+/* Chunks given back by the threads built so far, for the next ones: their
+ * pages are mapped already, where fresh ones would fault in one by one. */
+struct _AtfChunkPool
+{
+  GMutex     lock;
+  GPtrArray *spans;   /* KymoSpan[CHUNK_LEN] */
+  GPtrArray *links;   /* SpanLink[CHUNK_LEN] */
+};
+
+AtfChunkPool *
+_kymo_atf_chunk_pool_new (void)
+{
+  AtfChunkPool *pool = g_new0 (AtfChunkPool, 1);
+
+  g_mutex_init (&pool->lock);
+  pool->spans = g_ptr_array_new_with_free_func (g_free);
+  pool->links = g_ptr_array_new_with_free_func (g_free);
+  return pool;
+}
+
+void
+_kymo_atf_chunk_pool_free (AtfChunkPool *pool)
+{
+  if (pool == NULL)
+    return;
+  g_ptr_array_unref (pool->spans);
+  g_ptr_array_unref (pool->links);
+  g_mutex_clear (&pool->lock);
+  g_free (pool);
+}
+
+static gpointer
+pool_take (AtfChunkPool *pool,
+           gboolean      links)
+{
+  gpointer chunk = NULL;
+
+  if (pool != NULL)
+    {
+      GPtrArray *free_chunks = links ? pool->links : pool->spans;
+
+      g_mutex_lock (&pool->lock);
+      if (free_chunks->len > 0)
+        chunk = g_ptr_array_steal_index_fast (free_chunks, free_chunks->len - 1);
+      g_mutex_unlock (&pool->lock);
+    }
+  if (chunk == NULL)
+    chunk = links ? (gpointer) g_new (SpanLink, CHUNK_LEN) : (gpointer) g_new (KymoSpan, CHUNK_LEN);
+  return chunk;
+}
+
+static void
+pool_give (AtfChunkPool *pool,
+           gpointer      chunk,
+           gboolean      links)
+{
+  if (pool == NULL)
+    {
+      g_free (chunk);
+      return;
+    }
+  g_mutex_lock (&pool->lock);
+  g_ptr_array_add (links ? pool->links : pool->spans, chunk);
+  g_mutex_unlock (&pool->lock);
+}
+
 typedef struct {
   KymoTime ts;
   guint32  name;
@@ -57,6 +123,7 @@ typedef struct {
   AtfNames     *names;
   KymoTrace    *trace;
   KymoTrack    *track;
+  AtfChunkPool *pool;           /* or NULL */
 
   Frame        *stack;          /* [ATF_MAX_DEPTH] */
   gsize         depth;
@@ -121,20 +188,21 @@ run_grow (Matcher *m,
       if (m->has_detail)
         run->links = g_renew (SpanLink *, run->links, cap);
     }
-  run->chunks[run->n_chunks] = g_new (KymoSpan, CHUNK_LEN);
+  run->chunks[run->n_chunks] = pool_take (m->pool, FALSE);
   if (m->has_detail)
-    run->links[run->n_chunks] = g_new (SpanLink, CHUNK_LEN);
+    run->links[run->n_chunks] = pool_take (m->pool, TRUE);
   run->n_chunks++;
 }
 
 static void
-run_clear (SpanRun *run)
+run_clear (Matcher *m,
+           SpanRun *run)
 {
   for (gsize c = 0; c < run->n_chunks; c++)
     {
-      g_free (run->chunks[c]);
+      pool_give (m->pool, run->chunks[c], FALSE);
       if (run->links)
-        g_free (run->links[c]);
+        pool_give (m->pool, run->links[c], TRUE);
     }
   g_clear_pointer (&run->chunks, g_free);
   g_clear_pointer (&run->links, g_free);
@@ -518,16 +586,21 @@ add_spans (Matcher *m)
                 }
             }
         }
-      /* Freed depth by depth: the next thread built on this worker reuses
-       * the chunks while they are still mapped. */
-      for (gsize c = 0; c < run->n_chunks; c++)
+      /* Spans already have end >= start: copied as they are, in place. */
+      if (run->len > 0)
         {
-          gsize first = (gsize) c << CHUNK_SHIFT;
+          KymoSpan *out = kymo_track_append_spans (m->track, d, run->len);
 
-          kymo_track_add_spans (m->track, d, run->chunks[c], MIN (run->len - first, (gsize) CHUNK_LEN));
+          for (gsize c = 0; c < run->n_chunks; c++)
+            {
+              gsize first = (gsize) c << CHUNK_SHIFT;
+
+              memcpy (out + first, run->chunks[c], MIN (run->len - first, (gsize) CHUNK_LEN) * sizeof (KymoSpan));
+            }
         }
       index += (guint32) run->len;
-      run_clear (run);
+      /* Given back depth by depth, for the next thread built. */
+      run_clear (m, run);
     }
 }
 
@@ -686,6 +759,10 @@ struct _AtfBuild
   guint32   *order;          /* time order, or NULL for the file's own */
   gboolean   order_known;    /* FALSE: the file's order is not checked yet */
   guint32   *detail_names;   /* [detail.n_records] once matched */
+  /* What the match found, kept past _kymo_atf_build_finish(). */
+  KymoTime     max_ts;
+  AtfWarnings  warn;
+  gboolean     finished;
 };
 
 AtfBuild *
@@ -698,6 +775,7 @@ _kymo_atf_build_new (KymoTrace *trace,
 
   b->m.thread = thread;
   b->m.trace = trace;
+  b->max_ts = KYMO_TIME_NONE;
   b->order = order;
   b->order_known = order_known || order != NULL;
   return b;
@@ -709,7 +787,7 @@ matcher_reset (Matcher *m)
 {
   if (m->runs != NULL)
     for (guint d = 0; d < m->n_runs; d++)
-      run_clear (&m->runs[d]);
+      run_clear (m, &m->runs[d]);
   m->n_runs = 0;
   m->depth = 0;
   m->overflow = 0;
@@ -788,7 +866,11 @@ build_match (AtfBuild *b,
   if (ok)
     ok = resolve_detail_names (m, &b->detail_names);
   if (ok)
-    return ATF_BUILD_DONE;
+    {
+      b->max_ts = m->max_ts;
+      b->warn = m->warn;
+      return ATF_BUILD_DONE;
+    }
   if (m->blocked)
     {
       g_clear_pointer (&t->det_target, g_free);
@@ -834,19 +916,31 @@ _kymo_atf_build_match_parallel (AtfBuild       *b,
   result = build_match (b, NULL);
   m->names = NULL;
   _kymo_atf_names_clear (&local);
+
+  /* Nothing left open needs the end of the trace: finish right here, and
+   * the next thread on this worker reuses the chunks, still mapped. */
+  if (result == ATF_BUILD_DONE && m->depth == 0)
+    _kymo_atf_build_finish (b, KYMO_TIME_NONE);
   return result;
 }
 
 KymoTime
 _kymo_atf_build_max_ts (const AtfBuild *b)
 {
-  return b->m.max_ts;
+  return b->max_ts;
 }
 
 const AtfWarnings *
 _kymo_atf_build_warnings (const AtfBuild *b)
 {
-  return &b->m.warn;
+  return &b->warn;
+}
+
+void
+_kymo_atf_build_set_pool (AtfBuild     *b,
+                          AtfChunkPool *pool)
+{
+  b->m.pool = pool;
 }
 
 /* Phase two: interns nothing, so threads may finish side by side. */
@@ -857,6 +951,9 @@ _kymo_atf_build_finish (AtfBuild *b,
   Matcher *m = &b->m;
   AtfThread *t = m->thread;
 
+  if (b->finished)
+    return;
+  b->finished = TRUE;
   m->track = kymo_trace_get_track (m->trace, t->track);
   /* A CALL never returned runs to the end of the trace. */
   while (m->depth > 0)

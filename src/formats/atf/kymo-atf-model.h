@@ -32,6 +32,12 @@ typedef enum {
 guint32  *_kymo_atf_time_order    (const AtfIndexFile *index,
                                    KymoTime           *max_ts);
 
+/* Span chunks shared by the builds of one load (thread-safe). */
+typedef struct _AtfChunkPool AtfChunkPool;
+
+AtfChunkPool *_kymo_atf_chunk_pool_new  (void);
+void          _kymo_atf_chunk_pool_free (AtfChunkPool *pool);
+
 /* A thread's build, in two phases: matching (which may need names
  * interned), then, once the end of the trace is known, adding the spans.
  * @order (owned) is the records' time order when known (@order_known; NULL
@@ -43,6 +49,9 @@ AtfBuild *_kymo_atf_build_new     (KymoTrace          *trace,
                                    guint32            *order,
                                    gboolean            order_known);
 void      _kymo_atf_build_free    (AtfBuild           *build);
+/* Chunks come from and go back to @pool (which outlives @build). */
+void      _kymo_atf_build_set_pool (AtfBuild          *build,
+                                    AtfChunkPool      *pool);
 /* On the loading thread: interns names as needed. */
 gboolean  _kymo_atf_build_match   (AtfBuild           *build,
                                    AtfNames           *names,
@@ -54,7 +63,8 @@ gboolean  _kymo_atf_build_match   (AtfBuild           *build,
  * (it returns ATF_BUILD_BLOCKED instead, then _kymo_atf_build_match() must
  * be called on the loading thread, in thread order, so that name ids do
  * not depend on thread timing), and reports progress through @progress
- * only. Each call needs its own thread. */
+ * only. Each call needs its own thread. When no call is left open it also
+ * finishes the build (the end of the trace is not needed then). */
 AtfBuildResult _kymo_atf_build_match_parallel (AtfBuild       *build,
                                                const AtfNames *names,
                                                AtfProgress    *progress);
@@ -62,7 +72,7 @@ AtfBuildResult _kymo_atf_build_match_parallel (AtfBuild       *build,
 KymoTime  _kymo_atf_build_max_ts  (const AtfBuild     *build);
 const AtfWarnings *_kymo_atf_build_warnings (const AtfBuild *build);
 /* Adds the thread's spans and instants; interns nothing, so threads may
- * finish side by side. */
+ * finish side by side. Does nothing the second time. */
 void      _kymo_atf_build_finish  (AtfBuild           *build,
                                    KymoTime            trace_end);
 void      _kymo_atf_warn_thread   (KymoTrace          *trace,

@@ -437,6 +437,7 @@ load (KymoLoadJob  *job,
   g_autofree char *version = NULL;
   guint8 arch = 0, os = 0, clock = 0;
   gboolean ok = TRUE, fused;
+  AtfChunkPool *pool;
 
   processes = _kymo_atf_discover (input, error);
   if (processes == NULL)
@@ -490,6 +491,7 @@ load (KymoLoadJob  *job,
   if (!fused)
     trace_end = MAX (trace_end, time_order_all (data->threads, orders));
 
+  pool = _kymo_atf_chunk_pool_new ();
   for (guint p = 0, ti = 0; p < processes->len && ok; p++)
     {
       AtfProcessSource *process = g_ptr_array_index (processes, p);
@@ -529,6 +531,7 @@ load (KymoLoadJob  *job,
           n_threads++;
           builds[i] = _kymo_atf_build_new (trace, t, fused ? NULL : g_steal_pointer (&g_ptr_array_index (orders, ti + i)),
                                            !fused);
+          _kymo_atf_build_set_pool (builds[i], pool);
         }
       if (n > 1 && g_get_num_processors () > 1)
         ok = match_threads_parallel (job, trace, builds, threads_of, n, &names, &done, total, error);
@@ -550,6 +553,7 @@ load (KymoLoadJob  *job,
       ti += n;
       _kymo_atf_names_clear (&names);
     }
+  _kymo_atf_chunk_pool_free (pool);
 
   for (guint p = 0; p < processes->len; p++)
     _kymo_atf_manifest_clear (&manifests[p]);

@@ -163,7 +163,8 @@ build_hot (RtcDecoder *d)
         continue;
       if (s->fast && s->length == s->format.size && s->length > 0 && s->length < RTC_HOT_CLOCK - 1)
         d->hot[h] = (guint8) (1 + s->length);
-      else if (s->is_clock && s->length < 0)
+      else if (s->is_clock && s->length < 0 && s->format.kind == RTC_FMT_LEB128 &&
+               !s->format.is_signed && s->ns_step != 0)
         d->hot[h] = RTC_HOT_CLOCK;
     }
 }
@@ -255,6 +256,7 @@ handle_index (RtcDecoder   *d,
     {
       d->unit_size = unit;
       d->minor_size = minor;
+      d->sizes_known = TRUE;
       set_geometry (d);
     }
   if (d->cb->index)
@@ -665,6 +667,7 @@ fast_value (const RtcStream *s,
 static inline gboolean
 fast_clock (RtcDecoder   *d,
             RtcStream    *s,
+            RtcStream   **table,
             const guint8 *p,
             gsize         len)
 {
@@ -692,7 +695,7 @@ fast_clock (RtcDecoder   *d,
     {
       RtcStream *base = s->delta_base;
 
-      if (base == NULL || d->table->pdata[base->id] != base)
+      if (base == NULL || table[base->id] != base)
         s->delta_base = base = lookup_clock (d, s->delta_name);
       if (base == NULL || base == s || !base->has_time ||
           __builtin_add_overflow (ns, base->time, &ns))
@@ -724,13 +727,66 @@ fast_sample (RtcDecoder   *d,
     clock = stream_clock (d, s);
   ts = clock != NULL && clock->has_time ? clock->time : KYMO_TIME_NONE;
   value = fast_value (s, d->big_endian, p);
-  if (G_LIKELY (s->track_ptr != NULL && ts != KYMO_TIME_NONE))
+  if (G_LIKELY (s->samples != NULL && ts != KYMO_TIME_NONE))
     {
-      kymo_track_add_sample (s->track_ptr, ts, value);
+      kymo_rtc_samples_push (d, s->samples, ts, value);
       s->n_samples++;
     }
   else
     d->cb->sample (d->user, s, ts, value, header);
+}
+
+/* The frames a data logger writes most, back to back: one-byte headers of
+ * `fast` streams holding one number, and of clock ticks (see build_hot).
+ * Returns where the first other frame is, or @stop; that frame goes the
+ * general way, which gives the same result for any frame this leaves. A
+ * loop of its own, with the decoder's fields it needs in locals: the
+ * stores of samples would make the compiler load them again per frame. */
+static gsize
+hot_frames (RtcDecoder  *d,
+            RtcStream  **table,
+            gsize        pos,
+            gsize        stop,
+            gsize        end)
+{
+  const guint8 *data = d->data;
+  const guint8 *hot = d->hot;
+  const gboolean big_endian = d->big_endian;
+
+  while (pos < stop)
+    {
+      guint h = data[pos], step;
+      RtcStream *s;
+
+      if (h >= 0x80 || (step = hot[h]) == 0 || (s = table[h >> 1])->continued)
+        break;
+      if (step != RTC_HOT_CLOCK)
+        {
+          RtcStream *clock = s->clock;
+          RtcSamples *samples = s->samples;
+
+          /* A clock not looked up yet or redefined, no time yet, or no
+           * array yet: fast_sample() sees to those. */
+          if (G_UNLIKELY (end - pos < step || clock == NULL || table[clock->id] != clock ||
+                          !clock->has_time || samples == NULL))
+            break;
+          kymo_rtc_samples_push (d, samples, clock->time, fast_value (s, big_endian, data + pos + 1));
+          s->n_samples++;
+          pos += step;
+        }
+      else
+        {
+          gsize len;
+
+          if (end - pos <= 2 || data[pos + 1] >= 0x80)
+            break;
+          len = data[pos + 1];
+          if (end - pos - 2 < len || !fast_clock (d, s, table, data + pos + 2, len))
+            break;
+          pos += 2 + len;
+        }
+    }
+  return pos;
 }
 
 static FrameResult
@@ -749,7 +805,6 @@ decode_unit (RtcDecoder  *d,
   d->seen_data = FALSE;
   while (pos < end)
     {
-      gboolean hot = can_hot && d->seen_data;
       gsize header = pos, payload, len;
       guint64 hdr, id;
       gboolean more;
@@ -763,30 +818,14 @@ decode_unit (RtcDecoder  *d,
             return FRAME_STOP;
         }
 
-      /* The common frames, a data logger's: a one-byte header, not
-       * continued, of a stream holding one fixed-size number, or of a
-       * clock tick. */
-      if (G_LIKELY (hot && data[pos] < 0x80))
+      if (G_LIKELY (can_hot && d->seen_data))
         {
-          guint step = d->hot[data[pos]];
+          gsize next = hot_frames (d, table, pos, MIN (end, d->next_progress), end);
 
-          if (step != 0 && !(s = table[data[pos] >> 1])->continued)
+          if (next != pos)
             {
-              if (step != RTC_HOT_CLOCK)
-                {
-                  if (G_LIKELY (end - pos >= step))
-                    {
-                      fast_sample (d, s, table, data + pos + 1, header);
-                      pos += step;
-                      continue;
-                    }
-                }
-              else if (end - pos > 2 && data[pos + 1] < 0x80 && end - pos - 2 >= data[pos + 1] &&
-                       fast_clock (d, s, data + pos + 2, data[pos + 1]))
-                {
-                  pos += 2 + (gsize) data[pos + 1];
-                  continue;
-                }
+              pos = next;
+              continue;
             }
         }
 
@@ -872,7 +911,7 @@ decode_unit (RtcDecoder  *d,
               continue;
             }
           if (s->is_clock && !more && !s->continued && d->cb->clock != NULL &&
-              fast_clock (d, s, data + payload, len))
+              fast_clock (d, s, table, data + payload, len))
             continue;
           if (collect (d, s, header, payload, len, more, &v))
             deliver (d, s, &v);
@@ -930,6 +969,20 @@ decode_unit (RtcDecoder  *d,
   return FRAME_OK;
 }
 
+void
+kymo_rtc_samples_reserve (RtcDecoder *d,
+                          RtcSamples *samples,
+                          gsize       n)
+{
+  if (n <= samples->cap)
+    return;
+  /* The thread working ahead must not populate where the array was. */
+  if (d != NULL && d->ahead != NULL)
+    kymo_rtc_ahead_forget_pages (d->ahead);
+  samples->data = g_realloc_n (samples->data, n, sizeof (KymoSample));
+  samples->cap = n;
+}
+
 /* Reserves the sample arrays of `fast` streams for the rest of the input at
  * the rate of what was read so far: growing them value by value costs
  * copies. Bounded by what the bytes left can hold and by RESERVE_MAX, so
@@ -945,10 +998,11 @@ reserve_samples (RtcDecoder *d,
   for (guint i = RTC_FIRST_USER_ID; i < d->defs->len; i++)
     {
       RtcStream *s = d->defs->pdata[i];
+      RtcSamples *samples = s->samples;
       double estimate;
       guint64 most;
 
-      if (s->track_ptr == NULL || s->n_samples == 0 || !s->fast || s->length <= 0)
+      if (samples == NULL || s->n_samples == 0 || !s->fast || s->length <= 0)
         continue;
       /* A little over: falling short by one value doubles the array. */
       estimate = (double) s->n_samples * ratio * 1.02 + 64;
@@ -956,36 +1010,37 @@ reserve_samples (RtcDecoder *d,
       most = MIN (most, RESERVE_MAX);
       if (estimate < (double) most)
         most = (guint64) estimate;
-      kymo_track_reserve_samples (s->track_ptr, s->n_samples + most);
+      kymo_rtc_samples_reserve (d, samples, samples->len + most);
     }
+  if (d->ahead == NULL)
+    return;
+
+  /* Their pages, to be faulted in on the other thread; once per array,
+   * though streams may share one. */
+  {
+    g_autoptr(GPtrArray) seen = g_ptr_array_new ();
+
+    for (guint i = RTC_FIRST_USER_ID; i < d->defs->len; i++)
+      {
+        RtcSamples *samples = ((RtcStream *) d->defs->pdata[i])->samples;
+
+        if (samples == NULL || samples->cap == samples->len || g_ptr_array_find (seen, samples, NULL))
+          continue;
+        g_ptr_array_add (seen, samples);
+        kymo_rtc_ahead_populate (d->ahead, samples->data + samples->len,
+                                 (samples->cap - samples->len) * sizeof (KymoSample));
+      }
+  }
 }
 
-gboolean
-kymo_rtc_decoder_run (RtcDecoder  *d,
-                      GError     **error)
+/* From the first Marker on. */
+static gboolean
+decode_units (RtcDecoder  *d,
+              gsize        marker,
+              GError     **error)
 {
   const guint8 *data = d->data;
   gsize size = d->size;
-  gsize marker = kymo_rtc_find_marker (data, size, 0, size);
-
-  if (marker == RTC_NO_POS)
-    {
-      if (kymo_rtc_is_cut_marker (data, size, 0))
-        {
-          kymo_load_job_set_error (d->job, error, KYMO_LOAD_ERROR_TRUNCATED, 0,
-                                   "the input ends inside the first Marker");
-          return FALSE;
-        }
-      if (size > 0)
-        invalid (d, 0, "%zu bytes without a Marker", size);
-      return TRUE;
-    }
-  if (marker > 0)
-    {
-      invalid (d, 0, "%zu bytes before the first Marker", marker);
-      d->continuity_lost = TRUE;
-    }
-  d->first_marker = marker;
 
   while (marker != RTC_NO_POS)
     {
@@ -998,7 +1053,12 @@ kymo_rtc_decoder_run (RtcDecoder  *d,
       if (d->cb->marker)
         d->cb->marker (d->user, marker);
 
-      if (d->unit_size <= size - marker && kymo_rtc_is_marker (data, size, marker + d->unit_size))
+      /* The next Marker ends the Unit: one Unit size on, once an Index gave
+       * the size. Not before: a step of the writer's default size over
+       * (say) 64 KiB Units read 16 of them as one, failed its CRC, and so
+       * on to the end of the file. */
+      if (d->sizes_known && d->unit_size <= size - marker &&
+          kymo_rtc_is_marker (data, size, marker + d->unit_size))
         next = marker + d->unit_size;
       else
         next = kymo_rtc_find_marker (data, size, start, size);
@@ -1008,8 +1068,12 @@ kymo_rtc_decoder_run (RtcDecoder  *d,
        * damaged Unit is skipped whole. */
       if (end - start >= RTC_CRC_FRAME_SIZE && data[end - RTC_CRC_FRAME_SIZE] == RTC_CRC_HEADER)
         {
-          guint32 crc = kymo_rtc_crc (data + start, end - RTC_CRC_FRAME_SIZE - start);
+          gsize len = end - RTC_CRC_FRAME_SIZE - start;
           const guint8 *stored = data + end - 4;
+          guint32 crc;
+
+          if (d->ahead == NULL || !kymo_rtc_ahead_crc (d->ahead, start, len, &crc))
+            crc = kymo_rtc_crc (data + start, len);
 
           if (crc == kymo_read_u32le (stored) || crc == kymo_read_u32be (stored))
             verified = TRUE;
@@ -1053,4 +1117,37 @@ kymo_rtc_decoder_run (RtcDecoder  *d,
         }
     }
   return TRUE;
+}
+
+gboolean
+kymo_rtc_decoder_run (RtcDecoder  *d,
+                      GError     **error)
+{
+  const guint8 *data = d->data;
+  gsize size = d->size;
+  gsize marker = kymo_rtc_find_marker (data, size, 0, size);
+  gboolean ok;
+
+  if (marker == RTC_NO_POS)
+    {
+      if (kymo_rtc_is_cut_marker (data, size, 0))
+        {
+          kymo_load_job_set_error (d->job, error, KYMO_LOAD_ERROR_TRUNCATED, 0,
+                                   "the input ends inside the first Marker");
+          return FALSE;
+        }
+      if (size > 0)
+        invalid (d, 0, "%zu bytes without a Marker", size);
+      return TRUE;
+    }
+  if (marker > 0)
+    {
+      invalid (d, 0, "%zu bytes before the first Marker", marker);
+      d->continuity_lost = TRUE;
+    }
+  d->first_marker = marker;
+  d->ahead = kymo_rtc_ahead_start (data, size, marker);
+  ok = decode_units (d, marker, error);
+  g_clear_pointer (&d->ahead, kymo_rtc_ahead_stop);
+  return ok;
 }

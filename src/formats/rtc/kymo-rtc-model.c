@@ -48,6 +48,7 @@ typedef struct {
   RtcData    *data;
   GArray     *pending;
   GHashTable *tracks;     /* "kind/name" → track id + 1 */
+  GPtrArray  *samples;    /* track id → RtcSamples or NULL */
   GPtrArray  *clocks;     /* root clocks that had a value, borrowed */
   GString    *scratch;
   guint       n_warnings;
@@ -130,6 +131,46 @@ ensure_track (RtcModel  *model,
   return s->track = id;
 }
 
+/* Every sample goes through here, so a track's samples keep the order
+ * they were read in. */
+static RtcSamples *
+samples_for (RtcModel *model,
+             guint     track)
+{
+  RtcSamples *samples;
+
+  if (track >= model->samples->len)
+    g_ptr_array_set_size (model->samples, track + 1);
+  samples = model->samples->pdata[track];
+  if (samples == NULL)
+    {
+      samples = g_new0 (RtcSamples, 1);
+      samples->track = track;
+      model->samples->pdata[track] = samples;
+    }
+  return samples;
+}
+
+/* The tracks adopt the arrays without a copy. */
+static void
+hand_over_samples (RtcModel *model)
+{
+  for (guint i = 0; i < model->samples->len; i++)
+    {
+      RtcSamples *samples = model->samples->pdata[i];
+
+      if (samples == NULL)
+        continue;
+      /* Give back what was reserved and not used. */
+      if (samples->cap > samples->len && samples->len > 0)
+        samples->data = g_realloc_n (samples->data, samples->len, sizeof (KymoSample));
+      kymo_track_take_samples (kymo_trace_get_track (model->trace, samples->track),
+                               g_steal_pointer (&samples->data), samples->len);
+      g_free (samples);
+      model->samples->pdata[i] = NULL;
+    }
+}
+
 static guint32
 record_value (RtcModel       *model,
               RtcStream      *s,
@@ -158,7 +199,7 @@ add_event (RtcModel           *model,
   switch (event->kind)
     {
     case PENDING_SAMPLE:
-      kymo_track_add_sample (track, ts, event->value);
+      kymo_rtc_samples_push (model->decoder, samples_for (model, event->track), ts, event->value);
       break;
     case PENDING_INSTANT:
       kymo_track_add_instant (track, ts, event->name, 0, event->source);
@@ -416,8 +457,8 @@ on_sample (gpointer   user,
 {
   RtcModel *model = user;
 
-  if (G_UNLIKELY (s->track_ptr == NULL))
-    s->track_ptr = kymo_trace_get_track (model->trace, ensure_track (model, s));
+  if (G_UNLIKELY (s->samples == NULL))
+    s->samples = samples_for (model, ensure_track (model, s));
   if (G_UNLIKELY (ts == KYMO_TIME_NONE))
     {
       PendingEvent event = { s->track, PENDING_SAMPLE, 0, KYMO_NO_SOURCE, value, NULL, offset };
@@ -425,7 +466,7 @@ on_sample (gpointer   user,
       emit (model, ts, event);
       return;
     }
-  kymo_track_add_sample (s->track_ptr, ts, value);
+  kymo_rtc_samples_push (model->decoder, s->samples, ts, value);
 }
 
 /* CRC mismatches come through on_invalid, with the Unit's extent. */
@@ -498,6 +539,7 @@ finish (RtcModel *model)
   if (model->n_dropped_warnings)
     kymo_trace_add_warning (trace, KYMO_NO_OFFSET, KYMO_TIME_NONE,
                             "%u more problems not listed", model->n_dropped_warnings);
+  hand_over_samples (model);
 }
 
 gboolean
@@ -519,6 +561,7 @@ kymo_rtc_load (KymoLoadJob  *job,
   model.pending = g_array_new (FALSE, FALSE, sizeof (PendingEvent));
   model.tracks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   model.clocks = g_ptr_array_new ();
+  model.samples = g_ptr_array_new ();
   model.scratch = g_string_new (NULL);
 
   kymo_rtc_decoder_init (&decoder, job, input->main.data, input->main.size, &model_callbacks, &model);
@@ -532,6 +575,7 @@ kymo_rtc_load (KymoLoadJob  *job,
   g_array_unref (model.pending);
   g_hash_table_unref (model.tracks);
   g_ptr_array_unref (model.clocks);
+  g_ptr_array_unref (model.samples);
   g_string_free (model.scratch, TRUE);
   return ok;
 }

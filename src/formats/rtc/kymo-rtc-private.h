@@ -72,6 +72,18 @@ typedef struct {
 
 typedef struct _RtcStream RtcStream;
 
+/* The samples of one counter track, in the order they are read: built here
+ * and handed to the track at the end, so that their pages can be populated
+ * ahead (kymo-rtc-ahead.c). Streams of one name share one. */
+typedef struct {
+  KymoSample *data;
+  gsize       len;
+  gsize       cap;
+  guint       track;
+} RtcSamples;
+
+typedef struct _RtcAhead RtcAhead;
+
 /* One stream definition. A redefinition of an id makes a new one; the old
  * one stays alive for the events that name it. */
 struct _RtcStream
@@ -108,14 +120,14 @@ struct _RtcStream
   gboolean    continued;
   guint64     value_offset;  /* of the continued value's first frame */
 
-  /* Model state (kymo-rtc-model.c). The decoder reads track_ptr and
+  /* Model state (kymo-rtc-model.c). The decoder reads samples and
    * clock_noted to skip a callback per value on its hot path: samples of a
-   * `fast` stream that have a time go straight into track_ptr once the
+   * `fast` stream that have a time go straight into samples once the
    * model has set it, and a clock's ticks need no clock() call once the
    * model has noted the clock and some clock has given a time. */
   guint       track;
-  KymoTrack  *track_ptr;
-  guint64     n_samples;     /* added to track_ptr by the decoder */
+  RtcSamples *samples;
+  guint64     n_samples;     /* added to samples by the decoder */
   gboolean    clock_noted;
   guint32     name_id;
   GString    *line;          /* a `cont` text line not ended yet */
@@ -165,6 +177,7 @@ typedef struct {
   gboolean            big_endian;
   guint64             unit_size;      /* Unit: Marker to Marker */
   guint64             minor_size;     /* unit: index to index */
+  gboolean            sizes_known;    /* from an Index, not the defaults */
   guint               n_units;
   guint               n_bad_units;
   gboolean            continuity_lost; /* a value may have begun before what we read */
@@ -191,7 +204,52 @@ typedef struct {
   /* Sample arrays are reserved once from the first MiBs read. */
   gsize               first_marker;
   gboolean            reserved;
+  /* CRCs and page faults on a second thread, or NULL. */
+  RtcAhead           *ahead;
 } RtcDecoder;
+
+/* kymo-rtc-ahead.c */
+/* Whether a load starts the thread: 0 never, 1 always (tests compare the
+ * two), -1 by the input's size and the processors (and the environment
+ * variable KYMO_RTC_AHEAD=0 or 1). */
+void        kymo_rtc_set_ahead         (int           mode);
+/* NULL when one thread does all. */
+RtcAhead   *kymo_rtc_ahead_start       (const guint8 *data,
+                                        gsize         size,
+                                        gsize         first_marker);
+void        kymo_rtc_ahead_stop        (RtcAhead     *ahead);
+/* The CRC of @len bytes at @start when the thread found that Unit; FALSE
+ * when the caller must compute it. */
+gboolean    kymo_rtc_ahead_crc         (RtcAhead     *ahead,
+                                        gsize         start,
+                                        gsize         len,
+                                        guint32      *crc);
+/* Populates the pages of @mem before the decoder writes there. */
+void        kymo_rtc_ahead_populate    (RtcAhead     *ahead,
+                                        gpointer      mem,
+                                        gsize         len);
+/* Before an array that was given to populate moves. */
+void        kymo_rtc_ahead_forget_pages (RtcAhead    *ahead);
+
+/* kymo-rtc-decoder.c: sample arrays */
+void        kymo_rtc_samples_reserve   (RtcDecoder   *decoder,
+                                        RtcSamples   *samples,
+                                        gsize         n);
+
+static inline void
+kymo_rtc_samples_push (RtcDecoder *decoder,
+                       RtcSamples *samples,
+                       KymoTime    ts,
+                       double      value)
+{
+  KymoSample *sample;
+
+  if (G_UNLIKELY (samples->len == samples->cap))
+    kymo_rtc_samples_reserve (decoder, samples, MAX (samples->cap * 2, 256));
+  sample = &samples->data[samples->len++];
+  sample->ts = ts;
+  sample->value = value;
+}
 
 /* kymo-rtc-crc.c */
 guint32     kymo_rtc_crc               (const guint8 *data,
