@@ -11,6 +11,7 @@
 #include "kymo-test-utils.h"
 #include "tband/kymo-tband-cobs.h"
 #include "tband/kymo-tband-events.h"
+#include "tband/kymo-tband-load.h"
 
 #define SAMPLE_FRAMES 3231
 
@@ -895,6 +896,231 @@ test_sample (void)
     }
 }
 
+/* Loading with and without the parsing thread */
+
+/* Everything a user can see of a loaded trace, as one checksum. */
+static char *
+trace_fingerprint (KymoTrace *trace)
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  const GError *stop = kymo_trace_get_stop_error (trace);
+  const KymoWarning *warnings;
+  KymoTime start, end;
+  gsize n;
+
+#define ADD(value) G_STMT_START { guint64 v_ = (guint64) (value); g_checksum_update (sum, (const guchar *) &v_, sizeof v_); } G_STMT_END
+#define ADD_STR(text) g_checksum_update (sum, (const guchar *) ((text) ? (text) : "(null)"), -1)
+
+  for (guint i = 0; i < kymo_trace_get_n_names (trace); i++)
+    ADD_STR (kymo_trace_get_name (trace, i));
+  for (guint i = 0; i < kymo_trace_get_n_tracks (trace); i++)
+    {
+      KymoTrack *track = kymo_trace_get_track (trace, i);
+      const KymoSpan *spans = kymo_track_get_spans (track, &n);
+      const KymoInstant *instants;
+      const KymoSample *samples;
+      const guint *children;
+      guint n_children;
+
+      ADD_STR (kymo_track_get_name (track));
+      ADD_STR (kymo_track_get_group_kind (track));
+      ADD (kymo_track_get_parent (track));
+      ADD (kymo_track_get_kind (track));
+      ADD (kymo_track_get_sort_key (track));
+      ADD (kymo_track_get_tag (track));
+      children = kymo_track_get_children (track, &n_children);
+      for (guint c = 0; c < n_children; c++)
+        ADD (children[c]);
+      ADD (n);
+      g_checksum_update (sum, (const guchar *) spans, n * sizeof *spans);
+      instants = kymo_track_get_instants (track, &n);
+      ADD (n);
+      g_checksum_update (sum, (const guchar *) instants, n * sizeof *instants);
+      samples = kymo_track_get_samples (track, &n);
+      ADD (n);
+      g_checksum_update (sum, (const guchar *) samples, n * sizeof *samples);
+    }
+  warnings = kymo_trace_get_warnings (trace, &n);
+  for (gsize i = 0; i < n; i++)
+    {
+      ADD (warnings[i].offset);
+      ADD (warnings[i].ts);
+      ADD_STR (warnings[i].message);
+    }
+  for (guint i = 0; i < kymo_trace_get_n_metadata (trace); i++)
+    {
+      const char *key, *value;
+
+      kymo_trace_get_nth_metadata (trace, i, &key, &value);
+      ADD_STR (key);
+      ADD_STR (value);
+    }
+  kymo_trace_get_time_range (trace, &start, &end);
+  ADD (start);
+  ADD (end);
+  ADD_STR (kymo_trace_get_variant (trace));
+  ADD_STR (stop ? stop->message : NULL);
+#undef ADD
+#undef ADD_STR
+
+  return g_strdup (g_checksum_get_string (sum));
+}
+
+/* A few MB of everything the parsing has to carry across the places where
+ * it cuts the stream: core switches (one out of range), bad and empty
+ * frames, lone 0x00 bytes, frames longer than a COBS block with strings in
+ * them, values of 0 (COBS blocks inside a frame), and an unfinished frame at
+ * the end. */
+static GByteArray *
+long_stream (void)
+{
+  GByteArray *out = g_byte_array_new ();
+  g_autofree char *long_text = g_strnfill (300, 'x');
+  static const guint8 unknown[] = { 0x33, 0x01 };
+  static const guint8 empty_and_zero[] = { 0x01, 0x00, 0x00 };
+  static const guint8 unfinished[] = { 0x05, 0x54, 0x81, 0x82 };
+  guint64 ts = 1000;
+
+  add_event (out, KYMO_TBAND_TS_RESOLUTION_NS, 0, 10, 0, NULL);
+  add_event (out, KYMO_TBAND_QUEUE_KIND, 0, 2, 3, NULL);
+  add_event (out, KYMO_TBAND_ISR_NAME, 0, 1, 0, "Tick");
+  for (guint i = 0; out->len < 3 * 1000 * 1000; i++)
+    {
+      ts += 50 + i % 7;
+      if (i % 997 == 0)
+        add_event (out, KYMO_TBAND_CORE_ID, ts, (i / 997) % 3, 0, NULL);
+      if (i % 4999 == 0)
+        add_event (out, KYMO_TBAND_CORE_ID, ts, 5000, 0, NULL);
+      add_event (out, KYMO_TBAND_TASK_SWITCHED_IN, ts, 1 + i % 5, 0, NULL);
+      add_event (out, KYMO_TBAND_QUEUE_RECEIVE, ts + 1, 1 + i % 2, 0, NULL);
+      add_event (out, KYMO_TBAND_QUEUE_SEND, ts + 2, 1 + i % 2, i % 3, NULL);
+      add_event (out, KYMO_TBAND_ISR_ENTER, ts + 3, 1 + i % 2, 0, NULL);
+      add_event (out, KYMO_TBAND_ISR_EXIT, ts + 4, 1 + i % 2, 0, NULL);
+      add_event (out, KYMO_TBAND_CURTASK_BLOCK_ON_QUEUE_RECEIVE, ts + 5, 1, 100, NULL);
+      if (i % 5 == 0)
+        {
+          add_event (out, KYMO_TBAND_EVTMARKER_BEGIN, ts + 6, 1, 0, i % 2003 == 0 ? long_text : "");
+          add_event (out, KYMO_TBAND_VALMARKER, ts + 7, 1, (i % 100) << 1, NULL);
+          add_event (out, KYMO_TBAND_EVTMARKER_END, ts + 8, 1, 0, NULL);
+        }
+      if (i % 1013 == 0)
+        add_raw_frame (out, unknown, sizeof unknown);
+      if (i % 1511 == 0)
+        g_byte_array_append (out, empty_and_zero, sizeof empty_and_zero);
+      if (i % 3001 == 0)
+        add_event (out, KYMO_TBAND_TASK_NAME, 0, 1 + i % 5, 0, long_text + i % 200);
+    }
+  g_byte_array_append (out, unfinished, sizeof unfinished);
+  return out;
+}
+
+static char *
+fingerprint_with_threads (const guint8 *data,
+                          gsize         size,
+                          guint         threads)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KymoTrace) trace = NULL;
+
+  kymo_tband_set_load_threads (threads);
+  trace = load_mode (data, size, NULL, &error);
+  kymo_tband_set_load_threads (0);
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  return trace_fingerprint (trace);
+}
+
+static void
+test_threads_agree (void)
+{
+  g_autoptr(GByteArray) stream = long_stream ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KymoTrace) trace = NULL;
+  const gsize cuts[] = { stream->len, stream->len - 1, 2 * 1000 * 1000 + 7, 65536 * 5 + 3, 65535, 100 };
+
+  /* What a user gets does not depend on the thread. */
+  for (guint i = 0; i < G_N_ELEMENTS (cuts); i++)
+    {
+      g_autofree char *one = fingerprint_with_threads (stream->data, cuts[i], 1);
+      g_autofree char *two = fingerprint_with_threads (stream->data, cuts[i], 2);
+
+      g_assert_cmpstr (one, ==, two);
+    }
+
+  /* And it is the stream: the damage is seen, the rest kept. */
+  trace = load_mode (stream->data, stream->len, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  g_assert_cmpstr (kymo_trace_get_metadata (trace, "cores"), ==, "3");
+  g_assert_cmpstr (kymo_trace_get_metadata (trace, "invalid_frames"), !=, "0");
+  g_assert_nonnull (kymo_trace_get_stop_error (trace));
+  g_assert_true (has_warning (trace, "core id 5000 is too large"));
+  g_assert_true (has_warning (trace, "empty event"));
+  g_assert_true (has_warning (trace, "unknown event id"));
+  g_assert_nonnull (find_track (trace, "Core 2/CPU"));
+  g_assert_nonnull (find_track (trace, "Core 1/ISRs"));
+  g_assert_cmpuint (stream->len, >, 3 * 1000 * 1000);
+}
+
+/* Megabytes without a 0x00 are a few huge bad frames, found in one pass. */
+static void
+test_few_zeros (void)
+{
+  g_autoptr(GByteArray) stream = g_byte_array_new ();
+  g_autofree char *one = NULL, *two = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KymoTrace) trace = NULL;
+  gsize start;
+
+  add_event (stream, KYMO_TBAND_TASK_SWITCHED_IN, 10, 1, 0, NULL);
+  start = stream->len;
+  g_byte_array_set_size (stream, start + 6 * 1000 * 1000);
+  memset (stream->data + start, 0xE5, stream->len - start);
+  stream->data[start + 1000 * 1000] = 0x00;
+  stream->data[start + 1000 * 1000 + 1] = 0x00;
+  stream->data[start + 5 * 1000 * 1000] = 0x00;
+  one = fingerprint_with_threads (stream->data, stream->len, 1);
+  two = fingerprint_with_threads (stream->data, stream->len, 2);
+  g_assert_cmpstr (one, ==, two);
+
+  trace = load_mode (stream->data, stream->len, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  g_assert_cmpstr (kymo_trace_get_metadata (trace, "frames"), ==, "3");
+  g_assert_cmpstr (kymo_trace_get_metadata (trace, "invalid_frames"), ==, "2");
+  g_assert_nonnull (kymo_trace_get_stop_error (trace));
+}
+
+static void
+cancel_on_progress (double      fraction,
+                    const char *message,
+                    gpointer    data)
+{
+  g_cancellable_cancel (data);
+}
+
+static void
+test_cancel (void)
+{
+  g_autoptr(GByteArray) stream = long_stream ();
+
+  for (guint threads = 1; threads <= 2; threads++)
+    {
+      g_autoptr(GBytes) bytes = g_bytes_new (stream->data, stream->len);
+      g_autoptr(KymoInput) input = kymo_input_new_for_bytes (bytes, "test-input");
+      g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KymoTrace) trace = NULL;
+      KymoLoadOptions options = { .format = "tband" };
+
+      kymo_tband_set_load_threads (threads);
+      trace = kymo_load_sync (input, &options, cancel_on_progress, cancellable, cancellable, &error);
+      kymo_tband_set_load_threads (0);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_null (trace);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -912,6 +1138,9 @@ main (int   argc,
   g_test_add_func ("/tband/input/encodings-and-detect", test_encodings_and_detect);
   g_test_add_func ("/tband/input/every-prefix", test_every_prefix);
   g_test_add_func ("/tband/sample", test_sample);
+  g_test_add_func ("/tband/load/threads-agree", test_threads_agree);
+  g_test_add_func ("/tband/load/few-zeros", test_few_zeros);
+  g_test_add_func ("/tband/load/cancel", test_cancel);
 
   return g_test_run ();
 }

@@ -14,12 +14,19 @@
 
 #include "kymo-formats.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <glib/gi18n.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "kymo-tband-cobs.h"
 #include "kymo-tband-events.h"
 #include "kymo-tband-input.h"
+#include "kymo-tband-load.h"
 #include "kymo-tband-model.h"
 #include "kymo-tband-text.h"
 
@@ -238,6 +245,685 @@ set_stop (GError        **stop,
   g_set_error (stop, KYMO_LOAD_ERROR, code, "%s: offset %" G_GUINT64_FORMAT ": %s", path, offset, message);
 }
 
+/* Loading runs in two halves: framing and parsing (a small part of the
+ * work) and the model (most of it), which takes parsed frames in batches.
+ *
+ * A single stream is cut into segments that start right after a 0x00 byte:
+ * frames end at every 0x00, so a segment's frames are exactly those a walk
+ * from the start would find there, and segments can be parsed in any order
+ * and by any thread. With a second processor a thread parses the segments
+ * ahead of the model and, when it is far enough ahead, populates the pages
+ * of the arrays the model is about to fill (populating never changes what
+ * is in memory). The model does not wait for it for long: a segment that
+ * is not ready when its turn comes is parsed in place, and the thread's
+ * copy, if any, is dropped. The current core (set by core_id events) is the one state
+ * that runs across segments: it is filled in as the model takes a batch.
+ *
+ * Several streams (one file per core) are merged by timestamp with one
+ * cursor each, in line. Either way the model sees the same records in the
+ * same order, whatever the number of threads. */
+
+/* See kymo_tband_set_load_threads(). */
+#define THREAD_MIN_INPUT ((gsize) 1 << 20)
+#define SEGMENT_BYTES    ((gsize) 64 << 10)
+/* Batches of merged streams. */
+#define BATCH_RECORDS    4096
+/* How many segments the thread works ahead. */
+#define RING_SLOTS       8
+/* Pages are populated in chunks of at most this much per array, so the
+ * arrays fill up side by side, as the model writes them, and the thread
+ * soon gets back to parsing. */
+#define PAGE_CHUNK       ((gsize) 64 << 10)
+/* How long the model waits for a segment the thread is parsing before it
+ * parses it itself: a segment takes the thread well under this. */
+#define BUSY_WAIT_US     300
+/* A record's core before the segment's first core_id event. */
+#define CORE_UNKNOWN     G_MAXUINT16
+
+typedef KymoTbandRecord Record;
+
+typedef struct {
+  KymoTbandEvent  event;
+  const char     *reason;
+} Extra;
+
+typedef struct {
+  Record    *records;
+  Extra     *extra;
+  guint      n_records;
+  guint      n_extra;
+  guint      room;       /* of both arrays */
+  /* Strings whose frame needed COBS decoding: the framer's scratch buffer
+   * does not outlive the next frame. */
+  GPtrArray *copies;
+  guint64    done;       /* input bytes read up to the end of this batch */
+  /* Records before this one have CORE_UNKNOWN; end_core is the core after
+   * the batch when it switched at all. */
+  guint      first_switch;
+  gboolean   switched;
+  guint      end_core;
+} Batch;
+
+typedef enum {
+  SLOT_EMPTY,
+  SLOT_BUSY,        /* the thread is parsing its segment */
+  SLOT_READY,
+  SLOT_ABANDONED,   /* the model parsed the segment itself meanwhile */
+} SlotState;
+
+typedef struct {
+  Batch     batch;
+  guint64   segment;
+  SlotState state;
+} Slot;
+
+typedef struct {
+  guint8 *at;
+  gsize   len;
+} Pages;
+
+typedef struct {
+  KymoTbandStreams *streams;
+  KymoTbandMode     mode;
+
+  /* One stream */
+  KymoTbandStream  *stream;
+  guint64           n_segments;
+  /* segment_bounds(), under @lock when there is a thread */
+  gsize            *starts;        /* [n_segments + 1], n_starts known */
+  guint64           n_starts;
+  gsize             zero;          /* the last 0x00 found for them */
+  KymoTbandFramer   framer;        /* the model's own */
+  guint             core;          /* the model's current core */
+
+  /* Several streams */
+  Cursor           *cursors;
+  guint             n;
+
+  Batch             own;           /* what the model parses itself */
+  Slot             *taken;         /* what the model is working on */
+  gboolean          finished;
+
+  Slot              ring[RING_SLOTS];
+  KymoTbandFramer   thread_framer;
+  GThread          *thread;
+  GMutex            lock;
+  GCond             cond;
+  /* Under @lock. */
+  guint64           consumed;      /* segments the model is done with */
+  guint64           next_claim;    /* the next segment for the thread */
+  gboolean          stop;
+  gboolean          thread_waits;
+  gboolean          model_waits;
+  gsize             page_size;
+  GArray           *pages;         /* Pages still to populate */
+  guint             next_pages;
+  gboolean          populate_failed;
+} Decoder;
+
+static void
+batch_init (Batch *batch)
+{
+  batch->copies = g_ptr_array_new_with_free_func (g_free);
+}
+
+static void
+batch_clear (Batch *batch)
+{
+  g_free (batch->records);
+  g_free (batch->extra);
+  g_ptr_array_unref (batch->copies);
+}
+
+static void
+batch_reset (Batch *batch)
+{
+  batch->n_records = 0;
+  batch->n_extra = 0;
+  batch->first_switch = 0;
+  batch->switched = FALSE;
+  if (batch->copies->len > 0)
+    g_ptr_array_set_size (batch->copies, 0);
+}
+
+static G_GNUC_NO_INLINE void
+batch_grow (Batch *batch)
+{
+  batch->room = MAX (batch->room * 2, 1024);
+  batch->records = g_renew (Record, batch->records, batch->room);
+  batch->extra = g_renew (Extra, batch->extra, batch->room);
+}
+
+static inline Record *
+batch_add (Batch *batch)
+{
+  if (G_UNLIKELY (batch->n_records == batch->room))
+    batch_grow (batch);
+  return &batch->records[batch->n_records++];
+}
+
+static inline Extra *
+batch_extra (Batch  *batch,
+             Record *record)
+{
+  record->v0 = batch->n_extra;
+  return &batch->extra[batch->n_extra++];
+}
+
+/* Fills in @record (offset, source and core already set) from a frame. */
+static inline void
+batch_frame (Batch                *batch,
+             Record               *record,
+             KymoTbandFrameResult  result,
+             const KymoTbandEvent *event,
+             const char           *reason,
+             KymoTbandStream      *stream,
+             guint                 stream_index)
+{
+  Extra *extra;
+
+  switch (result)
+    {
+    case KYMO_TBAND_FRAME_OK:
+      record->id = event->id;
+      if (G_LIKELY (event->has_ts && kymo_tband_event_u32_fields[event->id] != 0))
+        {
+          record->kind = KYMO_TBAND_RECORD_EVENT;
+          record->ts = event->ts;
+          record->v0 = event->v[0].u;
+          record->v1 = kymo_tband_event_u32_fields[event->id] > 1 ? event->v[1].u : 0;
+          break;
+        }
+      record->kind = KYMO_TBAND_RECORD_FULL;
+      extra = batch_extra (batch, record);
+      extra->event = *event;
+      if (extra->event.str_len > 0 &&
+          (guintptr) extra->event.str - (guintptr) stream->data >= stream->size)
+        {
+          guint8 *copy = g_memdup2 (extra->event.str, extra->event.str_len);
+
+          g_ptr_array_add (batch->copies, copy);
+          extra->event.str = copy;
+        }
+      break;
+
+    case KYMO_TBAND_FRAME_BAD:
+      record->kind = KYMO_TBAND_RECORD_BAD;
+      batch_extra (batch, record)->reason = reason;
+      break;
+
+    case KYMO_TBAND_FRAME_UNFINISHED:
+      record->kind = KYMO_TBAND_RECORD_UNFINISHED;
+      record->v1 = stream_index;
+      batch_extra (batch, record)->reason = reason;
+      break;
+
+    case KYMO_TBAND_FRAME_END:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Where segment @k starts and ends: segment k starts after the first 0x00
+ * at or after k * SEGMENT_BYTES - 1 (the stream's end when there is none).
+ * Found as segments are first asked for, so that each byte is looked at
+ * once however few 0x00 there are (under @lock when there is a thread). */
+static void
+segment_bounds (Decoder *d,
+                guint64  k,
+                gsize   *start,
+                gsize   *end)
+{
+  KymoTbandStream *stream = d->stream;
+
+  g_assert (k < d->n_segments);
+  while (d->n_starts <= k + 1)
+    {
+      gsize from = d->n_starts * SEGMENT_BYTES - 1;
+
+      /* The 0x00 found for an earlier segment may be the first one here too. */
+      if (d->zero < from && d->zero < stream->size)
+        {
+          const guint8 *found = from < stream->size ? memchr (stream->data + from, 0, stream->size - from) : NULL;
+
+          d->zero = found != NULL ? (gsize) (found - stream->data) : stream->size;
+        }
+      d->starts[d->n_starts++] = MIN (d->zero + 1, stream->size);
+    }
+  *start = d->starts[k];
+  *end = d->starts[k + 1];
+}
+
+/* The common shape (a timestamp and one or two small u32 fields) of a
+ * frame at @p, with 8 bytes readable from p + 1 (at least 8 bytes from
+ * @p to the end of its buffer): the timestamp is read a word at a time. FALSE for anything else, which
+ * then goes through the full parser (that also says what is wrong). */
+static inline gboolean
+parse_simple (const guint8  *p,
+              const guint8  *end,
+              KymoTbandMode  mode,
+              Record        *record)
+{
+  guint id = p[0], n_fields = kymo_tband_event_u32_fields[id], len;
+  guint64 ts;
+
+  if (n_fields == 0 || id == KYMO_TBAND_CORE_ID ||
+      (mode == KYMO_TBAND_MODE_BARE_METAL && id >= KYMO_TBAND_FIRST_FREERTOS_ID))
+    return FALSE;
+  ts = kymo_tband_swar_varint (++p, &len);
+  if (len == 0 || len >= (gsize) (end - p))
+    return FALSE;
+  p += len;
+  if (*p & 0x80)
+    return FALSE;
+  record->v0 = *p++;
+  record->v1 = 0;
+  if (n_fields > 1)
+    {
+      if (p == end || (*p & 0x80))
+        return FALSE;
+      record->v1 = *p++;
+    }
+  if (p != end)
+    return FALSE;
+  record->kind = KYMO_TBAND_RECORD_EVENT;
+  record->id = id;
+  record->ts = ts;
+  return TRUE;
+}
+
+/* The frames of the segment from @start to @end, with @framer (only its
+ * scratch buffer is kept from one segment to the next). */
+static void
+segment_fill (Decoder         *d,
+              gsize            start,
+              gsize            end,
+              Batch           *batch,
+              KymoTbandFramer *framer)
+{
+  KymoTbandStream *stream = d->stream;
+  guint core = CORE_UNKNOWN;
+
+  batch_reset (batch);
+  kymo_tband_framer_reset (framer, stream->data, end, start);
+  for (;;)
+    {
+      KymoTbandEvent event;
+      const guint8 *payload;
+      const char *reason;
+      gsize offset, len;
+      guint64 source;
+      Record *record;
+      KymoTbandFrameResult result = kymo_tband_framer_next_inline (framer, &offset, &payload, &len, &reason);
+
+      /* A segment ends after a 0x00 or where the stream does: only the
+       * last one can have an unfinished frame. */
+      if (result == KYMO_TBAND_FRAME_END)
+        break;
+
+      record = batch_add (batch);
+      source = stream->base + offset;
+      record->offset = offset;
+      record->source = source < G_MAXUINT32 ? (guint32) source : KYMO_NO_SOURCE;
+      record->core = core;
+      /* A payload in the stream itself (no COBS block to undo) is followed
+       * by its 0x00 and, but near the end, by more frames; one decoded into
+       * the framer's scratch buffer usually has room after it too. */
+      if (result == KYMO_TBAND_FRAME_OK &&
+          ((payload == stream->data + offset + 1 && stream->size - offset > len + 16) ||
+           (payload == framer->scratch && framer->scratch_size >= len + 8)) &&
+          parse_simple (payload, payload + len, d->mode, record))
+        continue;
+      if (result == KYMO_TBAND_FRAME_OK &&
+          !kymo_tband_event_parse_inline (payload, len, d->mode, &event, &reason))
+        result = KYMO_TBAND_FRAME_BAD;
+      if (result == KYMO_TBAND_FRAME_OK && event.id == KYMO_TBAND_CORE_ID)
+        {
+          /* The record belongs to the core it switches to. */
+          if (event.v[0].u >= KYMO_TBAND_MAX_CORES)
+            {
+              record->kind = KYMO_TBAND_RECORD_BAD_CORE;
+              record->v0 = event.v[0].u;
+              continue;
+            }
+          if (!batch->switched)
+            {
+              batch->switched = TRUE;
+              batch->first_switch = batch->n_records - 1;
+            }
+          core = event.v[0].u;
+        }
+      record->core = core;
+      batch_frame (batch, record, result, &event, reason, stream, 0);
+    }
+  if (!batch->switched)
+    batch->first_switch = batch->n_records;
+  batch->end_core = core;
+  batch->done = end;
+}
+
+/* Merged streams: frames up to BATCH_RECORDS, in time order. */
+static void
+cursors_fill (Decoder *d,
+              Batch   *batch)
+{
+  batch_reset (batch);
+  while (batch->n_records < BATCH_RECORDS)
+    {
+      Cursor *c = cursors_next (d->cursors, d->n, d->mode);
+      Record *record;
+      guint64 source;
+
+      if (c == NULL)
+        {
+          d->finished = TRUE;
+          break;
+        }
+      c->pending = FALSE;
+      record = batch_add (batch);
+      source = c->stream->base + c->offset;
+      record->offset = c->offset;
+      record->source = source < G_MAXUINT32 ? (guint32) source : KYMO_NO_SOURCE;
+      if (!cursor_switch_core (c))
+        {
+          record->kind = KYMO_TBAND_RECORD_BAD_CORE;
+          record->v0 = c->event.v[0].u;
+          continue;
+        }
+      record->core = c->core;
+      batch_frame (batch, record, c->result, &c->event, c->reason, c->stream, c - d->cursors);
+    }
+  batch->first_switch = 0;
+  batch->done = 0;
+  for (guint i = 0; i < d->n; i++)
+    batch->done += d->cursors[i].framer.pos;
+}
+
+/* Populates one chunk of the next array in turn; called with @lock held,
+ * drops it while the kernel works. */
+static void
+decoder_populate_one (Decoder *d)
+{
+  Pages *pages;
+  guint8 *at;
+  gsize len;
+  int result = -1, error = EINVAL;
+
+  if (d->next_pages >= d->pages->len)
+    d->next_pages = 0;
+  pages = &g_array_index (d->pages, Pages, d->next_pages);
+  at = pages->at;
+  len = MIN (pages->len, PAGE_CHUNK);
+  pages->at += len;
+  pages->len -= len;
+  if (pages->len == 0)
+    g_array_remove_index (d->pages, d->next_pages);
+  else
+    d->next_pages++;
+
+  g_mutex_unlock (&d->lock);
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+  result = madvise (at, len, MADV_POPULATE_WRITE);
+  error = errno;
+#endif
+  g_mutex_lock (&d->lock);
+  /* An older kernel does not know it (EINVAL): the model then takes its
+   * page faults itself. An array the model has moved since is no longer
+   * mapped there (ENOMEM), which costs nothing. */
+  if (result != 0 && error == EINVAL)
+    {
+      d->populate_failed = TRUE;
+      g_array_set_size (d->pages, 0);
+    }
+}
+
+static gpointer
+decoder_thread (gpointer data)
+{
+  Decoder *d = data;
+
+  g_mutex_lock (&d->lock);
+  while (!d->stop)
+    {
+      guint64 k = MAX (d->next_claim, d->consumed);
+      Slot *slot = &d->ring[k % RING_SLOTS];
+
+      if (k < d->n_segments && k < d->consumed + RING_SLOTS && slot->state == SLOT_EMPTY)
+        {
+          gsize start, end;
+
+          slot->segment = k;
+          slot->state = SLOT_BUSY;
+          d->next_claim = k + 1;
+          segment_bounds (d, k, &start, &end);
+          g_mutex_unlock (&d->lock);
+          segment_fill (d, start, end, &slot->batch, &d->thread_framer);
+          g_mutex_lock (&d->lock);
+          slot->state = slot->state == SLOT_ABANDONED ? SLOT_EMPTY : SLOT_READY;
+          if (d->model_waits)
+            g_cond_broadcast (&d->cond);
+        }
+      else if (d->pages->len > 0)
+        decoder_populate_one (d);
+      else
+        {
+          d->thread_waits = TRUE;
+          g_cond_wait (&d->cond, &d->lock);
+          d->thread_waits = FALSE;
+        }
+    }
+  g_mutex_unlock (&d->lock);
+  return NULL;
+}
+
+/* The model asks for the pages it will write next. */
+static void
+decoder_want_pages (gpointer at,
+                    gsize    len,
+                    gpointer data)
+{
+  Decoder *d = data;
+  gsize page = d->page_size;
+  guint8 *start = (guint8 *) (((guintptr) at + page - 1) & ~(guintptr) (page - 1));
+  guint8 *end = (guint8 *) (((guintptr) at + len) & ~(guintptr) (page - 1));
+  Pages pages;
+
+  if (end <= start)
+    return;
+  pages.at = start;
+  pages.len = end - start;
+  g_mutex_lock (&d->lock);
+  if (!d->populate_failed)
+    {
+      g_array_append_val (d->pages, pages);
+      if (d->thread_waits)
+        g_cond_broadcast (&d->cond);
+    }
+  g_mutex_unlock (&d->lock);
+}
+
+static gint load_threads;
+
+void
+kymo_tband_set_load_threads (guint threads)
+{
+  g_atomic_int_set (&load_threads, (gint) MIN (threads, 2));
+}
+
+static gboolean
+decoder_wants_thread (gsize size)
+{
+  const char *env = g_getenv ("KYMO_TBAND_THREADS");
+  gint threads = g_atomic_int_get (&load_threads);
+
+  if (threads != 0)
+    return threads > 1;
+  if (env != NULL && env[0] != '\0')
+    return atoi (env) > 1;
+  return size >= THREAD_MIN_INPUT && g_get_num_processors () > 1;
+}
+
+static Decoder *
+decoder_new (KymoTbandStreams *streams)
+{
+  Decoder *d = g_new0 (Decoder, 1);
+
+  d->streams = streams;
+  d->mode = streams->mode;
+  d->n = streams->streams->len;
+  g_mutex_init (&d->lock);
+  g_cond_init (&d->cond);
+  d->pages = g_array_new (FALSE, FALSE, sizeof (Pages));
+  d->page_size = 4096;
+#ifdef _SC_PAGESIZE
+  if (sysconf (_SC_PAGESIZE) > 0)
+    d->page_size = sysconf (_SC_PAGESIZE);
+#endif
+  batch_init (&d->own);
+
+  if (d->n != 1)
+    {
+      d->cursors = cursors_new (streams);
+      return d;
+    }
+
+  d->stream = g_ptr_array_index (streams->streams, 0);
+  d->n_segments = (d->stream->size + SEGMENT_BYTES - 1) / SEGMENT_BYTES;
+  d->starts = g_new (gsize, d->n_segments + 1);
+  d->starts[0] = 0;
+  d->n_starts = 1;
+  d->core = d->stream->core >= 0 ? (guint) d->stream->core : 0;
+  kymo_tband_framer_init (&d->framer, NULL, 0);
+  kymo_tband_framer_init (&d->thread_framer, NULL, 0);
+  if (decoder_wants_thread (d->stream->size))
+    {
+      for (guint i = 0; i < RING_SLOTS; i++)
+        {
+          batch_init (&d->ring[i].batch);
+          d->ring[i].segment = G_MAXUINT64;
+          d->ring[i].state = SLOT_EMPTY;
+        }
+      d->thread = g_thread_try_new ("tband-parse", decoder_thread, d, NULL);
+      if (d->thread == NULL)
+        for (guint i = 0; i < RING_SLOTS; i++)
+          batch_clear (&d->ring[i].batch);
+    }
+  return d;
+}
+
+/* The next batch for the model, or NULL after the last one. */
+static Batch *
+decoder_take (Decoder *d)
+{
+  Batch *batch = NULL;
+  gsize start = 0, end = 0;
+  guint64 k;
+
+  if (d->stream == NULL)
+    {
+      if (d->finished)
+        return NULL;
+      cursors_fill (d, &d->own);
+      return &d->own;
+    }
+
+  k = d->consumed;
+  if (k >= d->n_segments)
+    return NULL;
+  if (d->thread != NULL)
+    {
+      Slot *slot = &d->ring[k % RING_SLOTS];
+
+      g_mutex_lock (&d->lock);
+      /* The thread is at it: it is nearly done unless it is not running at
+       * all, so wait for it, but not for long. */
+      if (slot->segment == k && slot->state == SLOT_BUSY)
+        {
+          gint64 until = g_get_monotonic_time () + BUSY_WAIT_US;
+
+          d->model_waits = TRUE;
+          while (slot->state == SLOT_BUSY && g_cond_wait_until (&d->cond, &d->lock, until))
+            ;
+          d->model_waits = FALSE;
+        }
+      if (slot->segment == k && slot->state == SLOT_READY)
+        {
+          d->taken = slot;
+          batch = &slot->batch;
+        }
+      else
+        {
+          if (slot->segment == k && slot->state == SLOT_BUSY)
+            slot->state = SLOT_ABANDONED;
+          d->next_claim = MAX (d->next_claim, k + 1);
+          segment_bounds (d, k, &start, &end);
+        }
+      g_mutex_unlock (&d->lock);
+    }
+  else
+    segment_bounds (d, k, &start, &end);
+  if (batch == NULL)
+    {
+      segment_fill (d, start, end, &d->own, &d->framer);
+      batch = &d->own;
+    }
+
+  /* Records before the segment's first core_id event run on the core the
+   * stream was on. */
+  for (guint i = 0; i < batch->first_switch; i++)
+    batch->records[i].core = d->core;
+  if (batch->switched)
+    d->core = batch->end_core;
+  return batch;
+}
+
+/* The model is done with the batch decoder_take() gave. */
+static void
+decoder_release (Decoder *d)
+{
+  if (d->stream == NULL)
+    return;
+  if (d->thread == NULL)
+    {
+      d->consumed++;
+      return;
+    }
+  g_mutex_lock (&d->lock);
+  if (d->taken != NULL)
+    d->taken->state = SLOT_EMPTY;
+  d->taken = NULL;
+  d->consumed++;
+  if (d->thread_waits)
+    g_cond_broadcast (&d->cond);
+  g_mutex_unlock (&d->lock);
+}
+
+/* Stops and joins the thread. */
+static void
+decoder_free (Decoder *d)
+{
+  if (d->thread != NULL)
+    {
+      g_mutex_lock (&d->lock);
+      d->stop = TRUE;
+      g_cond_broadcast (&d->cond);
+      g_mutex_unlock (&d->lock);
+      g_thread_join (d->thread);
+      for (guint i = 0; i < RING_SLOTS; i++)
+        batch_clear (&d->ring[i].batch);
+    }
+  batch_clear (&d->own);
+  if (d->cursors != NULL)
+    cursors_free (d->cursors, d->n);
+  kymo_tband_framer_clear (&d->framer);
+  kymo_tband_framer_clear (&d->thread_framer);
+  g_free (d->starts);
+  g_array_unref (d->pages);
+  g_mutex_clear (&d->lock);
+  g_cond_clear (&d->cond);
+  g_free (d);
+}
+
 static gboolean
 load (KymoLoadJob  *job,
       KymoTrace    *trace,
@@ -247,7 +933,8 @@ load (KymoLoadJob  *job,
   g_autoptr(GError) stop = NULL;
   FormatData *format_data;
   KymoTbandModel *model;
-  Cursor *cursors;
+  Decoder *decoder;
+  Batch *batch;
   guint n;
   guint64 total = 0, n_frames = 0, n_invalid = 0, countdown = PROGRESS_EVERY;
   gboolean cancelled = FALSE;
@@ -258,68 +945,77 @@ load (KymoLoadJob  *job,
     return FALSE;
 
   n = streams->streams->len;
-  model = kymo_tband_model_new (trace);
-  cursors = cursors_new (streams);
   for (guint i = 0; i < n; i++)
-    total += cursors[i].stream->size;
+    total += ((KymoTbandStream *) g_ptr_array_index (streams->streams, i))->size;
+  model = kymo_tband_model_new (trace);
+  decoder = decoder_new (streams);
+  if (decoder->thread != NULL)
+    kymo_tband_model_set_populate (model, decoder_want_pages, decoder);
 
-  for (;;)
+  while (!cancelled && (batch = decoder_take (decoder)) != NULL)
     {
-      Cursor *c = cursors_next (cursors, n, streams->mode);
-      guint64 source;
-
-      if (c == NULL)
-        break;
-      c->pending = FALSE;
-      source = c->stream->base + c->offset;
-
-      switch (c->result)
+      for (guint i = 0; i < batch->n_records; )
         {
-        case KYMO_TBAND_FRAME_OK:
-          n_frames++;
-          if (!cursor_switch_core (c))
+          const Record *r;
+          guint run;
+
+          /* Progress is checked every PROGRESS_EVERY records. */
+          run = kymo_tband_model_records (model, batch->records + i, MIN (batch->n_records - i, countdown));
+          i += run;
+          n_frames += run;
+          countdown -= run;
+          if (i < batch->n_records && countdown > 0)
             {
-              n_invalid++;
-              kymo_tband_model_warn (model, c->offset, "invalid frame: core id %" G_GUINT64_FORMAT " is too large",
-                                     c->event.v[0].u);
-              break;
+              r = &batch->records[i++];
+              countdown--;
+              switch (r->kind)
+                {
+                case KYMO_TBAND_RECORD_FULL:
+                  n_frames++;
+                  kymo_tband_model_event (model, r->core, &batch->extra[r->v0].event, r->source, r->offset);
+                  break;
+
+                case KYMO_TBAND_RECORD_BAD_CORE:
+                  n_frames++;
+                  n_invalid++;
+                  kymo_tband_model_warn (model, r->offset, "invalid frame: core id %" G_GUINT32_FORMAT " is too large",
+                                         r->v0);
+                  break;
+
+                case KYMO_TBAND_RECORD_BAD:
+                  n_frames++;
+                  n_invalid++;
+                  kymo_tband_model_invalid (model, r->core, r->offset, batch->extra[r->v0].reason);
+                  break;
+
+                case KYMO_TBAND_RECORD_UNFINISHED:
+                  set_stop (&stop, KYMO_LOAD_ERROR_TRUNCATED,
+                            ((KymoTbandStream *) g_ptr_array_index (streams->streams, r->v1))->path,
+                            r->offset, batch->extra[r->v0].reason);
+                  break;
+
+                case KYMO_TBAND_RECORD_EVENT:
+                default:
+                  g_assert_not_reached ();
+                }
             }
-          kymo_tband_model_event (model, c->core, &c->event,
-                                  source < G_MAXUINT32 ? (guint32) source : KYMO_NO_SOURCE, c->offset);
-          break;
 
-        case KYMO_TBAND_FRAME_BAD:
-          n_frames++;
-          n_invalid++;
-          kymo_tband_model_invalid (model, c->core, c->offset, c->reason);
-          break;
-
-        case KYMO_TBAND_FRAME_UNFINISHED:
-          set_stop (&stop, KYMO_LOAD_ERROR_TRUNCATED, c->stream->path, c->offset, c->reason);
-          break;
-
-        case KYMO_TBAND_FRAME_END:
-        default:
-          g_assert_not_reached ();
-        }
-
-      if (--countdown == 0)
-        {
-          guint64 done = 0;
-
-          countdown = PROGRESS_EVERY;
-          for (guint i = 0; i < n; i++)
-            done += cursors[i].framer.pos;
-          kymo_tband_model_set_progress (model, done, total);
-          if (!kymo_load_job_progress (job, total ? (double) done / total : 1.0,
-                                       _("Decoding Tonbandgerät frames"), error))
+          if (countdown == 0)
             {
-              cancelled = TRUE;
-              break;
+              countdown = PROGRESS_EVERY;
+              kymo_tband_model_set_progress (model, batch->done, total);
+              if (!kymo_load_job_progress (job, total ? (double) batch->done / total : 1.0,
+                                           _("Decoding Tonbandgerät frames"), error))
+                {
+                  cancelled = TRUE;
+                  break;
+                }
             }
         }
+      decoder_release (decoder);
     }
-  cursors_free (cursors, n);
+  kymo_tband_model_set_populate (model, NULL, NULL);
+  decoder_free (decoder);
 
   if (cancelled)
     {

@@ -88,6 +88,21 @@ kymo_tband_framer_init (KymoTbandFramer *self,
 }
 
 void
+kymo_tband_framer_reset (KymoTbandFramer *self,
+                         const guint8    *data,
+                         gsize            size,
+                         gsize            pos)
+{
+  g_assert (pos <= size);
+
+  self->data = data;
+  self->size = size;
+  self->pos = pos;
+  self->zero_base = G_MAXSIZE;
+  self->zero_mask = 0;
+}
+
+void
 kymo_tband_framer_clear (KymoTbandFramer *self)
 {
   g_clear_pointer (&self->scratch, g_free);
@@ -140,8 +155,10 @@ kymo_tband_framer_decode_slow (KymoTbandFramer  *self,
 {
   if (self->scratch_size < n)
     {
+      /* Zeroed: the loader reads a word at a time past a short payload. */
+      g_free (self->scratch);
       self->scratch_size = MAX (n, 256);
-      self->scratch = g_realloc (self->scratch, self->scratch_size);
+      self->scratch = g_malloc0 (self->scratch_size);
     }
   if (!kymo_tband_cobs_decode (start, n, self->scratch, len))
     {

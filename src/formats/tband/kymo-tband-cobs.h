@@ -55,6 +55,11 @@ typedef struct {
 void                 kymo_tband_framer_init  (KymoTbandFramer  *self,
                                               const guint8     *data,
                                               gsize             size);
+/* Walks @data from @pos on, keeping the scratch buffer. */
+void                 kymo_tband_framer_reset (KymoTbandFramer  *self,
+                                              const guint8     *data,
+                                              gsize             size,
+                                              gsize             pos);
 void                 kymo_tband_framer_clear (KymoTbandFramer  *self);
 /* @offset: where the frame starts; @payload stays valid until the next call. */
 KymoTbandFrameResult kymo_tband_framer_next  (KymoTbandFramer  *self,

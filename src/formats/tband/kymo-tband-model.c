@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <string.h>
 
 #include "kymo-tband-model.h"
 
@@ -69,27 +70,34 @@ static const char * const op_names[N_OPS] = {
   "created", "reset", "blocked on peek", "blocked on send", "blocked on receive",
 };
 
-/* A track being filled, with what this format added to it so far. The
- * counts let it reserve room from the rate seen so far instead of growing
- * by doubling (every growth of a big array can be a copy), and spans go to
- * the track in batches of one depth (kymo_track_add_spans), in the order
- * they were made, so the track ends up exactly as with one call per span. */
-#define LANE_BATCH        128
-#define LANE_BATCH_AFTER  64     /* spans before a lane gets a batch buffer */
+/* A track being filled. The lane keeps the track's events in arrays of its
+ * own and hands them over at the end (kymo_track_take_*), so that adding
+ * one is a store, and so that a second thread can populate the pages of
+ * an array just before they are written. Arrays reserve room from the rate
+ * seen so far instead of growing by doubling. Spans are kept per depth in
+ * the order they were made, which is what the track keeps per depth too. */
 #define LANE_RESERVE_FROM 4096   /* records before a lane reserves ahead */
 #define LANE_RESERVE_STEP 8      /* at most this many times what it holds */
+/* With a populating thread, each array asks for pages a window of this
+ * many bytes at a time, POPULATE_AHEAD windows ahead of where it writes. */
+#define POPULATE_WINDOW   ((gsize) 256 << 10)
+#define POPULATE_AHEAD    8
 
 typedef struct {
-  KymoTrack *track;
-  gsize      n_spans;       /* including those waiting in the batch */
-  gsize      n_instants;
-  gsize      n_samples;
-  gsize      room_spans;    /* when to reserve again */
-  gsize      room_instants;
-  gsize      room_samples;
-  KymoSpan  *batch;         /* NULL until the lane is busy */
-  guint      batch_len;
-  guint      batch_depth;
+  gpointer data;
+  gsize    len;
+  gsize    room;
+  gsize    limit;     /* room, or where to ask for more pages */
+  gsize    asked;     /* pages were asked for up to here */
+} Vec;
+
+typedef struct {
+  KymoTrack   *track;
+  Vec          spans;          /* KymoSpan at depth 0: nearly every span */
+  Vec         *deeper;         /* depths 1.. n_deeper */
+  guint        n_deeper;
+  Vec          instants;       /* KymoInstant */
+  Vec          samples;        /* KymoSample */
 } Lane;
 
 /* Ids come from the target: small and dense in practice, anything in a
@@ -107,11 +115,17 @@ typedef struct {
 } OpenSpan;
 
 typedef struct {
+  OpenSpan *items;
+  guint     len;
+  guint     room;
+} OpenSpans;
+
+typedef struct {
   guint32    id;
   char      *name;
   guint32    name_id;   /* interned label for events without a message, or 0 */
   Lane      *track;
-  GArray    *open;   /* OpenSpan: begins waiting for their end */
+  OpenSpans  open;      /* begins waiting for their end */
 } EvtMarker;
 
 typedef struct {
@@ -177,6 +191,22 @@ typedef struct {
 } OpenIsr;
 
 typedef struct {
+  OpenIsr *items;
+  guint    len;
+  guint    room;
+} IsrStack;
+
+/* Room for one more item in a stack of @size-byte items. */
+static G_GNUC_NO_INLINE gpointer
+stack_grow (gpointer  items,
+            guint    *room,
+            gsize     size)
+{
+  *room = MAX (*room * 2, 8);
+  return g_realloc_n (items, *room, size);
+}
+
+typedef struct {
   guint      id;
   guint      group;
   Lane      *cpu;
@@ -185,7 +215,7 @@ typedef struct {
   Task      *current;
   KymoTime   run_start;
   guint32    run_source;
-  GArray    *isr_stack;     /* OpenIsr */
+  IsrStack   isr_stack;
   gboolean   has_ts;
   guint64    last_ticks;
   KymoTime   last_ns;
@@ -209,6 +239,8 @@ struct _KymoTbandModel
   GPtrArray *lanes;         /* Lane*, every track events go to */
   guint64    done;          /* input bytes read so far, of total */
   guint64    total;
+  KymoTbandPopulateFunc populate;
+  gpointer   populate_data;
 
   guint64    resolution;
   guint64    max_ticks;     /* the most ticks that still fit KymoTime */
@@ -308,9 +340,6 @@ lane_new (KymoTbandModel *self,
   Lane *lane = g_new0 (Lane, 1);
 
   lane->track = track;
-  lane->room_spans = LANE_RESERVE_FROM;
-  lane->room_instants = LANE_RESERVE_FROM;
-  lane->room_samples = LANE_RESERVE_FROM;
   g_ptr_array_add (self->lanes, lane);
   return lane;
 }
@@ -320,7 +349,12 @@ lane_free (gpointer data)
 {
   Lane *lane = data;
 
-  g_free (lane->batch);
+  g_free (lane->spans.data);
+  for (guint d = 0; d < lane->n_deeper; d++)
+    g_free (lane->deeper[d].data);
+  g_free (lane->deeper);
+  g_free (lane->instants.data);
+  g_free (lane->samples.data);
   g_free (lane);
 }
 
@@ -333,6 +367,8 @@ lane_room (KymoTbandModel *self,
 {
   gsize room = n * 2;
 
+  if (n < LANE_RESERVE_FROM)
+    return MAX (room, 64);
   if (self->done > 0 && self->total > self->done)
     {
       double ahead = (double) n * ((double) self->total / (double) self->done) * 1.05;
@@ -343,49 +379,57 @@ lane_room (KymoTbandModel *self,
   return room + 1024;
 }
 
-static void
-lane_flush (Lane *lane)
+/* The vector of @size-byte records is full, or at its next window. */
+static G_GNUC_NO_INLINE void
+vec_more (KymoTbandModel *self,
+          Vec            *vec,
+          gsize           size)
 {
-  if (lane->batch_len == 0)
-    return;
-  kymo_track_add_spans (lane->track, lane->batch_depth, lane->batch, lane->batch_len);
-  lane->batch_len = 0;
+  gsize window = POPULATE_WINDOW / size;
+
+  if (vec->len == vec->room)
+    {
+      vec->room = lane_room (self, vec->len);
+      vec->data = g_realloc_n (vec->data, vec->room, size);
+      /* Pages asked for at the old place may not have moved along. */
+      vec->asked = vec->len;
+    }
+  vec->limit = vec->room;
+  /* The window the model writes next it takes as it comes; the ones after
+   * it are for the other thread to populate meanwhile. */
+  if (self->populate != NULL && vec->room - vec->len > window)
+    {
+      gsize from = MAX (vec->asked, vec->len + window);
+      gsize to = MIN (vec->len + POPULATE_AHEAD * window, vec->room);
+
+      if (to > from)
+        self->populate ((guint8 *) vec->data + from * size, (to - from) * size, self->populate_data);
+      vec->asked = MAX (vec->asked, to);
+      vec->limit = vec->len + window;
+    }
 }
 
-static G_GNUC_NO_INLINE void
-lane_add_span_slow (KymoTbandModel *self,
-                    Lane           *lane,
-                    KymoTime        start,
-                    KymoTime        end,
-                    guint32         name,
-                    guint           depth,
-                    guint           flags,
-                    guint32         source)
+static inline gpointer
+vec_push (KymoTbandModel *self,
+          Vec            *vec,
+          gsize           size)
 {
-  KymoSpan *span;
+  if (G_UNLIKELY (vec->len == vec->limit))
+    vec_more (self, vec, size);
+  return (guint8 *) vec->data + size * vec->len++;
+}
 
-  lane_flush (lane);
-  if (lane->n_spans >= lane->room_spans)
+static G_GNUC_NO_INLINE Vec *
+lane_deeper (Lane  *lane,
+             guint  depth)
+{
+  if (depth > lane->n_deeper)
     {
-      lane->room_spans = lane_room (self, lane->n_spans);
-      kymo_track_reserve_spans (lane->track, lane->room_spans);
+      lane->deeper = g_renew (Vec, lane->deeper, depth);
+      memset (lane->deeper + lane->n_deeper, 0, (depth - lane->n_deeper) * sizeof (Vec));
+      lane->n_deeper = depth;
     }
-  lane->n_spans++;
-  if (lane->batch == NULL)
-    {
-      if (lane->n_spans < LANE_BATCH_AFTER)
-        {
-          kymo_track_add_span (lane->track, start, end, name, depth, flags, source);
-          return;
-        }
-      lane->batch = g_new (KymoSpan, LANE_BATCH);
-    }
-  lane->batch_depth = depth;
-  span = &lane->batch[lane->batch_len++];
-  span->start = start;
-  span->end = end;
-  span->name_flags = MIN (name, KYMO_NAME_MAX) | ((guint32) (flags & 0xFF) << 24);
-  span->source = source;
+  return &lane->deeper[depth - 1];
 }
 
 static inline void
@@ -398,28 +442,14 @@ lane_add_span (KymoTbandModel *self,
                guint           flags,
                guint32         source)
 {
-  KymoSpan *span;
+  KymoSpan *span = vec_push (self, G_LIKELY (depth == 0) ? &lane->spans : lane_deeper (lane, depth),
+                             sizeof (KymoSpan));
 
-  if (G_UNLIKELY (lane->batch_len == 0 || lane->batch_len == LANE_BATCH ||
-                  depth != lane->batch_depth || lane->n_spans >= lane->room_spans))
-    {
-      lane_add_span_slow (self, lane, start, end, name, depth, flags, source);
-      return;
-    }
-  lane->n_spans++;
-  span = &lane->batch[lane->batch_len++];
   span->start = start;
-  span->end = end;
+  /* As the track would store it. */
+  span->end = MAX (end, start);
   span->name_flags = MIN (name, KYMO_NAME_MAX) | ((guint32) (flags & 0xFF) << 24);
   span->source = source;
-}
-
-static G_GNUC_NO_INLINE void
-lane_reserve_instants (KymoTbandModel *self,
-                       Lane           *lane)
-{
-  lane->room_instants = lane_room (self, lane->n_instants);
-  kymo_track_reserve_instants (lane->track, lane->room_instants);
 }
 
 static inline void
@@ -430,18 +460,11 @@ lane_add_instant (KymoTbandModel *self,
                   guint           flags,
                   guint32         source)
 {
-  if (G_UNLIKELY (lane->n_instants >= lane->room_instants))
-    lane_reserve_instants (self, lane);
-  lane->n_instants++;
-  kymo_track_add_instant (lane->track, ts, name, flags, source);
-}
+  KymoInstant *instant = vec_push (self, &lane->instants, sizeof (KymoInstant));
 
-static G_GNUC_NO_INLINE void
-lane_reserve_samples (KymoTbandModel *self,
-                      Lane           *lane)
-{
-  lane->room_samples = lane_room (self, lane->n_samples);
-  kymo_track_reserve_samples (lane->track, lane->room_samples);
+  instant->ts = ts;
+  instant->name_flags = MIN (name, KYMO_NAME_MAX) | ((guint32) (flags & 0xFF) << 24);
+  instant->source = source;
 }
 
 static inline void
@@ -450,10 +473,41 @@ lane_add_sample (KymoTbandModel *self,
                  KymoTime        ts,
                  double          value)
 {
-  if (G_UNLIKELY (lane->n_samples >= lane->room_samples))
-    lane_reserve_samples (self, lane);
-  lane->n_samples++;
-  kymo_track_add_sample (lane->track, ts, value);
+  KymoSample *sample = vec_push (self, &lane->samples, sizeof (KymoSample));
+
+  sample->ts = ts;
+  sample->value = value;
+}
+
+/* Hands the lane's events to its track: depth by depth, as the track would
+ * have ordered them. Room reserved beyond them is given back here for
+ * instants and samples, and by the track's seal for spans. */
+static void
+lane_flush (Lane *lane)
+{
+  kymo_track_take_spans (lane->track, 0, g_steal_pointer (&lane->spans.data), lane->spans.len);
+  for (guint d = 0; d < lane->n_deeper; d++)
+    kymo_track_take_spans (lane->track, d + 1, g_steal_pointer (&lane->deeper[d].data), lane->deeper[d].len);
+  kymo_track_take_instants (lane->track, g_realloc_n (g_steal_pointer (&lane->instants.data), lane->instants.len,
+                                                      sizeof (KymoInstant)),
+                            lane->instants.len);
+  kymo_track_take_samples (lane->track, g_realloc_n (g_steal_pointer (&lane->samples.data), lane->samples.len,
+                                                     sizeof (KymoSample)),
+                           lane->samples.len);
+  g_clear_pointer (&lane->deeper, g_free);
+  lane->n_deeper = 0;
+  memset (&lane->spans, 0, sizeof lane->spans);
+  memset (&lane->instants, 0, sizeof lane->instants);
+  memset (&lane->samples, 0, sizeof lane->samples);
+}
+
+void
+kymo_tband_model_set_populate (KymoTbandModel        *self,
+                               KymoTbandPopulateFunc  func,
+                               gpointer               user_data)
+{
+  self->populate = func;
+  self->populate_data = user_data;
 }
 
 void
@@ -473,7 +527,7 @@ evtmarker_free (gpointer data)
   EvtMarker *marker = data;
 
   g_free (marker->name);
-  g_array_unref (marker->open);
+  g_free (marker->open.items);
   g_free (marker);
 }
 
@@ -522,7 +576,7 @@ core_free (gpointer data)
 
   if (core == NULL)
     return;
-  g_array_unref (core->isr_stack);
+  g_free (core->isr_stack.items);
   g_free (core);
 }
 
@@ -651,7 +705,6 @@ add_core (KymoTbandModel *self,
 
   core = g_new0 (Core, 1);
   core->id = id;
-  core->isr_stack = g_array_new (FALSE, FALSE, sizeof (OpenIsr));
   name = g_strdup_printf ("Core %u", id);
   core->group = kymo_trace_add_track (self->trace, KYMO_NO_TRACK, KYMO_TRACK_GROUP, name);
   {
@@ -667,7 +720,22 @@ add_core (KymoTbandModel *self,
   return core;
 }
 
-static Lane *
+static G_GNUC_NO_INLINE void
+core_add_child (KymoTbandModel  *self,
+                Core            *core,
+                Lane           **slot,
+                KymoTrackKind    kind,
+                const char      *name,
+                gint64           sort_key)
+{
+  guint id = kymo_trace_add_track (self->trace, core->group, kind, name);
+
+  *slot = lane_new (self, kymo_trace_get_track (self->trace, id));
+  kymo_track_set_sort_key ((*slot)->track, sort_key);
+  kymo_track_set_tag ((*slot)->track, core->id);
+}
+
+static inline Lane *
 core_child (KymoTbandModel  *self,
             Core            *core,
             Lane           **slot,
@@ -675,14 +743,8 @@ core_child (KymoTbandModel  *self,
             const char      *name,
             gint64           sort_key)
 {
-  if (*slot == NULL)
-    {
-      guint id = kymo_trace_add_track (self->trace, core->group, kind, name);
-
-      *slot = lane_new (self, kymo_trace_get_track (self->trace, id));
-      kymo_track_set_sort_key ((*slot)->track, sort_key);
-      kymo_track_set_tag ((*slot)->track, core->id);
-    }
+  if (G_UNLIKELY (*slot == NULL))
+    core_add_child (self, core, slot, kind, name, sort_key);
   return *slot;
 }
 
@@ -695,9 +757,9 @@ core_warn_track (KymoTbandModel *self,
 
 /* Tasks */
 
-static Task *
-get_task (KymoTbandModel *self,
-          guint32         id)
+static G_GNUC_NO_INLINE Task *
+find_task (KymoTbandModel *self,
+           guint32         id)
 {
   Task *task;
 
@@ -722,25 +784,42 @@ get_task (KymoTbandModel *self,
   return task;
 }
 
-static guint
+/* An existing task: most events of a stream name one. */
+static inline Task *
+get_task (KymoTbandModel *self,
+          guint32         id)
+{
+  Task *task;
+
+  if (G_LIKELY (id < self->tasks.dense->len && (task = self->tasks.dense->pdata[id]) != NULL))
+    return task;
+  return find_task (self, id);
+}
+
+static G_GNUC_NO_INLINE void
+task_add_group (KymoTbandModel *self,
+                Task           *task)
+{
+  g_autofree char *name = g_strdup_printf ("Task #%u", task->id);
+  KymoTrack *group;
+
+  task->group = kymo_trace_add_track (self->trace, KYMO_NO_TRACK, KYMO_TRACK_GROUP, name);
+  group = kymo_trace_get_track (self->trace, task->group);
+  kymo_track_set_group_kind (group, "task");
+  kymo_track_set_tag (group, task->id);
+  task->state_track = lane_new (self, kymo_trace_get_track (self->trace,
+                                                            kymo_trace_add_track (self->trace, task->group,
+                                                                                  KYMO_TRACK_THREAD, "State")));
+  kymo_track_set_sort_key (task->state_track->track, 0);
+  kymo_track_set_tag (task->state_track->track, task->id);
+}
+
+static inline guint
 task_group (KymoTbandModel *self,
             Task           *task)
 {
-  if (task->group == KYMO_NO_TRACK)
-    {
-      g_autofree char *name = g_strdup_printf ("Task #%u", task->id);
-      KymoTrack *group;
-
-      task->group = kymo_trace_add_track (self->trace, KYMO_NO_TRACK, KYMO_TRACK_GROUP, name);
-      group = kymo_trace_get_track (self->trace, task->group);
-      kymo_track_set_group_kind (group, "task");
-      kymo_track_set_tag (group, task->id);
-      task->state_track = lane_new (self, kymo_trace_get_track (self->trace,
-                                                                kymo_trace_add_track (self->trace, task->group,
-                                                                                      KYMO_TRACK_THREAD, "State")));
-      kymo_track_set_sort_key (task->state_track->track, 0);
-      kymo_track_set_tag (task->state_track->track, task->id);
-    }
+  if (G_UNLIKELY (task->group == KYMO_NO_TRACK))
+    task_add_group (self, task);
   return task->group;
 }
 
@@ -782,7 +861,7 @@ task_intern_names (KymoTbandModel *self,
   task->cpu_name_stale = FALSE;
 }
 
-static guint32
+static inline guint32
 task_cpu_name (KymoTbandModel *self,
                Task           *task)
 {
@@ -800,7 +879,7 @@ task_taken_name (KymoTbandModel *self,
   return task->taken_name;
 }
 
-static void
+static inline void
 task_set_state (KymoTbandModel *self,
                 Task           *task,
                 KymoTime        ts,
@@ -824,7 +903,7 @@ task_is_running (Task *task)
 }
 
 /* Ends the CPU lane span of the task running on @core. */
-static void
+static inline void
 core_switch_out (KymoTbandModel *self,
                  Core           *core,
                  KymoTime        ts,
@@ -884,9 +963,9 @@ queue_is_mutex (Queue *queue)
   return queue->kind == 3 || queue->kind == 4;
 }
 
-static Queue *
-get_queue (KymoTbandModel *self,
-           guint32         id)
+static G_GNUC_NO_INLINE Queue *
+find_queue (KymoTbandModel *self,
+            guint32         id)
 {
   Queue *queue;
 
@@ -904,14 +983,23 @@ get_queue (KymoTbandModel *self,
   return queue;
 }
 
-static void
-queue_tracks (KymoTbandModel *self,
-              Queue          *queue)
+static inline Queue *
+get_queue (KymoTbandModel *self,
+           guint32         id)
+{
+  Queue *queue;
+
+  if (G_LIKELY (id < self->queues.dense->len && (queue = self->queues.dense->pdata[id]) != NULL))
+    return queue;
+  return find_queue (self, id);
+}
+
+static G_GNUC_NO_INLINE void
+queue_add_tracks (KymoTbandModel *self,
+                  Queue          *queue)
 {
   KymoTrack *group;
 
-  if (queue->group != KYMO_NO_TRACK)
-    return;
   queue->group = kymo_trace_add_track (self->trace, KYMO_NO_TRACK, KYMO_TRACK_GROUP, "Queue");
   group = kymo_trace_get_track (self->trace, queue->group);
   kymo_track_set_group_kind (group, "queue");
@@ -927,7 +1015,15 @@ queue_tracks (KymoTbandModel *self,
   kymo_track_set_sort_key (queue->ops->track, 2);
 }
 
-static void
+static inline void
+queue_tracks (KymoTbandModel *self,
+              Queue          *queue)
+{
+  if (G_UNLIKELY (queue->group == KYMO_NO_TRACK))
+    queue_add_tracks (self, queue);
+}
+
+static inline void
 queue_op (KymoTbandModel *self,
           Queue          *queue,
           KymoTime        ts,
@@ -938,7 +1034,7 @@ queue_op (KymoTbandModel *self,
   lane_add_instant (self, queue->ops, ts, self->name_ops[op], 0, source);
 }
 
-static void
+static inline void
 queue_length (KymoTbandModel *self,
               Queue          *queue,
               KymoTime        ts,
@@ -964,17 +1060,15 @@ mutex_release (KymoTbandModel *self,
 
 /* A mutex is a queue of length one: a receive that empties it is a take,
  * a send that fills it a give. */
-static void
-mutex_update (KymoTbandModel *self,
-              Queue          *queue,
-              Core           *core,
-              gboolean        from_isr,
-              KymoTime        ts,
-              guint32         length,
-              guint32         source)
+static G_GNUC_NO_INLINE void
+mutex_take_or_give (KymoTbandModel *self,
+                    Queue          *queue,
+                    Core           *core,
+                    gboolean        from_isr,
+                    KymoTime        ts,
+                    guint32         length,
+                    guint32         source)
 {
-  if (!queue_is_mutex (queue))
-    return;
   if (length > 0)
     {
       mutex_release (self, queue, ts, 0);
@@ -999,6 +1093,19 @@ mutex_update (KymoTbandModel *self,
     queue->taken_name = kymo_trace_intern (self->trace, from_isr ? "taken by an ISR" : "taken");
 }
 
+static inline void
+mutex_update (KymoTbandModel *self,
+              Queue          *queue,
+              Core           *core,
+              gboolean        from_isr,
+              KymoTime        ts,
+              guint32         length,
+              guint32         source)
+{
+  if (queue_is_mutex (queue))
+    mutex_take_or_give (self, queue, core, from_isr, ts, length, source);
+}
+
 /* Markers */
 
 static EvtMarker *
@@ -1007,7 +1114,6 @@ evtmarker_new (guint32 id)
   EvtMarker *marker = g_new0 (EvtMarker, 1);
 
   marker->id = id;
-  marker->open = g_array_new (FALSE, FALSE, sizeof (OpenSpan));
   return marker;
 }
 
@@ -1103,26 +1209,28 @@ evtmarker_event (KymoTbandModel       *self,
     {
       OpenSpan open = { ts, marker_span_name (self, marker, event), source };
 
-      if (marker->open->len >= MAX_NESTING)
+      if (marker->open.len >= MAX_NESTING)
         {
           model_warn_at (self, offset, ts, "event marker %u nested deeper than %u", marker->id, MAX_NESTING);
           return;
         }
-      g_array_append_val (marker->open, open);
+      if (marker->open.len == marker->open.room)
+        marker->open.items = stack_grow (marker->open.items, &marker->open.room, sizeof (OpenSpan));
+      marker->open.items[marker->open.len++] = open;
     }
   else
     {
       OpenSpan *open;
 
-      if (marker->open->len == 0)
+      if (marker->open.len == 0)
         {
           model_warn_at (self, offset, ts, "end of event marker %u that was not begun", marker->id);
           return;
         }
-      open = &g_array_index (marker->open, OpenSpan, marker->open->len - 1);
+      open = &marker->open.items[marker->open.len - 1];
       lane_add_span (self, marker->track, open->start, ts, open->name,
-                           marker->open->len - 1, 0, open->source);
-      g_array_set_size (marker->open, marker->open->len - 1);
+                           marker->open.len - 1, 0, open->source);
+      marker->open.len--;
     }
 }
 
@@ -1133,14 +1241,14 @@ evtmarker_close (KymoTbandModel *self,
 {
   if (marker->track == NULL)
     return;
-  for (guint i = 0; i < marker->open->len; i++)
+  for (guint i = 0; i < marker->open.len; i++)
     {
-      OpenSpan *open = &g_array_index (marker->open, OpenSpan, i);
+      OpenSpan *open = &marker->open.items[i];
 
       lane_add_span (self, marker->track, open->start, MAX (end, open->start), open->name, i,
                            KYMO_EVENT_INCOMPLETE, open->source);
     }
-  g_array_set_size (marker->open, 0);
+  marker->open.len = 0;
 }
 
 /* Time */
@@ -1301,7 +1409,7 @@ isr_enter (KymoTbandModel       *self,
   OpenIsr open;
 
   core_child (self, core, &core->isr, KYMO_TRACK_THREAD, "ISRs", 0);
-  if (core->isr_stack->len >= MAX_NESTING)
+  if (core->isr_stack.len >= MAX_NESTING)
     {
       model_warn_at (self, offset, ts, "ISRs nested deeper than %u on core %u", MAX_NESTING, core->id);
       return;
@@ -1322,7 +1430,9 @@ isr_enter (KymoTbandModel       *self,
   open.isr = id;
   open.start = ts;
   open.source = source;
-  g_array_append_val (core->isr_stack, open);
+  if (core->isr_stack.len == core->isr_stack.room)
+    core->isr_stack.items = stack_grow (core->isr_stack.items, &core->isr_stack.room, sizeof (OpenIsr));
+  core->isr_stack.items[core->isr_stack.len++] = open;
 }
 
 static void
@@ -1335,8 +1445,8 @@ isr_exit (KymoTbandModel       *self,
   guint32 id = event->v[0].u;
   guint found;
 
-  for (found = core->isr_stack->len; found > 0; found--)
-    if (g_array_index (core->isr_stack, OpenIsr, found - 1).isr == id)
+  for (found = core->isr_stack.len; found > 0; found--)
+    if (core->isr_stack.items[found - 1].isr == id)
       break;
   if (found == 0)
     {
@@ -1345,14 +1455,14 @@ isr_exit (KymoTbandModel       *self,
     }
 
   /* ISRs entered after this one and never left are cut off here. */
-  for (guint i = core->isr_stack->len; i >= found; i--)
+  for (guint i = core->isr_stack.len; i >= found; i--)
     {
-      OpenIsr *open = &g_array_index (core->isr_stack, OpenIsr, i - 1);
+      OpenIsr *open = &core->isr_stack.items[i - 1];
 
       lane_add_span (self, core->isr, open->start, ts, open->name, i - 1,
                            i == found ? 0 : KYMO_EVENT_INCOMPLETE, open->source);
     }
-  g_array_set_size (core->isr_stack, found - 1);
+  core->isr_stack.len = found - 1;
 }
 
 static void
@@ -1390,7 +1500,8 @@ task_marker_event (KymoTbandModel       *self,
     }
 }
 
-static void
+/* In line in timed_event(): it is most of a stream. */
+static inline __attribute__ ((always_inline)) void
 freertos_event (KymoTbandModel       *self,
                 Core                 *core,
                 const KymoTbandEvent *event,
@@ -1536,28 +1647,20 @@ freertos_event (KymoTbandModel       *self,
     }
 }
 
-void
-kymo_tband_model_event (KymoTbandModel       *self,
-                        guint                 core_id,
-                        const KymoTbandEvent *event,
-                        guint32               source,
-                        guint64               offset)
+/* An event with a timestamp. */
+static inline __attribute__ ((always_inline)) void
+timed_event (KymoTbandModel       *self,
+             Core                 *core,
+             const KymoTbandEvent *event,
+             guint32               source,
+             guint64               offset)
 {
   KymoTime ts;
-  Core *core;
   gboolean created;
 
   if (event->id >= KYMO_TBAND_FIRST_FREERTOS_ID)
     self->freertos = TRUE;
 
-  if (!event->has_ts)
-    {
-      metadata_event (self, event, offset);
-      return;
-    }
-
-  g_assert (core_id < KYMO_TBAND_MAX_CORES);
-  core = get_core (self, core_id);
   ts = to_ns (self, event->ts, offset);
   self->seen_timed = TRUE;
 
@@ -1645,6 +1748,54 @@ kymo_tband_model_event (KymoTbandModel       *self,
     default:
       break;
     }
+}
+
+void
+kymo_tband_model_event (KymoTbandModel       *self,
+                        guint                 core_id,
+                        const KymoTbandEvent *event,
+                        guint32               source,
+                        guint64               offset)
+{
+  if (!event->has_ts)
+    {
+      if (event->id >= KYMO_TBAND_FIRST_FREERTOS_ID)
+        self->freertos = TRUE;
+      metadata_event (self, event, offset);
+      return;
+    }
+  g_assert (core_id < KYMO_TBAND_MAX_CORES);
+  timed_event (self, get_core (self, core_id), event, source, offset);
+}
+
+guint
+kymo_tband_model_records (KymoTbandModel        *self,
+                          const KymoTbandRecord *records,
+                          guint                  n)
+{
+  KymoTbandEvent event = { 0 };
+  guint i, core_id = G_MAXUINT;
+  Core *core = NULL;
+
+  /* Most of a stream: one call for a run of them rather than one each. */
+  event.has_ts = TRUE;
+  for (i = 0; i < n && records[i].kind == KYMO_TBAND_RECORD_EVENT; i++)
+    {
+      const KymoTbandRecord *r = &records[i];
+
+      if (G_UNLIKELY (r->core != core_id))
+        {
+          g_assert (r->core < KYMO_TBAND_MAX_CORES);
+          core_id = r->core;
+          core = get_core (self, core_id);
+        }
+      event.id = r->id;
+      event.ts = r->ts;
+      event.v[0].u = r->v0;
+      event.v[1].u = r->v1;
+      timed_event (self, core, &event, r->source, r->offset);
+    }
+  return i;
 }
 
 void
@@ -1828,14 +1979,14 @@ kymo_tband_model_finish (KymoTbandModel *self)
         continue;
       if (core->current != NULL)
         core_switch_out (self, core, MAX (end, core->run_start), KYMO_EVENT_INCOMPLETE);
-      for (guint d = 0; d < core->isr_stack->len; d++)
+      for (guint d = 0; d < core->isr_stack.len; d++)
         {
-          OpenIsr *open = &g_array_index (core->isr_stack, OpenIsr, d);
+          OpenIsr *open = &core->isr_stack.items[d];
 
           lane_add_span (self, core->isr, open->start, MAX (end, open->start), open->name, d,
                                KYMO_EVENT_INCOMPLETE, open->source);
         }
-      g_array_set_size (core->isr_stack, 0);
+      core->isr_stack.len = 0;
     }
 
   for (guint i = 0; i < self->task_list->len; i++)
@@ -1872,14 +2023,9 @@ kymo_tband_model_finish (KymoTbandModel *self)
       set_track_name (self->trace, marker->track, marker->name, "Value marker", marker->id);
     }
 
-  /* Everything is added: hand over what the lanes still hold. */
+  /* Everything is added: hand over what the lanes hold. */
   for (guint i = 0; i < self->lanes->len; i++)
-    {
-      Lane *lane = self->lanes->pdata[i];
-
-      lane_flush (lane);
-      g_clear_pointer (&lane->batch, g_free);
-    }
+    lane_flush (self->lanes->pdata[i]);
 
   if (self->seen_timed && !self->has_resolution)
     kymo_tband_model_warn (self, KYMO_NO_OFFSET, "no ts_resolution_ns event: one tick is taken as 1 ns");

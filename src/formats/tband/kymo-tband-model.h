@@ -25,11 +25,46 @@ void            kymo_tband_model_event    (KymoTbandModel       *self,
                                            const KymoTbandEvent *event,
                                            guint32               source,
                                            guint64               offset);
+/* A decoded frame as the load hands it over: small, as millions of them
+ * go from the decoding thread to the model. */
+typedef enum {
+  KYMO_TBAND_RECORD_EVENT,      /* a timed event with at most two u32 fields, all here */
+  KYMO_TBAND_RECORD_FULL,       /* any other event (kept beside the record) */
+  KYMO_TBAND_RECORD_BAD,        /* a frame that did not decode */
+  KYMO_TBAND_RECORD_BAD_CORE,   /* a core_id event with core v0 out of range */
+  KYMO_TBAND_RECORD_UNFINISHED, /* bytes at the end of stream v1 without a closing 0x00 */
+} KymoTbandRecordKind;
+
+typedef struct {
+  guint64 ts;
+  guint64 offset;     /* in its stream, for warnings */
+  guint32 v0;
+  guint32 v1;
+  guint32 source;
+  guint8  kind;       /* KymoTbandRecordKind */
+  guint8  id;
+  guint16 core;
+} KymoTbandRecord;
+
+/* Feeds the leading KYMO_TBAND_RECORD_EVENT records of @records, as
+ * kymo_tband_model_event() would; returns how many. */
+guint           kymo_tband_model_records  (KymoTbandModel        *self,
+                                           const KymoTbandRecord *records,
+                                           guint                  n);
 /* How far the load is (@done of @total input bytes): busy tracks reserve
  * room for what the rest of the input will bring at the same rate. */
 void            kymo_tband_model_set_progress (KymoTbandModel   *self,
                                            guint64               done,
                                            guint64               total);
+/* Called with the part of an array the model will write next, for another
+ * thread to populate its pages. */
+typedef void (*KymoTbandPopulateFunc) (gpointer at,
+                                       gsize    len,
+                                       gpointer user_data);
+
+void            kymo_tband_model_set_populate (KymoTbandModel   *self,
+                                           KymoTbandPopulateFunc func,
+                                           gpointer              user_data);
 /* A frame that did not decode: a warning marker on @core's lane. */
 void            kymo_tband_model_invalid  (KymoTbandModel       *self,
                                            guint                 core,
