@@ -23,7 +23,9 @@ typedef struct {
   guint32        *longest;   /* [n_nodes]: index in spans of the longest span */
 } KymoSpanTree;
 
-void    kymo_span_tree_init    (KymoSpanTree   *tree,
+/* Returns FALSE when @spans are not sorted by start (longer first on a tie):
+ * the tree is then meaningless until they are sorted and it is built again. */
+gboolean kymo_span_tree_init   (KymoSpanTree   *tree,
                                 const KymoSpan *spans,
                                 gsize           n_spans);
 void    kymo_span_tree_clear   (KymoSpanTree   *tree);

@@ -530,13 +530,12 @@ _kymo_track_seal (KymoTrack *self)
       KymoSpan *run = self->spans + self->depth_offsets[d];
       gsize count = self->depth_offsets[d + 1] - self->depth_offsets[d];
 
-      for (gsize i = 1; i < count; i++)
-        if (compare_span (&run[i - 1], &run[i]) > 0)
-          {
-            g_qsort_with_data (run, count, sizeof *run, (GCompareDataFunc) (void (*)(void)) compare_span, NULL);
-            break;
-          }
-      kymo_span_tree_init (&self->trees[d], run, count);
+      if (!kymo_span_tree_init (&self->trees[d], run, count))
+        {
+          kymo_span_tree_clear (&self->trees[d]);
+          g_qsort_with_data (run, count, sizeof *run, (GCompareDataFunc) (void (*)(void)) compare_span, NULL);
+          kymo_span_tree_init (&self->trees[d], run, count);
+        }
       /* Sorted by start: the first starts first, and the tree knows the
        * latest end. */
       if (count > 0)
