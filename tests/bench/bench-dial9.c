@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <glib/gstdio.h>
 
 #include "kymo.h"
@@ -150,6 +151,7 @@ main (void)
   guint64 events = 0, spans, instants, samples;
   gsize heap_per_event = 0, size = 0;
   g_autofree char *count_text = NULL;
+  double cpu_s = 0;
 
   if (keep)
     g_mkdir_with_parents (dir, 0755);
@@ -176,12 +178,18 @@ main (void)
       gsize heap0 = kymo_bench_heap_bytes ();
       g_autoptr(KymoInput) input = kymo_input_new_for_path (path, &error);
       g_autoptr(KymoTrace) trace = NULL;
+      struct rusage u0, u1;
       gint64 t0;
 
       g_assert_no_error (error);
+      getrusage (RUSAGE_SELF, &u0);
       t0 = g_get_monotonic_time ();
       trace = kymo_load_sync (input, NULL, NULL, NULL, NULL, &error);
       times[r] = (g_get_monotonic_time () - t0) / 1e6;
+      getrusage (RUSAGE_SELF, &u1);
+      /* User + system time of all the load's threads. */
+      cpu_s += (u1.ru_utime.tv_sec - u0.ru_utime.tv_sec) + (u1.ru_utime.tv_usec - u0.ru_utime.tv_usec) / 1e6 +
+               (u1.ru_stime.tv_sec - u0.ru_stime.tv_sec) + (u1.ru_stime.tv_usec - u0.ru_stime.tv_usec) / 1e6;
       g_assert_no_error (error);
       g_assert_null (kymo_trace_get_stop_error (trace));
       heap_per_event = (kymo_bench_heap_bytes () - heap0) / MAX (events, 1);
@@ -193,6 +201,7 @@ main (void)
   printf ("dial9: %.1f MB, %" G_GUINT64_FORMAT " events (%" G_GUINT64_FORMAT " spans, %" G_GUINT64_FORMAT
           " instants, %" G_GUINT64_FORMAT " samples)\n", size_mb, events, spans, instants, samples);
   printf ("dial9 load:  %.3f s  %.0f MB/s\n", load_s, size_mb / load_s);
+  printf ("load CPU:    %.3f s per load (user + system, all threads, mean)\n", cpu_s / runs);
   printf ("cksum:       %.3f s  %.0f MB/s\n", cksum_s, size_mb / cksum_s);
   printf ("heap:        %" G_GSIZE_FORMAT " bytes per event (trace held, input mapped)\n", heap_per_event);
 

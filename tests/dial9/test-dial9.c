@@ -667,6 +667,266 @@ test_every_prefix (void)
   kymo_test_every_prefix (gz->data, gz->len, "dial9", 1);
 }
 
+
+/* Everything a user can see of a loaded trace, names by id included. */
+static char *
+fingerprint (KymoTrace *trace,
+             GError    *error)
+{
+  GString *out = g_string_new (NULL);
+  const KymoFlow *flows;
+  const KymoWarning *warnings;
+  gsize n;
+  KymoTime t0, t1;
+
+  g_string_append_printf (out, "error %s\n", error ? error->message : "-");
+  if (trace == NULL)
+    return g_string_free (out, FALSE);
+  kymo_trace_get_time_range (trace, &t0, &t1);
+  g_string_append_printf (out, "range %" G_GINT64_FORMAT " %" G_GINT64_FORMAT "\n", t0, t1);
+  for (guint i = 0; i < kymo_trace_get_n_names (trace); i++)
+    g_string_append_printf (out, "name %u %s\n", i, kymo_trace_get_name (trace, i));
+  for (guint i = 0; i < kymo_trace_get_n_metadata (trace); i++)
+    {
+      const char *key, *value;
+      kymo_trace_get_nth_metadata (trace, i, &key, &value);
+      g_string_append_printf (out, "meta %s=%s\n", key, value);
+    }
+  warnings = kymo_trace_get_warnings (trace, &n);
+  for (gsize i = 0; i < n; i++)
+    g_string_append_printf (out, "warning %" G_GUINT64_FORMAT " %s\n", warnings[i].offset, warnings[i].message);
+  flows = kymo_trace_get_flows (trace, &n);
+  for (gsize i = 0; i < n; i++)
+    g_string_append_printf (out, "flow %u %u %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %u %u\n", flows[i].from_track,
+                            flows[i].to_track, flows[i].from_ts, flows[i].to_ts, flows[i].name, flows[i].source);
+  for (guint t = 0; t < kymo_trace_get_n_tracks (trace); t++)
+    {
+      KymoTrack *track = kymo_trace_get_track (trace, t);
+      const KymoSpan *spans = kymo_track_get_spans (track, &n);
+      const KymoInstant *instants;
+      const KymoSample *samples;
+
+      g_string_append_printf (out, "track %u parent %u kind %d %s sort %" G_GINT64_FORMAT " tag %" G_GUINT64_FORMAT "\n",
+                              t, kymo_track_get_parent (track), kymo_track_get_kind (track),
+                              kymo_track_get_name (track), kymo_track_get_sort_key (track), kymo_track_get_tag (track));
+      for (gsize i = 0; i < n; i++)
+        {
+          KymoEventRef ref = { t, KYMO_EVENT_KIND_SPAN, (guint32) i };
+          g_autoptr(JsonObject) args = i % 7 == 0 ? kymo_trace_describe_event (trace, &ref) : NULL;
+          g_autofree char *text = NULL;
+
+          if (args != NULL)
+            {
+              g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), args);
+              text = json_to_string (node, FALSE);
+            }
+          g_string_append_printf (out, " span %u %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %08x %u %s\n",
+                                  kymo_track_get_span_depth (track, i), spans[i].start, spans[i].end,
+                                  spans[i].name_flags, spans[i].source, text ? text : "");
+        }
+      instants = kymo_track_get_instants (track, &n);
+      for (gsize i = 0; i < n; i++)
+        g_string_append_printf (out, " instant %" G_GINT64_FORMAT " %08x %u\n", instants[i].ts,
+                                instants[i].name_flags, instants[i].source);
+      samples = kymo_track_get_samples (track, &n);
+      for (gsize i = 0; i < n; i++)
+        g_string_append_printf (out, " sample %" G_GINT64_FORMAT " %g\n", samples[i].ts, samples[i].value);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Segments that the loader may decode on several threads and merge: wakes
+ * pending across segments, queue depths repeated across them, polls and
+ * spans left open at a segment's end, task spawns, metadata, a fake header
+ * inside a string pool, a late segment going back in time. */
+static GByteArray *
+build_segments (gboolean disorder)
+{
+  const char *poll_start[] = { "worker_id:9", "local_queue:11", "task_id:9", "spawn_loc:7", NULL };
+  const char *poll_end[] = { "worker_id:9", NULL };
+  const char *park[] = { "worker_id:9", "local_queue:11", NULL };
+  const char *wake[] = { "waker_task_id:9", "woken_task_id:9", "target_worker:11", NULL };
+  const char *spawn[] = { "task_id:9", "spawn_loc:7", NULL };
+  const char *cpu[] = { "worker_id:9", "source:11", NULL };
+  const char *enter[] = { "worker_id:9", "span_id:9", "span_name:7", NULL };
+  const char *exit_[] = { "worker_id:9", "span_id:9", NULL };
+  const char *meta[] = { "entries:10", NULL };
+  GByteArray *b = g_byte_array_new ();
+  guint64 ts = 1000;
+  guint32 rng = 7;
+
+  for (guint seg = 0; seg < 24; seg++)
+    {
+      guint64 base = 0;
+      guint rounds = 40 + (seg * 37) % 90;
+
+      d9b_header (b);
+      d9b_schema (b, 3, "PollStartEvent", TRUE, poll_start);
+      d9b_schema (b, 1, "PollEndEvent", TRUE, poll_end);
+      d9b_schema (b, 2, "WorkerParkEvent", TRUE, park);
+      d9b_schema (b, 0, "WakeEventEvent", TRUE, wake);
+      d9b_schema (b, 4, "CpuSampleEvent", TRUE, cpu);
+      d9b_schema (b, 5, "SpanEnter:app::x:a.rs:1", TRUE, enter);
+      d9b_schema (b, 6, "SpanExit:app::x:a.rs:1", TRUE, exit_);
+      if (seg % 5 == 2)
+        d9b_schema (b, 7, "TaskSpawnEvent", TRUE, spawn);
+      if (seg % 7 == 3)
+        d9b_schema (b, 8, "SegmentMetadataEvent", TRUE, meta);
+      for (guint i = 0; i < 6; i++)
+        {
+          g_autofree char *loc = g_strdup_printf ("src/seg%u/t%u.rs:%u", seg % 9, i, i + 1);
+          d9b_pool (b, i, loc);
+        }
+      d9b_pool (b, 50 + seg % 3, seg % 2 ? "outer" : "inner");
+      if (seg % 4 == 1)
+        {
+          /* A header inside a pool string is no segment. */
+          static const guint8 fake[] = { 'x', 'T', 'R', 'C', 0, 1, 0x02, 0x09, 0x00 };
+
+          d9b_u8 (b, 0x03);
+          d9b_u32 (b, 1);
+          d9b_u32 (b, 60);
+          d9b_u32 (b, sizeof fake);
+          g_byte_array_append (b, fake, sizeof fake);
+        }
+      if (disorder && seg == 17)
+        ts -= 5000;
+      if (seg % 7 == 3)
+        {
+          d9b_event (b, 8, 0);
+          d9b_u32 (b, 1);
+          d9b_str32 (b, "runtime.main");
+          d9b_str32 (b, "0,1");
+        }
+      for (guint r = 0; r < rounds; r++)
+        {
+          guint w = r % 3, task = (rng = rng * 1103515245 + 12345) >> 20;
+          gboolean last = r + 1 == rounds;
+
+          task %= 40;
+#define STEP(dt) \
+  do { ts += (dt); if (ts - base > 0xFFFFFF) { d9b_reset (b, ts); base = ts; } } while (0)
+#define EV(type) \
+  do { d9b_event (b, type, (gint32) (ts - base)); base = ts; } while (0)
+          STEP (100);
+          if (seg % 5 == 2 && r % 4 == 0)
+            {
+              EV (7);
+              d9b_varint (b, task + 1);
+              d9b_u32 (b, r % 6);
+              STEP (10);
+            }
+          EV (3);
+          d9b_varint (b, w);
+          d9b_u8 (b, (r / 5) % 3);
+          d9b_varint (b, task + 1);
+          d9b_u32 (b, (task + seg) % 7);
+          STEP (30);
+          EV (0);
+          d9b_varint (b, r % 9 == 0 ? 999 : task + 1);
+          d9b_varint (b, (task * 7 + seg) % 40 + 1);
+          d9b_u8 (b, 255);
+          if (r % 3 == 0)
+            {
+              STEP (20);
+              EV (5);
+              d9b_varint (b, w);
+              d9b_varint (b, r + 1);
+              d9b_u32 (b, 50 + seg % 3);
+              if (!(last && seg % 6 == 4))
+                {
+                  STEP (40);
+                  EV (6);
+                  d9b_varint (b, w);
+                  d9b_varint (b, r + 1);
+                }
+            }
+          if (r % 11 == 0)
+            {
+              STEP (5);
+              EV (4);
+              d9b_varint (b, w);
+              d9b_u8 (b, r % 2);
+            }
+          /* Some segments end with a poll still open. */
+          if (!(last && seg % 8 == 5))
+            {
+              STEP (200);
+              EV (1);
+              d9b_varint (b, w);
+            }
+          if (r % 4 == 3)
+            {
+              STEP (50);
+              EV (2);
+              d9b_varint (b, w);
+              d9b_u8 (b, 1);
+            }
+#undef STEP
+#undef EV
+        }
+    }
+  return b;
+}
+
+static char *
+load_fingerprint (const guint8 *data,
+                  gsize         size,
+                  const char   *threads)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KymoTrace) trace = NULL;
+
+  /* No other thread runs here: the loader joins its own. */
+  setenv ("KYMO_DIAL9_THREADS", threads, 1);
+  trace = kymo_test_load_bytes (data, size, "dial9", &error);
+  unsetenv ("KYMO_DIAL9_THREADS");
+  return fingerprint (trace, error != NULL ? error : (GError *) (trace ? kymo_trace_get_stop_error (trace) : NULL));
+}
+
+/* Decoding segments on several threads gives the model of one thread. */
+static void
+test_parallel_same (void)
+{
+  const char *threads[] = { "2", "3", "4", "9" };
+
+  for (guint v = 0; v < 2; v++)
+    {
+      g_autoptr(GByteArray) b = build_segments (v == 1);
+      gsize cuts[] = { b->len, b->len - 1, b->len * 2 / 3 + 1, b->len / 2, b->len / 3 + 7, 0 };
+
+      /* The same with damage in a later segment. */
+      if (v == 0)
+        {
+          g_autoptr(GByteArray) bad = g_byte_array_new ();
+          g_autofree char *one = NULL;
+
+          g_byte_array_append (bad, b->data, b->len);
+          bad->data[bad->len * 3 / 4] = 0x77;
+          one = load_fingerprint (bad->data, bad->len, "1");
+          for (guint t = 0; t < G_N_ELEMENTS (threads); t++)
+            {
+              g_autofree char *many = load_fingerprint (bad->data, bad->len, threads[t]);
+              g_assert_cmpstr (one, ==, many);
+            }
+        }
+      for (guint c = 0; c < G_N_ELEMENTS (cuts); c++)
+        {
+          g_autofree char *one = NULL;
+
+          if (cuts[c] == 0)
+            continue;
+          one = load_fingerprint (b->data, cuts[c], "1");
+          g_assert_nonnull (strstr (one, "flow "));
+          for (guint t = 0; t < G_N_ELEMENTS (threads); t++)
+            {
+              g_autofree char *many = load_fingerprint (b->data, cuts[c], threads[t]);
+              g_assert_cmpstr (one, ==, many);
+            }
+        }
+    }
+}
+
 /* An independent frame walker: counts segments and events per schema name,
  * sharing no code with the decoder. */
 typedef struct {
@@ -980,6 +1240,7 @@ main (int   argc,
   g_test_add_func ("/dial9/wallclock-symbols", test_wallclock_and_symbols);
   g_test_add_func ("/dial9/tracing-spans", test_tracing_spans);
   g_test_add_func ("/dial9/every-prefix", test_every_prefix);
+  g_test_add_func ("/dial9/parallel-same", test_parallel_same);
   for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
     {
       g_autofree char *name = g_strdup_printf ("/dial9/sample/%s", samples[i].dir);

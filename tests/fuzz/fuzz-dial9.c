@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
+
 #include "kymo-fuzz.h"
 
 int
@@ -12,5 +14,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
   kymo_fuzz_run ("dial9", data, size);
+  /* Again with later segments decoded on other threads and merged. */
+  setenv ("KYMO_DIAL9_THREADS", "3", 1);
+  kymo_fuzz_run ("dial9", data, size);
+  unsetenv ("KYMO_DIAL9_THREADS");
   return 0;
 }

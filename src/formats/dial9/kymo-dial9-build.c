@@ -393,15 +393,18 @@ replay_stream (D9Loader *l)
         {
           D9Worker *w = g_ptr_array_index (l->workers, c->worker);
           KymoTrack *track = kymo_trace_get_track (l->trace, d9_loader_lq_track (l, w));
-          const KymoSample *s = (const KymoSample *) (gpointer) w->lq_samples->data;
 
-          kymo_track_reserve_samples (track, w->lq_samples->len);
-          for (guint k = 0; k < w->lq_samples->len; k++)
-            kymo_track_add_sample (track, s[k].ts, s[k].value);
-          w->lq_samples->len = 0;
+          /* The track adopts the array: no copy of the samples. */
+          gsize n = w->lq_samples->len;
+
+          kymo_track_take_samples (track, d9_vec_steal (w->lq_samples, sizeof (KymoSample)), n);
         }
     }
+}
 
+static void
+replay_flows (D9Loader *l)
+{
   for (guint i = 0; i < l->flows->len; i++)
     {
       const D9Flow *f = (const D9Flow *) (gpointer) l->flows->data + i;
@@ -423,10 +426,10 @@ finish_worker (D9Loader *l,
   d9_pair_close_depth0 (l, w, l->max_ts, KYMO_EVENT_INCOMPLETE);
   if (l->streaming)
     {
-      kymo_track_add_spans (track, 0, (const KymoSpan *) (gpointer) w->spans0->data, w->spans0->len);
-      /* Give the memory back before the next worker's. */
-      g_clear_pointer (&w->spans0->data, g_free);
-      w->spans0->len = w->spans0->cap = 0;
+      /* Nothing is staged on the new track yet: it adopts the array. */
+      gsize n = w->spans0->len;
+
+      kymo_track_take_spans (track, 0, d9_vec_steal (w->spans0, sizeof (KymoSpan)), n);
     }
   for (guint j = w->stack->len; j-- > 0;)
     d9_pair_close_deep (w, j, l->max_ts, KYMO_EVENT_INCOMPLETE);
@@ -443,22 +446,32 @@ finish_worker (D9Loader *l,
   /* Two sorted runs (samples in file order, wakes from the merge): merge
    * them so that the track needs no sort at seal. */
   sort_if_needed (w->instants, compare_instants);
-  kymo_track_reserve_instants (track, w->instants->len + w->wakes->len);
   {
+    /* Merged into the (larger) wakes array, from the end down: no second
+     * array. Ties keep the samples first. Names are interned ids, so they
+     * are packed as kymo_track_add_instant() would pack them (no flags). */
     const KymoInstant *a = (const KymoInstant *) (gpointer) w->instants->data;
-    const KymoInstant *b = (const KymoInstant *) (gpointer) w->wakes->data;
-    guint i = 0, j = 0;
+    gsize na = w->instants->len, nb = w->wakes->len, n = na + nb;
+    KymoInstant *out;
 
-    while (i < w->instants->len || j < w->wakes->len)
+    w->wakes->data = g_realloc_n (w->wakes->data, MAX (n, 1), sizeof (KymoInstant));
+    w->wakes->cap = MAX (n, 1);
+    out = (KymoInstant *) (gpointer) w->wakes->data;
+    while (na > 0)
       {
-        const KymoInstant *in;
-
-        if (j >= w->wakes->len || (i < w->instants->len && compare_instants (&a[i], &b[j]) <= 0))
-          in = &a[i++];
+        if (nb > 0 && compare_instants (&a[na - 1], &out[nb - 1]) <= 0)
+          {
+            out[na + nb - 1] = out[nb - 1];
+            nb--;
+          }
         else
-          in = &b[j++];
-        kymo_track_add_instant (track, in->ts, in->name_flags, 0, in->source);
+          {
+            out[na + nb - 1] = a[na - 1];
+            na--;
+          }
       }
+    w->wakes->len = n;
+    kymo_track_take_instants (track, d9_vec_steal (w->wakes, sizeof (KymoInstant)), n);
   }
 
   /* The edges are done with: give their memory back before the next worker. */
@@ -466,6 +479,35 @@ finish_worker (D9Loader *l,
   g_array_set_size (w->deep, 0);
   g_array_set_size (w->instants, 0);
   w->wakes->len = 0;
+}
+
+/* Streaming: the workers' tracks are finished on another thread while this
+ * one adds the flows (to the trace only: no track is made meanwhile). Only
+ * the open polls' tasks are shared, so those are closed first. */
+static gpointer
+finish_workers_thread (gpointer data)
+{
+  D9Loader *l = data;
+
+  for (guint i = 0; i < l->workers->len; i++)
+    finish_worker (l, g_ptr_array_index (l->workers, i));
+  return NULL;
+}
+
+static void
+finish_streamed (D9Loader *l)
+{
+  GThread *thread = NULL;
+
+  for (guint i = 0; i < l->workers->len; i++)
+    d9_pair_close_depth0 (l, g_ptr_array_index (l->workers, i), l->max_ts, KYMO_EVENT_INCOMPLETE);
+  if (l->flows->len > 0 && l->workers->len > 0 && g_get_num_processors () > 1)
+    thread = g_thread_new ("dial9-finish", finish_workers_thread, l);
+  replay_flows (l);
+  if (thread != NULL)
+    g_thread_join (thread);
+  else
+    finish_workers_thread (l);
 }
 
 static void
@@ -536,14 +578,17 @@ d9_build_model (D9Loader *l)
 
   create_worker_tracks (l);
   if (l->streaming)
-    replay_stream (l);
+    {
+      replay_stream (l);
+      finish_streamed (l);
+    }
   else
     {
       sort_if_needed (l->wakes, compare_wakes);
       merge (l);
+      for (guint i = 0; i < l->workers->len; i++)
+        finish_worker (l, g_ptr_array_index (l->workers, i));
     }
-  for (guint i = 0; i < l->workers->len; i++)
-    finish_worker (l, g_ptr_array_index (l->workers, i));
 
   if (l->queue->len > 0)
     {

@@ -305,14 +305,29 @@ describe_source (D9Data  *d,
   guint64 base;
   guint32 segment, skip;
 
-  if (source == KYMO_NO_SOURCE || source >= d->n_events ||
-      source / D9_CHECKPOINT_EVERY >= d->checkpoints->len)
+  if (source == KYMO_NO_SOURCE || source >= d->n_events || d->checkpoints->len == 0)
     return NULL;
-  cp = &g_array_index (d->checkpoints, D9Checkpoint, source / D9_CHECKPOINT_EVERY);
+  /* The last checkpoint at or before the event. */
+  {
+    guint lo = 0, hi = d->checkpoints->len;
+
+    while (hi - lo > 1)
+      {
+        guint mid = lo + (hi - lo) / 2;
+
+        if (g_array_index (d->checkpoints, D9Checkpoint, mid).ordinal <= source)
+          lo = mid;
+        else
+          hi = mid;
+      }
+    cp = &g_array_index (d->checkpoints, D9Checkpoint, lo);
+  }
+  if (cp->ordinal > source)
+    return NULL;
   p = cp->offset;
   base = cp->base;
   segment = cp->segment;
-  skip = source % D9_CHECKPOINT_EVERY;
+  skip = source - cp->ordinal;
 
   while (p < size)
     {

@@ -91,6 +91,116 @@ static const D9KnownSchema known[] = {
   { "SpanExit:", TRUE, D9_KIND_SPAN_EXIT, { D9_ROLE_WORKER, D9_ROLE_SPAN_ID }, 2 },
 };
 
+/* Later segments are decoded speculatively on other threads while the
+ * first is decoded for real (see d9_load): a part is everything from one
+ * "TRC\0\1" candidate to the next one its decoder reaches exactly at a
+ * frame boundary. Such a decoder has no trace: it interns names into a
+ * table of its own, and stops ("bails") at anything that would change the
+ * trace directly; the merge replays what it found in file order. */
+typedef struct {
+  const guint8 *data;
+  gsize         size;
+  gsize        *cands;       /* candidate offsets, ascending */
+  guint         n_cands;
+  gint         *claims;      /* atomic, per candidate: CLAIM_* */
+  gint          cancel;      /* atomic: the load was cancelled */
+  gint          abandon;     /* atomic: the parts are not needed after all */
+  gint          done_kb;     /* atomic: bytes decoded / 1024, for progress */
+  D9Loader    **parts;       /* per candidate, once decoded (or NULL) */
+  KymoLoadJob  *job;
+} D9Shared;
+
+typedef struct {
+  guint32 pos;               /* flows of the part before it */
+  guint32 order;             /* the poll's source in the part */
+  D9Flow  flow;
+} D9Insert;
+
+struct _D9Spec {
+  gboolean    complete;      /* decoded cleanly up to end_cand or the end */
+  guint       end_cand;      /* G_MAXUINT: the end of the data */
+  gboolean    bail;
+  gboolean    has_order;
+  KymoTime    first_order_ts;
+  GHashTable *names;         /* name → local id + 1 */
+  GPtrArray  *strings;       /* local id → name */
+  GArray     *notes;         /* D9TaskNote, per task */
+  D9Map       unknown_wakers; /* task ids that woke while not known polled here */
+  /* Set by the merge. */
+  guint32     ordinal_base;
+  guint32    *name_map;
+  guint32    *worker_map;
+  GArray     *inserts;       /* D9Insert, by pos */
+};
+
+static guint32
+intern_len (D9Loader   *l,
+            const char *name,
+            gssize      len)
+{
+  char *key;
+  gpointer v;
+  guint32 id;
+
+  if (l->spec == NULL)
+    return kymo_trace_intern_len (l->trace, name, len);
+  /* As kymo_trace_intern_len() reads it. */
+  key = len >= 0 ? g_strndup (name, len) : g_strdup (name);
+  v = g_hash_table_lookup (l->spec->names, key);
+  if (v != NULL)
+    {
+      g_free (key);
+      return GPOINTER_TO_UINT (v) - 1;
+    }
+  id = l->spec->strings->len;
+  g_ptr_array_add (l->spec->strings, key);
+  g_hash_table_insert (l->spec->names, key, GUINT_TO_POINTER (id + 1));
+  return id;
+}
+
+static inline void
+spec_bail (D9Loader *l)
+{
+  l->spec->bail = TRUE;
+}
+
+static D9TaskNote *
+d9_spec_task_note (D9Loader *l,
+                   guint32   task)
+{
+  GArray *notes = l->spec->notes;
+
+  if (task >= notes->len)
+    g_array_set_size (notes, l->d->tasks->len);
+  return &g_array_index (notes, D9TaskNote, task);
+}
+
+void
+d9_spec_unknown_waker (D9Loader *l,
+                       guint64   waker)
+{
+  if (d9_map_lookup (&l->spec->unknown_wakers, waker) == G_MAXUINT32)
+    d9_map_insert (&l->spec->unknown_wakers, waker, 0);
+}
+
+/* A task's first poll in a part: where a wake pending from an earlier part
+ * would make its flow. */
+void
+d9_spec_first_poll (D9Loader     *l,
+                    guint32       task,
+                    guint         worker,
+                    const D9Edge *e,
+                    gboolean      had_flow)
+{
+  D9TaskNote *note = d9_spec_task_note (l, task);
+
+  note->flags |= D9_TASK_POLLED | (had_flow ? D9_TASK_HAD_FLOW : 0);
+  note->flow_pos = (guint32) l->flows->len;
+  note->poll_source = e->source;
+  note->poll_worker = worker;
+  note->poll_ts = e->ts;
+}
+
 static gboolean
 bytes_eq (const guint8 *data,
           gsize         len,
@@ -268,7 +378,7 @@ classify (D9Loader       *l,
   memset (model, 0, sizeof *model);
   memset (model->field, -1, sizeof model->field);
   model->kind = D9_KIND_GENERIC;
-  model->name = kymo_trace_intern_len (l->trace, (const char *) schema->name, schema->name_len);
+  model->name = intern_len (l, (const char *) schema->name, schema->name_len);
   model->alt_name = model->name;
   model->track = KYMO_NO_TRACK;
   model->se_track = G_MAXUINT;
@@ -301,7 +411,7 @@ classify (D9Loader       *l,
         {
           /* SpanEnter:<target>::<name>:<file>:<line> and its SpanExit twin
            * name one span: both fall back to the same name. */
-          model->alt_name = kymo_trace_intern (l->trace, name + strlen (known[k].name));
+          model->alt_name = intern_len (l, name + strlen (known[k].name), -1);
         }
       break;
     }
@@ -411,10 +521,39 @@ pool_name (D9Loader *l,
     return fallback;
   s = &g_array_index (l->d->pool_strings, D9PoolString, i);
   if (G_UNLIKELY (s->name == G_MAXUINT32))
-    s->name = kymo_trace_intern_len (l->trace, (const char *) s->data, s->len);
+    s->name = intern_len (l, (const char *) s->data, s->len);
   if (pool_id < G_N_ELEMENTS (l->pool_names))
     l->pool_names[pool_id] = s->name + 1;
   return s->name;
+}
+
+/* The per-event lookups' common case, inline. */
+static inline D9Worker *
+loader_worker (D9Loader *l,
+               guint64   id)
+{
+  if (G_LIKELY (id < 256) && l->small_workers[id] != 0)
+    return g_ptr_array_index (l->workers, l->small_workers[id] - 1);
+  return d9_loader_worker (l, id);
+}
+
+static inline guint32
+loader_task (D9Loader *l,
+             guint64   id)
+{
+  if (G_LIKELY (id < l->n_task_direct) && l->task_direct[id] != 0)
+    return l->task_direct[id] - 1;
+  return d9_loader_task (l, id);
+}
+
+static inline guint32
+pool_name_fast (D9Loader *l,
+                guint64   pool_id,
+                guint32   fallback)
+{
+  if (G_LIKELY (pool_id < G_N_ELEMENTS (l->pool_names)) && l->pool_names[pool_id] != 0)
+    return l->pool_names[pool_id] - 1;
+  return pool_name (l, pool_id, fallback);
 }
 
 static inline void
@@ -452,6 +591,11 @@ in_order (D9Loader *l,
       l->disorder = TRUE;
       return FALSE;
     }
+  if (G_UNLIKELY (l->spec != NULL) && !l->spec->has_order)
+    {
+      l->spec->has_order = TRUE;
+      l->spec->first_order_ts = ts;
+    }
   l->order_ts = ts;
   return TRUE;
 }
@@ -470,7 +614,14 @@ edge (D9Loader   *l,
       D9Edge e = { ts, aux, source, (name & KYMO_NAME_MAX) | (guint32) kind << 24 };
 
       if (in_order (l, ts, source))
-        d9_pair_edge (l, w->index, w, &e);
+        {
+          if (G_UNLIKELY (l->spec != NULL) && kind <= D9_EDGE_UNPARK && w->first_source[kind - 1] == 0)
+            {
+              w->first_source[kind - 1] = source + 1;
+              w->first_ts[kind - 1] = ts;
+            }
+          d9_pair_edge (l, w->index, w, &e);
+        }
     }
   else
     push_edge (w, ts, kind, name, aux, source);
@@ -646,7 +797,7 @@ handle_single_event_span (D9Loader      *l,
       if (model->se_name_type == D9_POOLED_STRING)
         name = pool_name (l, at, model->name);
       else if (model->se_name_type == D9_STRING)
-        name = kymo_trace_intern_len (l->trace, (const char *) l->d->data + at + 4, d9_u32 (l->d->data + at));
+        name = intern_len (l, (const char *) l->d->data + at + 4, d9_u32 (l->d->data + at));
     }
 
   span.end = ts;
@@ -681,6 +832,11 @@ handle_event (D9Loader      *l,
 
   if (G_UNLIKELY (model->unclocked || ts >= D9_WALLCLOCK_MIN))
     {
+      if (l->spec != NULL)
+        {
+          spec_bail (l);
+          return;
+        }
       if (model->kind == D9_KIND_SYMBOL || model->kind == D9_KIND_CALLFRAME)
         handle_symbol (l, model, vals, absent);
       else if (model->kind == D9_KIND_META)
@@ -699,9 +855,9 @@ handle_event (D9Loader      *l,
     case D9_KIND_POLL_START:
       if (!field_present (model, D9_ROLE_WORKER, absent))
         break;
-      w = d9_loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
+      w = loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
       task = field_present (model, D9_ROLE_TASK, absent)
-             ? d9_loader_task (l, vals[model->field[D9_ROLE_TASK]]) : G_MAXUINT32;
+             ? loader_task (l, vals[model->field[D9_ROLE_TASK]]) : G_MAXUINT32;
       lq = field_present (model, D9_ROLE_LOCAL_QUEUE, absent)
            ? MIN (vals[model->field[D9_ROLE_LOCAL_QUEUE]], G_MAXUINT32 - 1) + 1 : 0;
       {
@@ -709,7 +865,7 @@ handle_event (D9Loader      *l,
         if (field_present (model, D9_ROLE_SPAWN_LOC, absent))
           {
             guint64 pool_id = vals[model->field[D9_ROLE_SPAWN_LOC]];
-            name = pool_name (l, pool_id, l->name_poll);
+            name = pool_name_fast (l, pool_id, l->name_poll);
             if (task != G_MAXUINT32)
               {
                 D9Task *t = &g_array_index (l->d->tasks, D9Task, task);
@@ -727,7 +883,7 @@ handle_event (D9Loader      *l,
     case D9_KIND_UNPARK:
       if (!field_present (model, D9_ROLE_WORKER, absent))
         break;
-      w = d9_loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
+      w = loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
       lq = field_present (model, D9_ROLE_LOCAL_QUEUE, absent)
            ? MIN (vals[model->field[D9_ROLE_LOCAL_QUEUE]], G_MAXUINT32 - 1) + 1 : 0;
       edge (l, w, ts,
@@ -740,10 +896,10 @@ handle_event (D9Loader      *l,
     case D9_KIND_SPAN_EXIT:
       if (!field_present (model, D9_ROLE_WORKER, absent) || !field_present (model, D9_ROLE_SPAN_ID, absent))
         break;
-      w = d9_loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
+      w = loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
       edge (l, w, ts, model->kind == D9_KIND_SPAN_ENTER ? D9_EDGE_ENTER : D9_EDGE_EXIT,
             field_present (model, D9_ROLE_SPAN_NAME, absent)
-            ? pool_name (l, vals[model->field[D9_ROLE_SPAN_NAME]], model->alt_name)
+            ? pool_name_fast (l, vals[model->field[D9_ROLE_SPAN_NAME]], model->alt_name)
             : model->alt_name,
             vals[model->field[D9_ROLE_SPAN_ID]], source);
       return;
@@ -761,7 +917,7 @@ handle_event (D9Loader      *l,
         {
           D9Wake wake = { ts, vals[model->field[D9_ROLE_WAKER]], G_MAXUINT32, source };
           if (field_present (model, D9_ROLE_WOKEN, absent))
-            wake.woken = d9_loader_task (l, vals[model->field[D9_ROLE_WOKEN]]);
+            wake.woken = loader_task (l, vals[model->field[D9_ROLE_WOKEN]]);
           if (!l->streaming)
             g_array_append_val (l->wakes, wake);
           else if (in_order (l, ts, source))
@@ -775,15 +931,19 @@ handle_event (D9Loader      *l,
       if (field_present (model, D9_ROLE_TASK, absent))
         {
           /* The lookup may grow the array: index it afterwards. */
-          guint32 index = d9_loader_task (l, vals[model->field[D9_ROLE_TASK]]);
+          guint32 index = loader_task (l, vals[model->field[D9_ROLE_TASK]]);
           D9Task *t = &g_array_index (l->d->tasks, D9Task, index);
           if (model->kind == D9_KIND_SPAWN)
             {
               t->spawn = ts;
               if (field_present (model, D9_ROLE_SPAWN_LOC, absent))
-                t->spawn_loc = d9_map_lookup (&l->d->string_map,
-                                              (guint64) l->d->reg.segment << 32 |
-                                              (guint32) vals[model->field[D9_ROLE_SPAWN_LOC]]);
+                {
+                  t->spawn_loc = d9_map_lookup (&l->d->string_map,
+                                                (guint64) l->d->reg.segment << 32 |
+                                                (guint32) vals[model->field[D9_ROLE_SPAWN_LOC]]);
+                  if (G_UNLIKELY (l->spec != NULL))
+                    d9_spec_task_note (l, index)->flags |= D9_TASK_LOC_SET;
+                }
             }
           else
             t->terminate = ts;
@@ -791,7 +951,7 @@ handle_event (D9Loader      *l,
       break;
 
     case D9_KIND_CPU:
-      w = d9_loader_worker (l, field_present (model, D9_ROLE_WORKER, absent)
+      w = loader_worker (l, field_present (model, D9_ROLE_WORKER, absent)
                                ? vals[model->field[D9_ROLE_WORKER]] : D9_WORKER_NONE);
       {
         KymoInstant instant = { ts,
@@ -803,10 +963,20 @@ handle_event (D9Loader      *l,
       return;
 
     case D9_KIND_META:
+      if (l->spec != NULL)
+        {
+          spec_bail (l);
+          return;
+        }
       handle_meta (l, model, vals, absent);
       break;
 
     case D9_KIND_CLOCK:
+      if (l->spec != NULL)
+        {
+          spec_bail (l);
+          return;
+        }
       if (!l->has_wallclock && field_present (model, D9_ROLE_REALTIME, absent))
         {
           l->has_wallclock = TRUE;
@@ -818,13 +988,18 @@ handle_event (D9Loader      *l,
     case D9_KIND_GENERIC:
       if (model->field[D9_ROLE_SE_DURATION] >= 0 || model->field[D9_ROLE_SE_START] >= 0)
         {
+          if (l->spec != NULL)
+            {
+              spec_bail (l);
+              return;
+            }
           handle_single_event_span (l, model, ts, vals, absent, source);
           return;
         }
       if (field_present (model, D9_ROLE_WORKER, absent))
         {
           KymoInstant instant = { ts, model->name, source };
-          w = d9_loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
+          w = loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
           g_array_append_val (w->instants, instant);
           return;
         }
@@ -835,7 +1010,9 @@ handle_event (D9Loader      *l,
       break;
     }
 
-  add_instant (l, model_track (l, model), ts, model->name, source);
+  /* Named tracks are made in file order: the merge makes them for a part
+   * decoded on its own, which only keeps the name. */
+  add_instant (l, l->spec != NULL ? G_MAXUINT : model_track (l, model), ts, model->name, source);
 }
 
 static double
@@ -873,7 +1050,7 @@ apply_annotations (D9Loader       *l,
 
       d9_annotation_entry (data, &p, &field, &key, &key_len, &value, &value_len);
       if (bytes_eq (key, key_len, "dial9.span.type"))
-        model->se_type = kymo_trace_intern_len (l->trace, (const char *) value, value_len);
+        model->se_type = intern_len (l, (const char *) value, value_len);
       if (field >= n_fields || field >= D9_MAX_KEPT_FIELDS)
         continue;
       if (bytes_eq (key, key_len, "unit") && n_units < G_N_ELEMENTS (unit_field))
@@ -942,34 +1119,103 @@ register_pool (D9Loader *l,
 typedef struct {
   D9Status status;
   gsize    offset;
+  guint    end_cand;  /* stopped at this candidate (a segment), or G_MAXUINT */
   char     message[160];
 } D9Stop;
 
-/* Decodes every frame after the first header; stops at damage. Returns
- * FALSE only when cancelled. */
+/* The real decode takes parts from the front (it goes on through each
+ * candidate it claims), the other threads from the back: only theirs are
+ * merged, and the real decode's arrays need no copy. */
+enum {
+  CLAIM_FREE,
+  CLAIM_REAL,
+  CLAIM_SPEC,
+};
+
+/* Progress and cancellation every PROGRESS_BYTES: only a loader with a
+ * job reports (on the thread that loads); the others see the cancel flag. */
+static gboolean
+decode_progress (D9Loader  *l,
+                 D9Shared  *sh,
+                 gsize      p,
+                 GError   **error)
+{
+  double fraction;
+
+  if (sh == NULL)
+    fraction = (double) p / l->d->size;
+  else
+    {
+      gint kb = g_atomic_int_add (&sh->done_kb, PROGRESS_BYTES / 1024) + PROGRESS_BYTES / 1024;
+
+      fraction = MIN ((double) kb * 1024 / sh->size, 1.0);
+      if (l->job == NULL)
+        return !g_atomic_int_get (&sh->cancel) && !g_atomic_int_get (&sh->abandon);
+    }
+  if (!kymo_load_job_progress (l->job, 0.5 + 0.4 * fraction, "Decoding", error))
+    {
+      if (sh != NULL)
+        g_atomic_int_set (&sh->cancel, 1);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Decodes the frames from @start (a segment header, or just after the
+ * first one); stops at damage, and with @sh at the first candidate from
+ * @next_cand on that it reaches at a frame boundary. Returns FALSE only
+ * when cancelled. */
 static gboolean
 decode (D9Loader  *l,
+        D9Shared  *sh,
+        gsize      start,
+        guint      next_cand,
         D9Stop    *stop,
         GError   **error)
 {
   D9Data *d = l->d;
   D9Registry *reg = &d->reg;
   const guint8 *data = d->data;
-  gsize size = d->size, p = D9_HEADER_SIZE, next_progress = PROGRESS_BYTES;
-  guint64 base = 0, ordinal = 0;
+  gsize size = d->size, p = start, next_progress = start + PROGRESS_BYTES;
+  gsize stop_at = sh != NULL && next_cand < sh->n_cands ? sh->cands[next_cand] : G_MAXSIZE;
+  gsize next_check = MIN (next_progress, stop_at);
+  guint64 base = 0, ordinal = d->n_events;
   guint64 vals[D9_MAX_KEPT_FIELDS];
 
   stop->status = D9_OK;
+  stop->end_cand = G_MAXUINT;
   while (p < size)
     {
       gsize frame = p;
       guint8 tag = data[p];
 
-      if (G_UNLIKELY (p >= next_progress))
+      if (G_UNLIKELY (p >= next_check))
         {
-          if (!kymo_load_job_progress (l->job, 0.5 + 0.4 * p / size, "Decoding", error))
-            return FALSE;
-          next_progress = p + PROGRESS_BYTES;
+          if (p >= stop_at)
+            {
+              /* A candidate inside a frame was no segment: go on to the next. */
+              while (next_cand < sh->n_cands && sh->cands[next_cand] < p)
+                next_cand++;
+              if (next_cand < sh->n_cands && sh->cands[next_cand] == p)
+                {
+                  /* The real decode goes on when nobody else has the part. */
+                  if (l->spec != NULL ||
+                      !g_atomic_int_compare_and_exchange (&sh->claims[next_cand], CLAIM_FREE, CLAIM_REAL))
+                    {
+                      stop->end_cand = next_cand;
+                      break;
+                    }
+                  next_cand++;
+                }
+              stop_at = next_cand < sh->n_cands ? sh->cands[next_cand] : G_MAXSIZE;
+            }
+          if (p >= next_progress)
+            {
+              if (!decode_progress (l, sh, p, error))
+                return FALSE;
+              next_progress = p + PROGRESS_BYTES;
+            }
+          next_check = MIN (next_progress, stop_at);
         }
 
       if (G_LIKELY (tag == D9_TAG_EVENT))
@@ -1053,15 +1299,18 @@ decode (D9Loader  *l,
           base = ts;
           if (ordinal % D9_CHECKPOINT_EVERY == 0)
             {
-              D9Checkpoint cp = { frame, base_before, reg->segment, 0 };
+              D9Checkpoint cp = { frame, base_before, reg->segment, (guint32) MIN (ordinal, G_MAXUINT32) };
               g_array_append_val (d->checkpoints, cp);
             }
           handle_event (l, model,
                         (KymoTime) MIN (ts, (guint64) G_MAXINT64), vals, absent,
                         ordinal < G_MAXUINT32 ? (guint32) ordinal : KYMO_NO_SOURCE);
           ordinal++;
-          if (G_UNLIKELY (l->disorder))
-            return TRUE;
+          if (G_UNLIKELY (l->disorder || (l->spec != NULL && l->spec->bail)))
+            {
+              d->n_events = ordinal;
+              return TRUE;
+            }
           continue;
         }
 
@@ -1214,9 +1463,11 @@ loader_init (D9Loader    *l,
              KymoLoadJob *job,
              KymoTrace   *trace,
              D9Data      *d,
-             GHashTable  *tracks_by_name)
+             GHashTable  *tracks_by_name,
+             D9Spec      *spec)
 {
   memset (l, 0, sizeof *l);
+  l->spec = spec;
   l->job = job;
   l->trace = trace;
   l->d = d;
@@ -1238,11 +1489,11 @@ loader_init (D9Loader    *l,
   l->default_group = KYMO_NO_TRACK;
   l->wakes_track = KYMO_NO_TRACK;
   l->queue_track = KYMO_NO_TRACK;
-  l->name_poll = kymo_trace_intern (trace, "poll");
-  l->name_parked = kymo_trace_intern (trace, "parked");
-  l->name_wake = kymo_trace_intern (trace, "wake");
-  l->name_cpu = kymo_trace_intern (trace, "CPU sample");
-  l->name_sched = kymo_trace_intern (trace, "scheduler event");
+  l->name_poll = intern_len (l, "poll", -1);
+  l->name_parked = intern_len (l, "parked", -1);
+  l->name_wake = intern_len (l, "wake", -1);
+  l->name_cpu = intern_len (l, "CPU sample", -1);
+  l->name_sched = intern_len (l, "scheduler event", -1);
 }
 
 static void
@@ -1262,6 +1513,949 @@ loader_clear (D9Loader *l)
   g_array_unref (l->pending);
   d9_vec_free (l->flows);
   d9_vec_free (l->wake_instants);
+}
+
+/* ---- Decoding later parts in parallel ---------------------------------- */
+
+/* Below this a file is decoded on one thread. */
+#define PARALLEL_MIN_BYTES (4 << 20)
+
+static guint
+parallel_threads (gsize size)
+{
+  const char *env = g_getenv ("KYMO_DIAL9_THREADS");
+
+  /* The variable (for tests) also lifts the size floor. */
+  if (env != NULL && *env != '\0')
+    return (guint) CLAMP (g_ascii_strtoull (env, NULL, 10), 1, 64);
+  if (size < PARALLEL_MIN_BYTES)
+    return 1;
+  return CLAMP (g_get_num_processors (), 1, 64);
+}
+
+/* Candidate segment starts: the first "TRC\0\1" in each of @n_regions
+ * equal regions (a part may then hold several segments). Whether one is a
+ * segment start at all is settled by the decoder before it. */
+static void
+find_candidates (D9Shared *sh,
+                 guint     n_regions)
+{
+  static const guint8 magic[D9_HEADER_SIZE] = { 'T', 'R', 'C', 0, D9_VERSION };
+  gsize region = sh->size / n_regions + 1;
+
+  sh->cands = g_new (gsize, n_regions);
+  sh->n_cands = 0;
+  for (guint r = 0; r < n_regions; r++)
+    {
+      gsize from = MAX ((gsize) r * region, D9_HEADER_SIZE);
+      gsize to = MIN ((gsize) (r + 1) * region + D9_HEADER_SIZE - 1, sh->size);
+      const guint8 *hit;
+
+      if (sh->n_cands > 0 && sh->cands[sh->n_cands - 1] >= from)
+        from = sh->cands[sh->n_cands - 1] + 1;
+      if (from >= to || to - from < D9_HEADER_SIZE)
+        continue;
+      for (gsize at = from; to - at >= sizeof magic; at = hit - sh->data + 1)
+        {
+          hit = memchr (sh->data + at, magic[0], to - at - sizeof magic + 1);
+          if (hit == NULL)
+            break;
+          if (memcmp (hit, magic, sizeof magic) == 0)
+            {
+              sh->cands[sh->n_cands++] = hit - sh->data;
+              break;
+            }
+        }
+    }
+}
+
+static D9Loader *
+spec_new (D9Shared *sh)
+{
+  D9Loader *l = g_new0 (D9Loader, 1);
+  D9Spec *spec = g_new0 (D9Spec, 1);
+  D9Data *d = d9_data_new ();
+
+  d->data = sh->data;
+  d->size = sh->size;
+  spec->end_cand = G_MAXUINT;
+  spec->names = g_hash_table_new (g_str_hash, g_str_equal);
+  spec->strings = g_ptr_array_new_with_free_func (g_free);
+  spec->notes = g_array_new (FALSE, TRUE, sizeof (D9TaskNote));
+  spec->inserts = g_array_new (FALSE, FALSE, sizeof (D9Insert));
+  d9_map_init (&spec->unknown_wakers);
+  /* No job: only the loading thread reports progress. */
+  loader_init (l, NULL, NULL, d, g_hash_table_new (NULL, NULL), spec);
+  l->streaming = TRUE;
+  return l;
+}
+
+static void
+spec_free (D9Loader *l)
+{
+  D9Spec *spec;
+  D9Data *d;
+
+  if (l == NULL)
+    return;
+  spec = l->spec;
+  d = l->d;
+  loader_clear (l);
+  d9_data_free (d);
+  g_hash_table_unref (spec->names);
+  g_ptr_array_unref (spec->strings);
+  g_array_unref (spec->notes);
+  g_array_unref (spec->inserts);
+  d9_map_clear (&spec->unknown_wakers);
+  g_free (spec->name_map);
+  g_free (spec->worker_map);
+  g_free (spec);
+  g_free (l);
+}
+
+/* Decodes the part at candidate @index, on a helper thread. */
+static void
+spec_decode (D9Shared *sh,
+             guint     index)
+{
+  D9Loader *l = spec_new (sh);
+  D9Stop stop;
+
+  if (decode (l, sh, sh->cands[index], index + 1, &stop, NULL))
+    {
+      l->spec->complete = stop.status == D9_OK && !l->spec->bail && !l->disorder;
+      l->spec->end_cand = stop.end_cand;
+    }
+  sh->parts[index] = l;
+}
+
+typedef struct {
+  D9Shared *sh;
+  gint      running;  /* atomic */
+} D9Crew;
+
+static gpointer
+spec_thread (gpointer data)
+{
+  D9Crew *crew = data;
+  D9Shared *sh = crew->sh;
+
+  for (guint i = sh->n_cands; i-- > 0;)
+    {
+      if (g_atomic_int_get (&sh->cancel) || g_atomic_int_get (&sh->abandon))
+        break;
+      if (g_atomic_int_compare_and_exchange (&sh->claims[i], CLAIM_FREE, CLAIM_SPEC))
+        spec_decode (sh, i);
+      else if (g_atomic_int_get (&sh->claims[i]) == CLAIM_REAL)
+        break;
+    }
+  g_atomic_int_add (&crew->running, -1);
+  return NULL;
+}
+
+/* Waits for the helper threads, still reporting progress so that a cancel
+ * stops them within a few milliseconds. FALSE when cancelled. */
+static gboolean
+join_threads (D9Shared   *sh,
+              D9Crew     *crew,
+              GPtrArray  *threads,
+              GError    **error)
+{
+  gboolean ok = TRUE;
+
+  while (g_atomic_int_get (&crew->running) > 0)
+    {
+      if (ok && !kymo_load_job_progress (sh->job, 0.5 + 0.4 * MIN ((double) g_atomic_int_get (&sh->done_kb) * 1024 / sh->size, 1.0),
+                                         "Decoding", error))
+        {
+          g_atomic_int_set (&sh->cancel, 1);
+          ok = FALSE;
+        }
+      g_usleep (1000);
+    }
+  for (guint i = 0; i < threads->len; i++)
+    g_thread_join (g_ptr_array_index (threads, i));
+  g_ptr_array_set_size (threads, 0);
+  return ok;
+}
+
+/* The arrays that parts contribute to, per worker and for the loader. */
+enum {
+  K_SPANS0,
+  K_LQ,
+  K_WAKES,
+  K_INSTANTS,
+  K_DEEP,
+  K_N_WORKER_KINDS,
+  K_WAKE_INSTANTS = K_N_WORKER_KINDS,
+  K_FLOWS,
+  K_N_KINDS,
+};
+
+static const gsize kind_size[K_N_KINDS] = {
+  sizeof (KymoSpan), sizeof (KymoSample), sizeof (KymoInstant), sizeof (KymoInstant),
+  sizeof (D9DeepSpan), sizeof (KymoInstant), sizeof (D9Flow),
+};
+
+/* One run of elements in the final array: the loader's own [from, to), or
+ * what a merged part decoded (from 1 when its first sample is dropped). */
+typedef struct {
+  D9Loader *part;
+  guint     worker;
+  gsize     from;
+  gsize     to;
+} D9Piece;
+
+/* Slot 0 holds the loader's own arrays, slot 1 + i worker i's. */
+typedef struct {
+  GArray **pieces;   /* per slot: runs of D9Piece[K_N_KINDS] */
+  gsize  (*marks)[K_N_KINDS];
+  guint    n_slots;
+  gsize    part_wake_instants;
+} D9Merge;
+
+static D9Vec *
+kind_vec (D9Loader *l,
+          guint     worker,
+          guint     kind)
+{
+  D9Worker *w = worker != G_MAXUINT ? g_ptr_array_index (l->workers, worker) : NULL;
+
+  switch (kind)
+    {
+    case K_SPANS0: return w->spans0;
+    case K_LQ: return w->lq_samples;
+    case K_WAKES: return w->wakes;
+    case K_WAKE_INSTANTS: return l->wake_instants;
+    case K_FLOWS: return l->flows;
+    default: return NULL;
+    }
+}
+
+static GArray *
+kind_array (D9Loader *l,
+            guint     worker,
+            guint     kind)
+{
+  D9Worker *w = g_ptr_array_index (l->workers, worker);
+  return kind == K_INSTANTS ? w->instants : w->deep;
+}
+
+static gsize
+kind_len (D9Loader *l,
+          guint     worker,
+          guint     kind)
+{
+  D9Vec *v = kind_vec (l, worker, kind);
+  return v != NULL ? v->len : kind_array (l, worker, kind)->len;
+}
+
+static GArray *
+merge_slot (D9Merge *m,
+            guint    slot)
+{
+  if (slot >= m->n_slots)
+    {
+      guint n = MAX (slot + 1, m->n_slots * 2);
+
+      m->pieces = g_renew (GArray *, m->pieces, n);
+      m->marks = g_realloc_n (m->marks, n, sizeof m->marks[0]);
+      for (guint i = m->n_slots; i < n; i++)
+        {
+          m->pieces[i] = g_array_new (FALSE, FALSE, sizeof (D9Piece) * K_N_KINDS);
+          memset (m->marks[i], 0, sizeof m->marks[i]);
+        }
+      m->n_slots = n;
+    }
+  return m->pieces[slot];
+}
+
+/* Ends the loader's own run in @slot and adds the part's after it
+ * (@worker of the part, G_MAXUINT for slot 0). */
+static void
+add_piece (D9Merge  *m,
+           D9Loader *l,
+           guint     slot,
+           D9Loader *part,
+           guint     worker,
+           gboolean  drop_first_lq)
+{
+  GArray *pieces = merge_slot (m, slot);
+  D9Piece own[K_N_KINDS], theirs[K_N_KINDS];
+  guint first = slot == 0 ? K_N_WORKER_KINDS : 0;
+  guint last = slot == 0 ? K_N_KINDS : K_N_WORKER_KINDS;
+
+  memset (own, 0, sizeof own);
+  memset (theirs, 0, sizeof theirs);
+  for (guint k = first; k < last; k++)
+    {
+      guint own_worker = slot == 0 ? G_MAXUINT : slot - 1;
+
+      own[k].part = NULL;
+      own[k].from = m->marks[slot][k];
+      own[k].to = kind_len (l, own_worker, k);
+      m->marks[slot][k] = own[k].to;
+      theirs[k].part = part;
+      theirs[k].worker = worker;
+      theirs[k].from = k == K_LQ && drop_first_lq ? 1 : 0;
+      theirs[k].to = kind_len (part, worker, k);
+    }
+  g_array_append_vals (pieces, own, 1);
+  g_array_append_vals (pieces, theirs, 1);
+}
+
+enum {
+  MERGE_OK,
+  MERGE_REJECT,    /* decode the part for real instead */
+  MERGE_DISORDER,  /* the file is not in time order: start again */
+};
+
+static guint32
+map_name (const D9Spec *spec,
+          guint32       name)
+{
+  return name < spec->strings->len ? spec->name_map[name] : name;
+}
+
+/* The edge of part @c that closes @gw's open poll or park: the first poll
+ * start or park, or the first poll end (unpark) for a poll (park). Sets
+ * *source to its source + 1 (0: none) and *kind. */
+static void
+resolving_edge (D9Loader       *c,
+                const D9Worker *gw,
+                guint32        *source,
+                D9EdgeKind     *kind)
+{
+  guint64 id = gw->id;
+  guint32 index = id < 256 ? c->small_workers[id] - 1 : d9_map_lookup (&c->worker_map, id);
+  const D9Worker *lw;
+
+  *source = 0;
+  if (index == G_MAXUINT32 || gw->state == 0)
+    return;
+  lw = g_ptr_array_index (c->workers, index);
+  for (guint k = D9_EDGE_POLL_START; k <= D9_EDGE_UNPARK; k++)
+    {
+      guint32 s = lw->first_source[k - 1];
+
+      if (s == 0 || (k == D9_EDGE_POLL_END && gw->state != D9_EDGE_POLL_START) ||
+          (k == D9_EDGE_UNPARK && gw->state != D9_EDGE_PARK))
+        continue;
+      if (*source == 0 || s < *source)
+        {
+          *source = s;
+          if (kind != NULL)
+            *kind = k;
+        }
+    }
+}
+
+/* Takes over what part @c decoded, as if @l had decoded it. Only cheap
+ * per-task and per-worker work here; the event arrays are joined later by
+ * assemble(). */
+static int
+merge_part (D9Loader *l,
+            D9Loader *c,
+            D9Merge  *m)
+{
+  D9Spec *spec = c->spec;
+  D9Data *d = l->d, *cd = c->d;
+  guint32 ordinal_base, segment_base, string_base, stack_base, schema_base, field_base;
+  g_autofree guint32 *task_map = NULL;
+
+  if (c->disorder)
+    return MERGE_DISORDER;
+  if (!spec->complete)
+    return MERGE_REJECT;
+  if (spec->has_order && spec->first_order_ts < l->order_ts)
+    return MERGE_DISORDER;
+  if (d->n_events + cd->n_events >= G_MAXUINT32)
+    return MERGE_REJECT;
+  /* The part was decoded with every worker idle. A poll or park still open
+   * here ends at the worker's first edge that closes it; until then its
+   * task is being polled, which the part could not know of when that task
+   * woke another: then (or for a task polled twice at once) decode it here. */
+  for (guint i = 0; i < l->workers->len; i++)
+    {
+      D9Worker *gw = g_ptr_array_index (l->workers, i);
+      guint32 end = 0;
+
+      if (gw->state == D9_EDGE_POLL_START && gw->open_task != G_MAXUINT32)
+        {
+          const D9Task *t = &g_array_index (d->tasks, D9Task, gw->open_task);
+          guint32 local = d9_map_lookup (&cd->task_map, t->id);
+
+          if (d9_map_lookup (&spec->unknown_wakers, t->id) != G_MAXUINT32)
+            return MERGE_REJECT;
+          if (local != G_MAXUINT32 && local < spec->notes->len)
+            {
+              const D9TaskNote *note = &g_array_index (spec->notes, D9TaskNote, local);
+
+              resolving_edge (c, gw, &end, NULL);
+              if ((note->flags & D9_TASK_POLLED) && (end == 0 || note->poll_source + 1 < end))
+                return MERGE_REJECT;
+            }
+        }
+    }
+  for (guint i = 0; i < c->workers->len; i++)
+    {
+      guint64 id = ((D9Worker *) g_ptr_array_index (c->workers, i))->id;
+      guint32 index = id < 256 ? l->small_workers[id] - 1 : d9_map_lookup (&l->worker_map, id);
+
+      if (index != G_MAXUINT32 && ((D9Worker *) g_ptr_array_index (l->workers, index))->stack->len > 0)
+        return MERGE_REJECT;
+    }
+
+  /* Names, in the order the part met them: the order decoding it here
+   * would have interned them in. */
+  spec->name_map = g_new (guint32, spec->strings->len + 1);
+  for (guint i = 0; i < spec->strings->len; i++)
+    spec->name_map[i] = kymo_trace_intern (l->trace, g_ptr_array_index (spec->strings, i));
+  ordinal_base = (guint32) d->n_events;
+  spec->ordinal_base = ordinal_base;
+
+  /* Schemas, pools and checkpoints: segment numbers follow on. */
+  segment_base = d->reg.segment;
+  schema_base = d->reg.schemas->len;
+  field_base = d->reg.fields->len;
+  g_array_append_vals (d->reg.fields, cd->reg.fields->data, cd->reg.fields->len);
+  for (guint i = 0; i < cd->reg.schemas->len; i++)
+    {
+      D9Schema schema = g_array_index (cd->reg.schemas, D9Schema, i);
+
+      schema.first_field += field_base;
+      schema.segment += segment_base;
+      schema.model = G_MAXUINT32;
+      g_array_append_val (d->reg.schemas, schema);
+      d9_map_insert (&d->reg.by_segment, (guint64) schema.segment << 16 | schema.type_id, schema_base + i);
+    }
+  d->reg.segment += cd->reg.segment;
+
+  string_base = d->pool_strings->len;
+  for (guint i = 0; i < cd->pool_strings->len; i++)
+    {
+      D9PoolString ps = g_array_index (cd->pool_strings, D9PoolString, i);
+
+      if (ps.name != G_MAXUINT32)
+        ps.name = map_name (spec, ps.name);
+      g_array_append_val (d->pool_strings, ps);
+    }
+  for (gsize i = 0; i <= cd->string_map.mask; i++)
+    if (cd->string_map.values[i])
+      d9_map_insert (&d->string_map, cd->string_map.keys[i] + ((guint64) segment_base << 32),
+                     cd->string_map.values[i] - 1 + string_base);
+  stack_base = d->pool_stacks->len;
+  g_array_append_vals (d->pool_stacks, cd->pool_stacks->data, cd->pool_stacks->len);
+  for (gsize i = 0; i <= cd->stack_map.mask; i++)
+    if (cd->stack_map.values[i])
+      d9_map_insert (&d->stack_map, cd->stack_map.keys[i] + ((guint64) segment_base << 32),
+                     cd->stack_map.values[i] - 1 + stack_base);
+  for (guint i = 0; i < cd->checkpoints->len; i++)
+    {
+      D9Checkpoint cp = g_array_index (cd->checkpoints, D9Checkpoint, i);
+
+      cp.segment += segment_base;
+      cp.ordinal += ordinal_base;
+      g_array_append_val (d->checkpoints, cp);
+    }
+
+  /* Workers, then tasks, each in the order the part first met them. */
+  spec->worker_map = g_new (guint32, c->workers->len + 1);
+  for (guint i = 0; i < c->workers->len; i++)
+    spec->worker_map[i] = d9_loader_worker (l, ((D9Worker *) g_ptr_array_index (c->workers, i))->id)->index;
+
+  /* What was left open before ends first (as d9_pair_close_depth0()), and
+   * before the tasks' polls here set where they run. */
+  for (guint i = 0; i < c->workers->len; i++)
+    {
+      D9Worker *gw = g_ptr_array_index (l->workers, spec->worker_map[i]);
+      D9Worker *lw = g_ptr_array_index (c->workers, i);
+      guint32 end;
+      D9EdgeKind kind = 0;
+
+      resolving_edge (c, gw, &end, &kind);
+      if (end != 0)
+        {
+          guint flags = kind == D9_EDGE_POLL_START || kind == D9_EDGE_PARK ? KYMO_EVENT_INCOMPLETE : 0;
+          KymoTime ts = lw->first_ts[kind - 1];
+          KymoSpan span;
+
+          if (gw->state == D9_EDGE_POLL_START)
+            {
+              span.name_flags = MIN (gw->open_name, KYMO_NAME_MAX) | (guint32) (flags & 0xFF) << 24;
+              if (gw->open_task != G_MAXUINT32)
+                g_array_index (d->tasks, D9Task, gw->open_task).worker = G_MAXUINT32;
+            }
+          else
+            span.name_flags = MIN (l->name_parked, KYMO_NAME_MAX) | (guint32) ((flags | KYMO_EVENT_STATE) & 0xFF) << 24;
+          span.start = gw->open_start;
+          span.end = MAX (ts, gw->open_start);
+          span.source = gw->open_source;
+          *(KymoSpan *) d9_vec_push (gw->spans0, sizeof span) = span;
+          gw->state = 0;
+        }
+    }
+
+  task_map = g_new (guint32, cd->tasks->len + 1);
+  for (guint i = 0; i < cd->tasks->len; i++)
+    {
+      const D9Task *lt = &g_array_index (cd->tasks, D9Task, i);
+      D9TaskNote note = { 0 };
+      D9Task *gt;
+      gboolean keep_pending;
+
+      task_map[i] = d9_loader_task (l, lt->id);
+      gt = &g_array_index (d->tasks, D9Task, task_map[i]);
+      if (i < spec->notes->len)
+        note = g_array_index (spec->notes, D9TaskNote, i);
+
+      gt->polls += lt->polls;
+      if (lt->spawn != KYMO_TIME_NONE)
+        gt->spawn = lt->spawn;
+      if (lt->terminate != KYMO_TIME_NONE)
+        gt->terminate = lt->terminate;
+      /* A spawn event sets the location; a poll only when there is none. */
+      if ((note.flags & D9_TASK_LOC_SET) || gt->spawn_loc == G_MAXUINT32)
+        gt->spawn_loc = lt->spawn_loc != G_MAXUINT32 ? lt->spawn_loc + string_base : G_MAXUINT32;
+      /* Only a poll here changes it (a poll open from before, closed
+       * here, is handled with the workers). */
+      if (note.flags & D9_TASK_POLLED)
+        gt->worker = lt->worker != G_MAXUINT32 ? spec->worker_map[lt->worker] : G_MAXUINT32;
+
+      /* A wake still pending from before makes the flow of the task's
+       * first poll here (and a wake here before that poll did not count). */
+      keep_pending = gt->wake_track != KYMO_NO_TRACK;
+      if ((note.flags & D9_TASK_POLLED) && keep_pending)
+        {
+          if (note.flags & D9_TASK_HAD_FLOW)
+            {
+              D9Flow *f = (D9Flow *) (gpointer) c->flows->data + note.flow_pos;
+
+              f->from = gt->wake_track;
+              f->from_ts = gt->wake_ts;
+              f->source = gt->wake_source;
+              f->pad = 1;
+            }
+          else
+            {
+              D9Insert ins = { note.flow_pos, note.poll_source,
+                               { gt->wake_ts, note.poll_ts, gt->wake_track, note.poll_worker, gt->wake_source, 1 } };
+              g_array_append_val (spec->inserts, ins);
+            }
+          keep_pending = FALSE;
+        }
+      if (!keep_pending)
+        {
+          gt->wake_track = lt->wake_track;
+          if (lt->wake_track != KYMO_NO_TRACK && lt->wake_track != D9_FROM_WAKES)
+            gt->wake_track = spec->worker_map[lt->wake_track];
+          gt->wake_ts = lt->wake_ts;
+          gt->wake_source = lt->wake_track != KYMO_NO_TRACK ? lt->wake_source + ordinal_base : lt->wake_source;
+        }
+    }
+  if (spec->inserts->len > 1)
+    {
+      /* By position, then in poll order. */
+      for (guint i = 1; i < spec->inserts->len; i++)
+        {
+          D9Insert x = g_array_index (spec->inserts, D9Insert, i);
+          guint j = i;
+
+          while (j > 0 && (g_array_index (spec->inserts, D9Insert, j - 1).pos > x.pos ||
+                           (g_array_index (spec->inserts, D9Insert, j - 1).pos == x.pos &&
+                            g_array_index (spec->inserts, D9Insert, j - 1).order > x.order)))
+            {
+              g_array_index (spec->inserts, D9Insert, j) = g_array_index (spec->inserts, D9Insert, j - 1);
+              j--;
+            }
+          g_array_index (spec->inserts, D9Insert, j) = x;
+        }
+    }
+
+  for (guint i = 0; i < c->workers->len; i++)
+    {
+      D9Worker *lw = g_ptr_array_index (c->workers, i);
+      D9Worker *gw = g_ptr_array_index (l->workers, spec->worker_map[i]);
+      gboolean drop = FALSE;
+
+      if (lw->state != 0)
+        {
+          gw->state = lw->state;
+          gw->open_start = lw->open_start;
+          gw->open_name = map_name (spec, lw->open_name);
+          gw->open_source = lw->open_source + ordinal_base;
+          gw->open_task = lw->open_task != G_MAXUINT32 ? task_map[lw->open_task] : G_MAXUINT32;
+        }
+      for (guint k = 0; k < lw->stack->len; k++)
+        {
+          D9Open open = g_array_index (lw->stack, D9Open, k);
+
+          open.name = map_name (spec, open.name);
+          open.source += ordinal_base;
+          g_array_append_val (gw->stack, open);
+        }
+      if (lw->lq_samples->len > 0)
+        {
+          const KymoSample *first = (const KymoSample *) (gpointer) lw->lq_samples->data;
+
+          drop = gw->lq_valid && gw->last_lq == first->value;
+          if (!gw->lq_valid)
+            gw->lq_first = lw->lq_first + ordinal_base;
+        }
+      if (lw->lq_valid)
+        {
+          gw->lq_valid = TRUE;
+          gw->last_lq = lw->last_lq;
+        }
+      add_piece (m, l, 1 + gw->index, c, i, drop);
+    }
+  /* The first wake with no known waker makes its track. */
+  if (c->wake_instants->len > 0 && l->wake_instants->len == 0 && m->part_wake_instants == 0)
+    l->wakes_first = c->wakes_first + ordinal_base;
+  m->part_wake_instants += c->wake_instants->len;
+  add_piece (m, l, 0, c, G_MAXUINT, FALSE);
+  g_array_append_vals (l->queue, c->queue->data, c->queue->len);
+  for (guint i = 0; i < c->pending->len; i++)
+    {
+      D9Pending pending = g_array_index (c->pending, D9Pending, i);
+      guint32 name = map_name (spec, pending.instant.name_flags);
+
+      /* As model_track() would have made it, at first use. */
+      pending.track = d9_loader_name_track (l, name, KYMO_TRACK_INSTANT);
+      pending.instant.name_flags = MIN (name, KYMO_NAME_MAX);
+      pending.instant.source += ordinal_base;
+      g_array_append_val (l->pending, pending);
+    }
+
+  l->min_ts = MIN (l->min_ts, c->min_ts);
+  l->max_ts = MAX (l->max_ts, c->max_ts);
+  if (spec->has_order)
+    l->order_ts = c->order_ts;
+  d->n_events += cd->n_events;
+  return MERGE_OK;
+}
+
+static gsize
+piece_len (const D9Piece *pc,
+           guint          kind)
+{
+  gsize n = pc->to - pc->from;
+
+  if (kind == K_FLOWS && pc->part != NULL)
+    n += pc->part->spec->inserts->len;
+  return n;
+}
+
+/* Copies a part's run into place, in the loader's numbering. */
+static void
+copy_part (guint          kind,
+           guint8        *out,
+           const D9Piece *pc)
+{
+  D9Loader *c = pc->part;
+  const D9Spec *spec = c->spec;
+  guint32 base = spec->ordinal_base;
+  gsize n = pc->to - pc->from;
+  D9Vec *v = kind_vec (c, pc->worker, kind);
+  const guint8 *in = v != NULL ? v->data : (const guint8 *) kind_array (c, pc->worker, kind)->data;
+
+  in += pc->from * kind_size[kind];
+  switch (kind)
+    {
+    case K_SPANS0:
+      for (gsize i = 0; i < n; i++)
+        {
+          KymoSpan span = ((const KymoSpan *) (gconstpointer) in)[i];
+
+          span.name_flags = map_name (spec, span.name_flags & KYMO_NAME_MAX) | (span.name_flags & ~KYMO_NAME_MAX);
+          span.source += base;
+          ((KymoSpan *) (gpointer) out)[i] = span;
+        }
+      break;
+
+    case K_LQ:
+      memcpy (out, in, n * sizeof (KymoSample));
+      break;
+
+    case K_WAKES:
+    case K_INSTANTS:
+    case K_WAKE_INSTANTS:
+      for (gsize i = 0; i < n; i++)
+        {
+          KymoInstant instant = ((const KymoInstant *) (gconstpointer) in)[i];
+
+          instant.name_flags = map_name (spec, instant.name_flags);
+          instant.source += base;
+          ((KymoInstant *) (gpointer) out)[i] = instant;
+        }
+      break;
+
+    case K_DEEP:
+      for (gsize i = 0; i < n; i++)
+        {
+          D9DeepSpan deep = ((const D9DeepSpan *) (gconstpointer) in)[i];
+
+          deep.span.name_flags = map_name (spec, deep.span.name_flags & KYMO_NAME_MAX) |
+                                 (deep.span.name_flags & ~KYMO_NAME_MAX);
+          deep.span.source += base;
+          ((D9DeepSpan *) (gpointer) out)[i] = deep;
+        }
+      break;
+
+    case K_FLOWS:
+      {
+        const D9Flow *flows = (const D9Flow *) (gconstpointer) in;
+        const D9Insert *ins = (const D9Insert *) (gpointer) spec->inserts->data;
+        guint n_ins = spec->inserts->len, j = 0;
+        D9Flow *o = (D9Flow *) (gpointer) out;
+
+        for (gsize i = 0; i <= n; i++)
+          {
+            D9Flow f;
+
+            while (j < n_ins && ins[j].pos == i)
+              {
+                f = ins[j++].flow;
+                f.to = spec->worker_map[f.to];
+                f.pad = 0;
+                *o++ = f;
+              }
+            if (i == n)
+              break;
+            f = flows[i];
+            /* pad 1: the merge set where it comes from. */
+            if (f.pad == 0)
+              {
+                if (f.from != D9_FROM_WAKES)
+                  f.from = spec->worker_map[f.from];
+                f.source += base;
+              }
+            f.to = spec->worker_map[f.to];
+            f.pad = 0;
+            *o++ = f;
+          }
+      }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  /* Nothing else reads it: give the memory back now, on this thread. */
+  if (v != NULL)
+    {
+      g_clear_pointer (&v->data, g_free);
+      v->len = v->cap = 0;
+    }
+  else
+    {
+      D9Worker *w = g_ptr_array_index (c->workers, pc->worker);
+      GArray **slot = kind == K_INSTANTS ? &w->instants : &w->deep;
+
+      g_array_unref (*slot);
+      *slot = g_array_new (FALSE, FALSE, kind_size[kind]);
+    }
+}
+
+/* Joins the runs of one array: grown in place, the loader's own runs move
+ * up and the parts' are copied in, from the last run down. */
+static void
+assemble_one (D9Loader *l,
+              D9Merge  *m,
+              guint     slot,
+              guint     kind)
+{
+  GArray *pieces = m->pieces[slot];
+  guint worker = slot == 0 ? G_MAXUINT : slot - 1;
+  gsize size = kind_size[kind], own_len = kind_len (l, worker, kind);
+  gsize own_from = m->marks[slot][kind], total = own_len - own_from, end;
+  D9Vec *v = kind_vec (l, worker, kind);
+  guint8 *base;
+
+  for (guint i = 0; i < pieces->len; i++)
+    total += piece_len (&g_array_index (pieces, D9Piece, i * K_N_KINDS) + kind, kind);
+  if (v != NULL)
+    {
+      v->data = g_realloc_n (v->data, MAX (total, 1), size);
+      v->len = v->cap = total;
+      base = v->data;
+    }
+  else
+    {
+      GArray *a = kind_array (l, worker, kind);
+
+      g_array_set_size (a, total);
+      base = (guint8 *) a->data;
+    }
+
+  end = total - (own_len - own_from);
+  memmove (base + end * size, base + own_from * size, (own_len - own_from) * size);
+  for (guint i = pieces->len; i-- > 0;)
+    {
+      const D9Piece *pc = &g_array_index (pieces, D9Piece, i * K_N_KINDS) + kind;
+      gsize n = piece_len (pc, kind);
+
+      end -= n;
+      if (pc->part == NULL)
+        memmove (base + end * size, base + pc->from * size, n * size);
+      else
+        copy_part (kind, base + end * size, pc);
+    }
+  g_assert (end == 0);
+}
+
+typedef struct {
+  D9Loader *l;
+  D9Merge  *m;
+  guint    *jobs;     /* slot << 8 | kind */
+  guint     n_jobs;
+  gint      next;     /* atomic */
+  gint      cancel;   /* atomic */
+  GThread  *owner;    /* the loading thread: it reports progress */
+  GError  **error;
+} D9Assembly;
+
+static gpointer
+assemble_thread (gpointer data)
+{
+  D9Assembly *a = data;
+
+  for (;;)
+    {
+      gint i;
+
+      /* The loading thread (the one with the error) checks for a cancel
+       * between its jobs, the others see the flag. */
+      if (g_thread_self () == a->owner && !kymo_load_job_progress (a->l->job, 0.9, "Decoding", a->error))
+        g_atomic_int_set (&a->cancel, 1);
+      if (g_atomic_int_get (&a->cancel))
+        break;
+      i = g_atomic_int_add (&a->next, 1);
+      if (i >= (gint) a->n_jobs)
+        break;
+      assemble_one (a->l, a->m, a->jobs[i] >> 8, a->jobs[i] & 0xFF);
+    }
+  return NULL;
+}
+
+/* FALSE when cancelled (the arrays are then only fit to be freed). */
+static gboolean
+assemble (D9Loader  *l,
+          D9Merge   *m,
+          guint      n_threads,
+          GError   **error)
+{
+  g_autofree guint *jobs = g_new (guint, (gsize) m->n_slots * K_N_KINDS + 1);
+  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
+  D9Assembly a = { l, m, jobs, 0, 0, 0, g_thread_self (), error };
+
+  for (guint slot = 0; slot < m->n_slots; slot++)
+    if (m->pieces[slot]->len > 0)
+      for (guint k = slot == 0 ? K_N_WORKER_KINDS : 0; k < (slot == 0 ? K_N_KINDS : K_N_WORKER_KINDS); k++)
+        jobs[a.n_jobs++] = slot << 8 | k;
+  for (guint i = 1; i < MIN (n_threads, a.n_jobs); i++)
+    g_ptr_array_add (threads, g_thread_new ("dial9-join", assemble_thread, &a));
+  assemble_thread (&a);
+  for (guint i = 0; i < threads->len; i++)
+    g_thread_join (g_ptr_array_index (threads, i));
+  return !g_atomic_int_get (&a.cancel);
+}
+
+/* Decodes the whole stream after the first header into @l: with more than
+ * one thread, the first part for real while other threads decode the
+ * later parts on their own, then those are merged in file order (or, when
+ * they cannot be, decoded here for real). The result is the same either
+ * way. FALSE when cancelled. */
+static gboolean
+decode_all (D9Loader  *l,
+            D9Stop    *stop,
+            GError   **error)
+{
+  D9Data *d = l->d;
+  guint n_threads = parallel_threads (d->size);
+  D9Shared sh = { 0 };
+  D9Crew crew = { &sh, 0 };
+  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
+  D9Merge m = { 0 };
+  gboolean ok, merged = FALSE;
+  guint cur, n_helpers;
+
+  if (n_threads <= 1)
+    return decode (l, NULL, D9_HEADER_SIZE, 0, stop, error);
+
+  sh.data = d->data;
+  sh.size = d->size;
+  sh.job = l->job;
+  find_candidates (&sh, 4 * n_threads);
+  if (sh.n_cands == 0)
+    {
+      g_free (sh.cands);
+      return decode (l, NULL, D9_HEADER_SIZE, 0, stop, error);
+    }
+  sh.parts = g_new0 (D9Loader *, sh.n_cands);
+  sh.claims = g_new0 (gint, sh.n_cands);
+  n_helpers = MIN (n_threads - 1, sh.n_cands);
+  crew.running = (gint) n_helpers;
+  for (guint i = 0; i < n_helpers; i++)
+    g_ptr_array_add (threads, g_thread_new ("dial9-decode", spec_thread, &crew));
+
+  ok = decode (l, &sh, D9_HEADER_SIZE, 0, stop, error);
+  if (!ok || l->disorder || stop->status != D9_OK || stop->end_cand == G_MAXUINT)
+    g_atomic_int_set (&sh.abandon, 1);
+  if (!join_threads (&sh, &crew, threads, ok ? error : NULL))
+    ok = FALSE;
+  /* A cancel seen while decoding a part here. */
+  if (ok && g_atomic_int_get (&sh.cancel) && !kymo_load_job_progress (l->job, 0.9, "Decoding", error))
+    ok = FALSE;
+
+  cur = ok && !l->disorder && stop->status == D9_OK ? stop->end_cand : G_MAXUINT;
+  while (cur != G_MAXUINT)
+    {
+      D9Loader *c = sh.parts[cur];
+      int r = c != NULL ? merge_part (l, c, &m) : MERGE_REJECT;
+
+      if (r == MERGE_OK)
+        {
+          merged = TRUE;
+          stop->status = D9_OK;
+          stop->offset = d->size;
+          stop->end_cand = G_MAXUINT;
+          cur = c->spec->end_cand;
+          continue;
+        }
+      if (r == MERGE_DISORDER)
+        {
+          l->disorder = TRUE;
+          break;
+        }
+      {
+        /* Decoding here would take the first wake with no known waker for
+         * its own when the merged parts' are not in its array yet. */
+        gboolean had_wakes = l->wake_instants->len > 0 || m.part_wake_instants > 0;
+        guint32 wakes_first = l->wakes_first;
+
+        ok = decode (l, &sh, sh.cands[cur], cur + 1, stop, error);
+        if (had_wakes)
+          l->wakes_first = wakes_first;
+      }
+      if (!ok || l->disorder || stop->status != D9_OK)
+        break;
+      cur = stop->end_cand;
+    }
+
+  if (ok && !l->disorder && merged)
+    ok = assemble (l, &m, n_threads, error);
+
+  for (guint i = 0; i < m.n_slots; i++)
+    g_array_unref (m.pieces[i]);
+  g_free (m.pieces);
+  g_free (m.marks);
+  for (guint i = 0; i < sh.n_cands; i++)
+    spec_free (sh.parts[i]);
+  g_free (sh.parts);
+  g_free (sh.claims);
+  g_free (sh.cands);
+  return ok;
 }
 
 /* The first header decides whether this is a dial9 stream at all. */
@@ -1325,9 +2519,9 @@ d9_load (KymoLoadJob  *job,
   if (d9_is_gzip (kymo_load_job_get_input (job)->main.data, kymo_load_job_get_input (job)->main.size))
     kymo_trace_set_variant (trace, "gzip");
 
-  loader_init (&loader, job, trace, d, g_hash_table_new (NULL, NULL));
+  loader_init (&loader, job, trace, d, g_hash_table_new (NULL, NULL), NULL);
   loader.streaming = TRUE;
-  if (!decode (&loader, &stop, error))
+  if (!decode_all (&loader, &stop, error))
     {
       loader_clear (&loader);
       return FALSE;
@@ -1343,8 +2537,8 @@ d9_load (KymoLoadJob  *job,
       d->bytes = g_bytes_ref (bytes);
       d->data = g_bytes_get_data (bytes, &d->size);
       kymo_trace_set_format_data (trace, d, d9_data_free);
-      loader_init (&loader, job, trace, d, tracks_by_name);
-      if (!decode (&loader, &stop, error))
+      loader_init (&loader, job, trace, d, tracks_by_name, NULL);
+      if (!decode (&loader, NULL, D9_HEADER_SIZE, 0, &stop, error))
         {
           loader_clear (&loader);
           return FALSE;

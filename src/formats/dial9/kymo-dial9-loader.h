@@ -30,17 +30,44 @@ d9_vec_free (D9Vec *v)
   g_free (v);
 }
 
+/* Past this, a vector grows straight to D9_VEC_MAPPED: beyond malloc's
+ * mmap threshold (at most 32 MiB in glibc, which raises it up to that as
+ * large blocks are freed), where growing remaps pages instead of copying
+ * them and capacity not yet written costs no memory. */
+#define D9_VEC_LARGE  (4u << 20)
+#define D9_VEC_MAPPED (40u << 20)
+
+static inline void
+d9_vec_grow (D9Vec *v,
+             gsize  size)
+{
+  v->cap = MAX (v->cap * 2, 1024);
+  if (v->cap * size >= D9_VEC_LARGE && v->cap * size < D9_VEC_MAPPED)
+    v->cap = D9_VEC_MAPPED / size;
+  v->data = g_realloc_n (v->data, v->cap, size);
+}
+
 /* Room for one more element of @size at the end; counts it. */
 static inline gpointer
 d9_vec_push (D9Vec *v,
              gsize  size)
 {
   if (G_UNLIKELY (v->len == v->cap))
-    {
-      v->cap = MAX (v->cap * 2, 1024);
-      v->data = g_realloc_n (v->data, v->cap, size);
-    }
+    d9_vec_grow (v, size);
   return v->data + size * v->len++;
+}
+
+/* The elements, for a track to adopt: trimmed to their length (a shrinking
+ * realloc of a large block gives pages back without copying them). */
+static inline gpointer
+d9_vec_steal (D9Vec *v,
+              gsize  size)
+{
+  gpointer data = g_realloc (v->data, v->len * size);
+
+  v->data = NULL;
+  v->len = v->cap = 0;
+  return data;
 }
 
 /* What Kymo makes of a schema, chosen from its name and fields. */
@@ -177,6 +204,10 @@ typedef struct {
   D9Vec   *spans0;     /* KymoSpan at depth 0, in start order */
   D9Vec   *lq_samples; /* KymoSample */
   guint32  lq_first;   /* source of the event that creates the lq track */
+  /* Speculative decoding: the first poll start/end, park and unpark edges
+   * (source + 1, 0 for none), which close a poll or park left open before. */
+  guint32  first_source[4];
+  KymoTime first_ts[4];
 } D9Worker;
 
 /* A wake flow found while streaming: track ids come at build time. */
@@ -219,6 +250,23 @@ typedef struct {
   GArray *workers;     /* guint64 */
 } D9Runtime;
 
+typedef struct _D9Spec D9Spec;
+
+/* What a speculative decode notes about a task for the merge. */
+enum {
+  D9_TASK_POLLED   = 1 << 0, /* polled in this part: first_* are set */
+  D9_TASK_HAD_FLOW = 1 << 1, /* its first poll here made a flow (at flow_pos) */
+  D9_TASK_LOC_SET  = 1 << 2, /* a TaskSpawnEvent here set its spawn location */
+};
+
+typedef struct {
+  guint32  flags;
+  guint32  flow_pos;     /* flows made before its first poll here */
+  guint32  poll_source;
+  guint32  poll_worker;  /* worker index, of this part */
+  KymoTime poll_ts;
+} D9TaskNote;
+
 typedef struct {
   KymoLoadJob *job;
   KymoTrace   *trace;
@@ -252,6 +300,9 @@ typedef struct {
   D9Vec       *wake_instants; /* KymoInstant: wakes with no known waker */
   guint32      wakes_first;  /* source of the first of them */
   GPtrArray   *runtimes;     /* D9Runtime* */
+  /* Decoding one part of the file on another thread, with no trace (NULL
+   * when decoding for real): see kymo-dial9-load.c. */
+  D9Spec      *spec;
   KymoTime     min_ts;
   KymoTime     max_ts;
   gboolean     has_wallclock;
@@ -268,6 +319,13 @@ typedef struct {
 
 D9Worker *d9_loader_worker     (D9Loader *l,
                                 guint64   id);
+void      d9_spec_unknown_waker (D9Loader    *l,
+                                 guint64      waker);
+void      d9_spec_first_poll   (D9Loader     *l,
+                                guint32       task,
+                                guint         worker,
+                                const D9Edge *e,
+                                gboolean      had_flow);
 guint32   d9_loader_task       (D9Loader *l,
                                 guint64   id);
 

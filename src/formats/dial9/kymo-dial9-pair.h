@@ -115,6 +115,8 @@ d9_pair_edge (D9Loader     *l,
           {
             D9Task *t = &g_array_index (l->d->tasks, D9Task, task);
 
+            if (G_UNLIKELY (l->spec != NULL) && t->polls == 0)
+              d9_spec_first_poll (l, task, index, e, t->wake_track != KYMO_NO_TRACK);
             t->worker = index;
             t->polls++;
             if (t->wake_track != KYMO_NO_TRACK)
@@ -187,6 +189,12 @@ d9_pair_wake (D9Loader     *l,
   guint32 waker = wake->waker != 0 ? d9_loader_find_task (l, wake->waker) : G_MAXUINT32;
   guint32 worker = waker != G_MAXUINT32 ? g_array_index (l->d->tasks, D9Task, waker).worker : G_MAXUINT32;
   guint from_track;
+
+  /* A part decoded on its own cannot know whether the waker is being polled
+   * since before it: the merge checks. */
+  if (G_UNLIKELY (l->spec != NULL) && wake->waker != 0 &&
+      (waker == G_MAXUINT32 || (worker == G_MAXUINT32 && g_array_index (l->d->tasks, D9Task, waker).polls == 0)))
+    d9_spec_unknown_waker (l, wake->waker);
 
   if (worker != G_MAXUINT32)
     {

@@ -24,11 +24,13 @@ G_BEGIN_DECLS
 #define D9_WORKER_BLOCKING 254
 #define D9_WORKER_NONE     255
 
+/* Checkpoints are sorted by ordinal, at most D9_CHECKPOINT_EVERY apart
+ * within a part decoded on its own (so at most twice that overall). */
 typedef struct {
   guint64 offset;  /* of the event frame's tag */
   guint64 base;    /* timestamp base before it */
   guint32 segment;
-  guint32 pad;
+  guint32 ordinal; /* of the event (G_MAXUINT32 past that) */
 } D9Checkpoint;
 
 typedef struct {
