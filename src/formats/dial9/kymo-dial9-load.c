@@ -2159,7 +2159,8 @@ copy_part (guint          kind,
   D9Vec *v = kind_vec (c, pc->worker, kind);
   const guint8 *in = v != NULL ? v->data : (const guint8 *) kind_array (c, pc->worker, kind)->data;
 
-  in += pc->from * kind_size[kind];
+  if (in != NULL)
+    in += pc->from * kind_size[kind];
   switch (kind)
     {
     case K_SPANS0:
@@ -2174,7 +2175,8 @@ copy_part (guint          kind,
       break;
 
     case K_LQ:
-      memcpy (out, in, n * sizeof (KymoSample));
+      if (n > 0)
+        memcpy (out, in, n * sizeof (KymoSample));
       break;
 
     case K_WAKES:
@@ -2289,17 +2291,18 @@ assemble_one (D9Loader *l,
     }
 
   end = total - (own_len - own_from);
-  memmove (base + end * size, base + own_from * size, (own_len - own_from) * size);
+  if (own_len > own_from)
+    memmove (base + end * size, base + own_from * size, (own_len - own_from) * size);
   for (guint i = pieces->len; i-- > 0;)
     {
       const D9Piece *pc = &g_array_index (pieces, D9Piece, i * K_N_KINDS) + kind;
       gsize n = piece_len (pc, kind);
 
       end -= n;
-      if (pc->part == NULL)
-        memmove (base + end * size, base + pc->from * size, n * size);
-      else
+      if (pc->part != NULL)
         copy_part (kind, base + end * size, pc);
+      else if (n > 0)
+        memmove (base + end * size, base + pc->from * size, n * size);
     }
   g_assert (end == 0);
 }
