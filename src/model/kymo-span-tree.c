@@ -72,6 +72,8 @@ build (KymoSpanTree *tree,
             {
               /* Checking the order here, while the leaf is in cache, spares
                * sealing a pass over every span. */
+              if (G_UNLIKELY (tree->spans[i].end < tree->spans[i].start))
+                ((KymoSpan *) tree->spans)[i].end = tree->spans[i].start;
               if (i > 0 && !in_order (&tree->spans[i - 1], &tree->spans[i]))
                 *ordered = FALSE;
               if (tree->spans[i].end > cmax)
@@ -100,9 +102,9 @@ build (KymoSpanTree *tree,
 }
 
 gboolean
-kymo_span_tree_init (KymoSpanTree   *tree,
-                     const KymoSpan *spans,
-                     gsize           n_spans)
+kymo_span_tree_init (KymoSpanTree *tree,
+                     KymoSpan     *spans,
+                     gsize         n_spans)
 {
   gboolean ordered = TRUE;
   guint levels;
@@ -113,10 +115,14 @@ kymo_span_tree_init (KymoSpanTree   *tree,
 
   if (is_leaf (0, n_spans))
     {
-      for (gsize i = 1; i < n_spans; i++)
-        if (!in_order (&spans[i - 1], &spans[i]))
-          return FALSE;
-      return TRUE;
+      for (gsize i = 0; i < n_spans; i++)
+        {
+          if (spans[i].end < spans[i].start)
+            spans[i].end = spans[i].start;
+          if (i > 0 && !in_order (&spans[i - 1], &spans[i]))
+            ordered = FALSE;
+        }
+      return ordered;
     }
 
   levels = count_levels (n_spans);

@@ -23,10 +23,12 @@ typedef struct {
   guint32        *longest;   /* [n_nodes]: index in spans of the longest span */
 } KymoSpanTree;
 
-/* Returns FALSE when @spans are not sorted by start (longer first on a tie):
- * the tree is then meaningless until they are sorted and it is built again. */
+/* Clamps the end of a span that ends before it starts to its start, on the
+ * way (decoders hand over arrays without a pass of their own). Returns FALSE
+ * when @spans are not sorted by start (longer first on a tie): the tree is
+ * then meaningless until they are sorted and it is built again. */
 gboolean kymo_span_tree_init   (KymoSpanTree   *tree,
-                                const KymoSpan *spans,
+                                KymoSpan       *spans,
                                 gsize           n_spans);
 void    kymo_span_tree_clear   (KymoSpanTree   *tree);
 /* Appends base + i for every span i overlapping [t0, t1], in start order. */

@@ -335,9 +335,7 @@ kymo_track_take_spans (KymoTrack *self,
 {
   g_return_if_fail (!self->sealed);
 
-  for (gsize i = 0; i < n_spans; i++)
-    if (G_UNLIKELY (spans[i].end < spans[i].start))
-      spans[i].end = spans[i].start;
+  /* Ends before starts are clamped at seal, while the tree is built. */
   vec_take (&self->staged, spans, n_spans, sizeof (KymoSpan));
   if (n_spans > 0)
     stage_depth (self, MIN (depth, 4095), n_spans);
