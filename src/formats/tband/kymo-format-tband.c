@@ -278,7 +278,7 @@ set_stop (GError        **stop,
  * parses it itself: a segment takes the thread well under this. */
 #define BUSY_WAIT_US     300
 /* A record's core before the segment's first core_id event. */
-#define CORE_UNKNOWN     G_MAXUINT16
+#define CORE_UNKNOWN     KYMO_TBAND_RECORD_CORE_UNKNOWN
 
 typedef KymoTbandRecord Record;
 
@@ -297,11 +297,14 @@ typedef struct {
    * does not outlive the next frame. */
   GPtrArray *copies;
   guint64    done;       /* input bytes read up to the end of this batch */
-  /* Records before this one have CORE_UNKNOWN; end_core is the core after
-   * the batch when it switched at all. */
-  guint      first_switch;
+  /* Records before the first core_id event have CORE_UNKNOWN; end_core is
+   * the core after the batch when it switched at all. */
   gboolean   switched;
   guint      end_core;
+  /* The core CORE_UNKNOWN stands for, filled in as the model takes the
+   * batch (rather than written into each record: one pass fewer over
+   * them on the model's thread). */
+  guint      start_core;
 } Batch;
 
 typedef enum {
@@ -380,7 +383,6 @@ batch_reset (Batch *batch)
 {
   batch->n_records = 0;
   batch->n_extra = 0;
-  batch->first_switch = 0;
   batch->switched = FALSE;
   if (batch->copies->len > 0)
     g_ptr_array_set_size (batch->copies, 0);
@@ -586,18 +588,12 @@ segment_fill (Decoder         *d,
               record->v0 = event.v[0].u;
               continue;
             }
-          if (!batch->switched)
-            {
-              batch->switched = TRUE;
-              batch->first_switch = batch->n_records - 1;
-            }
+          batch->switched = TRUE;
           core = event.v[0].u;
         }
       record->core = core;
       batch_frame (batch, record, result, &event, reason, stream, 0);
     }
-  if (!batch->switched)
-    batch->first_switch = batch->n_records;
   batch->end_core = core;
   batch->done = end;
 }
@@ -633,7 +629,7 @@ cursors_fill (Decoder *d,
       record->core = c->core;
       batch_frame (batch, record, c->result, &c->event, c->reason, c->stream, c - d->cursors);
     }
-  batch->first_switch = 0;
+  batch->start_core = 0;
   batch->done = 0;
   for (guint i = 0; i < d->n; i++)
     batch->done += d->cursors[i].framer.pos;
@@ -870,8 +866,7 @@ decoder_take (Decoder *d)
 
   /* Records before the segment's first core_id event run on the core the
    * stream was on. */
-  for (guint i = 0; i < batch->first_switch; i++)
-    batch->records[i].core = d->core;
+  batch->start_core = d->core;
   if (batch->switched)
     d->core = batch->end_core;
   return batch;
@@ -960,7 +955,8 @@ load (KymoLoadJob  *job,
           guint run;
 
           /* Progress is checked every PROGRESS_EVERY records. */
-          run = kymo_tband_model_records (model, batch->records + i, MIN (batch->n_records - i, countdown));
+          run = kymo_tband_model_records (model, batch->records + i, MIN (batch->n_records - i, countdown),
+                                          batch->start_core);
           i += run;
           n_frames += run;
           countdown -= run;
@@ -972,7 +968,8 @@ load (KymoLoadJob  *job,
                 {
                 case KYMO_TBAND_RECORD_FULL:
                   n_frames++;
-                  kymo_tband_model_event (model, r->core, &batch->extra[r->v0].event, r->source, r->offset);
+                  kymo_tband_model_event (model, r->core == CORE_UNKNOWN ? batch->start_core : r->core,
+                                          &batch->extra[r->v0].event, r->source, r->offset);
                   break;
 
                 case KYMO_TBAND_RECORD_BAD_CORE:
@@ -985,7 +982,8 @@ load (KymoLoadJob  *job,
                 case KYMO_TBAND_RECORD_BAD:
                   n_frames++;
                   n_invalid++;
-                  kymo_tband_model_invalid (model, r->core, r->offset, batch->extra[r->v0].reason);
+                  kymo_tband_model_invalid (model, r->core == CORE_UNKNOWN ? batch->start_core : r->core,
+                                            r->offset, batch->extra[r->v0].reason);
                   break;
 
                 case KYMO_TBAND_RECORD_UNFINISHED:

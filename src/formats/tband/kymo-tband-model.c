@@ -78,6 +78,19 @@ static const char * const op_names[N_OPS] = {
  * the order they were made, which is what the track keeps per depth too. */
 #define LANE_RESERVE_FROM 4096   /* records before a lane reserves ahead */
 #define LANE_RESERVE_STEP 8      /* at most this many times what it holds */
+/* A lane this full has shown its rate: it may reserve up to BIG_STEP times
+ * what it holds, as long as all lanes together have reserved less than
+ * BUDGET bytes per input byte (a hostile file's early bursts do not get
+ * to reserve without end). Growing an array often copies it (glibc keeps
+ * arrays below its mmap threshold, raised by the last load's frees, in the
+ * heap, where realloc moves them) and faults in fresh pages on the model's
+ * thread; room reserved but never written costs address space only, and
+ * is given back when the lane hands its arrays over. */
+#define LANE_RESERVE_BIG      32768
+#define LANE_RESERVE_BIG_STEP 256
+#define LANE_RESERVE_BUDGET   8
+/* The rate so far times this: a lane's rate is not quite constant. */
+#define LANE_RESERVE_MARGIN 1.25
 /* With a populating thread, each array asks for pages a window of this
  * many bytes at a time, POPULATE_AHEAD windows ahead of where it writes. */
 #define POPULATE_WINDOW   ((gsize) 256 << 10)
@@ -239,6 +252,7 @@ struct _KymoTbandModel
   GPtrArray *lanes;         /* Lane*, every track events go to */
   guint64    done;          /* input bytes read so far, of total */
   guint64    total;
+  guint64    reserved;      /* bytes of room the lanes have asked for */
   KymoTbandPopulateFunc populate;
   gpointer   populate_data;
 
@@ -371,9 +385,13 @@ lane_room (KymoTbandModel *self,
     return MAX (room, 64);
   if (self->done > 0 && self->total > self->done)
     {
-      double ahead = (double) n * ((double) self->total / (double) self->done) * 1.05;
+      double ahead = (double) n * ((double) self->total / (double) self->done) * LANE_RESERVE_MARGIN;
+      gsize step = LANE_RESERVE_STEP;
 
-      room = ahead < (double) n * LANE_RESERVE_STEP ? (gsize) ahead : n * LANE_RESERVE_STEP;
+      if (n >= LANE_RESERVE_BIG && self->reserved / LANE_RESERVE_BUDGET < self->total)
+        step = LANE_RESERVE_BIG_STEP;
+
+      room = ahead < (double) n * step ? (gsize) ahead : n * step;
       room = MAX (room, n + n / 4);
     }
   return room + 1024;
@@ -389,8 +407,19 @@ vec_more (KymoTbandModel *self,
 
   if (vec->len == vec->room)
     {
-      vec->room = lane_room (self, vec->len);
-      vec->data = g_realloc_n (vec->data, vec->room, size);
+      gsize room = lane_room (self, vec->len);
+      gpointer data = g_try_realloc_n (vec->data, room, size);
+
+      /* A generous guess the system will not grant falls back to a step
+       * the input has already shown it needs. */
+      if (data == NULL)
+        {
+          room = vec->len + vec->len / 4 + 1024;
+          data = g_realloc_n (vec->data, room, size);
+        }
+      self->reserved += (room - vec->room) * size;
+      vec->data = data;
+      vec->room = room;
       /* Pages asked for at the old place may not have moved along. */
       vec->asked = vec->len;
     }
@@ -402,6 +431,15 @@ vec_more (KymoTbandModel *self,
       gsize from = MAX (vec->asked, vec->len + window);
       gsize to = MIN (vec->len + POPULATE_AHEAD * window, vec->room);
 
+      /* Room reserved with a margin may never be written: pages beyond
+       * what the rate so far expects would be zeroed for nothing. */
+      if (self->done > 0 && self->total > self->done)
+        {
+          double expect = (double) vec->len * ((double) self->total / (double) self->done) + window;
+
+          if (expect < (double) to)
+            to = (gsize) expect;
+        }
       if (to > from)
         self->populate ((guint8 *) vec->data + from * size, (to - from) * size, self->populate_data);
       vec->asked = MAX (vec->asked, to);
@@ -1771,7 +1809,8 @@ kymo_tband_model_event (KymoTbandModel       *self,
 guint
 kymo_tband_model_records (KymoTbandModel        *self,
                           const KymoTbandRecord *records,
-                          guint                  n)
+                          guint                  n,
+                          guint                  unknown_core)
 {
   KymoTbandEvent event = { 0 };
   guint i, core_id = G_MAXUINT;
@@ -1785,9 +1824,11 @@ kymo_tband_model_records (KymoTbandModel        *self,
 
       if (G_UNLIKELY (r->core != core_id))
         {
-          g_assert (r->core < KYMO_TBAND_MAX_CORES);
+          guint id = r->core == KYMO_TBAND_RECORD_CORE_UNKNOWN ? unknown_core : r->core;
+
+          g_assert (id < KYMO_TBAND_MAX_CORES);
           core_id = r->core;
-          core = get_core (self, core_id);
+          core = get_core (self, id);
         }
       event.id = r->id;
       event.ts = r->ts;

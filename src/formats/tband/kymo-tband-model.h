@@ -46,11 +46,16 @@ typedef struct {
   guint16 core;
 } KymoTbandRecord;
 
+/* A record's core that stands for the core the run of records is on. */
+#define KYMO_TBAND_RECORD_CORE_UNKNOWN G_MAXUINT16
+
 /* Feeds the leading KYMO_TBAND_RECORD_EVENT records of @records, as
- * kymo_tband_model_event() would; returns how many. */
+ * kymo_tband_model_event() would; returns how many. Records with core
+ * KYMO_TBAND_RECORD_CORE_UNKNOWN are on @unknown_core. */
 guint           kymo_tband_model_records  (KymoTbandModel        *self,
                                            const KymoTbandRecord *records,
-                                           guint                  n);
+                                           guint                  n,
+                                           guint                  unknown_core);
 /* How far the load is (@done of @total input bytes): busy tracks reserve
  * room for what the rest of the input will bring at the same rate. */
 void            kymo_tband_model_set_progress (KymoTbandModel   *self,
