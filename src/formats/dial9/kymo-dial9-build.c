@@ -403,18 +403,25 @@ replay_stream (D9Loader *l)
 }
 
 static void
-replay_flows (D9Loader *l)
+add_flows (D9Loader     *l,
+           const D9Flow *flows,
+           gsize         n)
 {
-  for (guint i = 0; i < l->flows->len; i++)
+  for (gsize i = 0; i < n; i++)
     {
-      const D9Flow *f = (const D9Flow *) (gpointer) l->flows->data + i;
+      const D9Flow *f = &flows[i];
       guint from = f->from == D9_FROM_WAKES ? l->wakes_track
                    : ((D9Worker *) g_ptr_array_index (l->workers, f->from))->track;
       guint to = ((D9Worker *) g_ptr_array_index (l->workers, f->to))->track;
 
       kymo_trace_add_flow (l->trace, from, f->from_ts, to, f->to_ts, l->name_wake, f->source);
     }
-  l->flows->len = 0;
+}
+
+static void
+replay_flows (D9Loader *l)
+{
+  d9_loader_each_flows (l, add_flows);
 }
 
 static void
@@ -501,7 +508,7 @@ finish_streamed (D9Loader *l)
 
   for (guint i = 0; i < l->workers->len; i++)
     d9_pair_close_depth0 (l, g_ptr_array_index (l->workers, i), l->max_ts, KYMO_EVENT_INCOMPLETE);
-  if (l->flows->len > 0 && l->workers->len > 0 && g_get_num_processors () > 1)
+  if (d9_loader_has_flows (l) && l->workers->len > 0 && g_get_num_processors () > 1)
     thread = g_thread_new ("dial9-finish", finish_workers_thread, l);
   replay_flows (l);
   if (thread != NULL)

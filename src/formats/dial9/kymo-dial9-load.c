@@ -1496,9 +1496,12 @@ loader_init (D9Loader    *l,
   l->name_sched = intern_len (l, "scheduler event", -1);
 }
 
+static void kept_free (D9Kept *kept);
+
 static void
 loader_clear (D9Loader *l)
 {
+  g_clear_pointer (&l->kept, kept_free);
   g_array_unref (l->models);
   g_ptr_array_unref (l->workers);
   d9_map_clear (&l->worker_map);
@@ -2204,41 +2207,6 @@ copy_part (guint          kind,
         }
       break;
 
-    case K_FLOWS:
-      {
-        const D9Flow *flows = (const D9Flow *) (gconstpointer) in;
-        const D9Insert *ins = (const D9Insert *) (gpointer) spec->inserts->data;
-        guint n_ins = spec->inserts->len, j = 0;
-        D9Flow *o = (D9Flow *) (gpointer) out;
-
-        for (gsize i = 0; i <= n; i++)
-          {
-            D9Flow f;
-
-            while (j < n_ins && ins[j].pos == i)
-              {
-                f = ins[j++].flow;
-                f.to = spec->worker_map[f.to];
-                f.pad = 0;
-                *o++ = f;
-              }
-            if (i == n)
-              break;
-            f = flows[i];
-            /* pad 1: the merge set where it comes from. */
-            if (f.pad == 0)
-              {
-                if (f.from != D9_FROM_WAKES)
-                  f.from = spec->worker_map[f.from];
-                f.source += base;
-              }
-            f.to = spec->worker_map[f.to];
-            f.pad = 0;
-            *o++ = f;
-          }
-      }
-      break;
-
     default:
       g_assert_not_reached ();
     }
@@ -2257,6 +2225,129 @@ copy_part (guint          kind,
       g_array_unref (*slot);
       *slot = g_array_new (FALSE, FALSE, kind_size[kind]);
     }
+}
+
+static inline void
+emit_flow (D9Loader    *l,
+           D9Flow      *buf,
+           gsize       *k,
+           gsize        cap,
+           D9FlowsFunc  func,
+           D9Flow       flow)
+{
+  buf[(*k)++] = flow;
+  if (*k == cap)
+    {
+      func (l, buf, *k);
+      *k = 0;
+    }
+}
+
+/* Hands a part's run of flows to @func in the loader's numbering, a chunk
+ * at a time, then frees the part's flows. */
+static void
+map_flows (D9Loader      *l,
+           const D9Piece *pc,
+           D9FlowsFunc    func)
+{
+  D9Loader *c = pc->part;
+  const D9Spec *spec = c->spec;
+  guint32 base = spec->ordinal_base;
+  gsize n = pc->to - pc->from, k = 0;
+  const D9Flow *flows = n > 0 ? (const D9Flow *) (gconstpointer) c->flows->data + pc->from : NULL;
+  const D9Insert *ins = (const D9Insert *) (gpointer) spec->inserts->data;
+  guint n_ins = spec->inserts->len, j = 0;
+  D9Flow buf[512];
+
+  for (gsize i = 0; i <= n; i++)
+    {
+      D9Flow f;
+
+      while (j < n_ins && ins[j].pos == i)
+        {
+          f = ins[j++].flow;
+          f.to = spec->worker_map[f.to];
+          f.pad = 0;
+          emit_flow (l, buf, &k, G_N_ELEMENTS (buf), func, f);
+        }
+      if (i == n)
+        break;
+      f = flows[i];
+      /* pad 1: the merge set where it comes from. */
+      if (f.pad == 0)
+        {
+          if (f.from != D9_FROM_WAKES)
+            f.from = spec->worker_map[f.from];
+          f.source += base;
+        }
+      f.to = spec->worker_map[f.to];
+      f.pad = 0;
+      emit_flow (l, buf, &k, G_N_ELEMENTS (buf), func, f);
+    }
+  if (k > 0)
+    func (l, buf, k);
+  g_clear_pointer (&c->flows->data, g_free);
+  c->flows->len = c->flows->cap = 0;
+}
+
+/* What a merge leaves for building: the parts' flows. */
+struct _D9Kept {
+  D9Merge    m;
+  D9Loader **parts;
+  guint      n_parts;
+};
+
+static void
+kept_free (D9Kept *kept)
+{
+  for (guint i = 0; i < kept->m.n_slots; i++)
+    g_array_unref (kept->m.pieces[i]);
+  g_free (kept->m.pieces);
+  g_free (kept->m.marks);
+  for (guint i = 0; i < kept->n_parts; i++)
+    spec_free (kept->parts[i]);
+  g_free (kept->parts);
+  g_free (kept);
+}
+
+/* The loader's own flows [@from, @to). */
+static void
+own_flows (D9Loader    *l,
+           gsize        from,
+           gsize        to,
+           D9FlowsFunc  func)
+{
+  if (to > from)
+    func (l, (const D9Flow *) (gpointer) l->flows->data + from, to - from);
+}
+
+void
+d9_loader_each_flows (D9Loader    *l,
+                      D9FlowsFunc  func)
+{
+  gsize own_from = 0;
+
+  if (l->kept != NULL && l->kept->m.n_slots > 0)
+    {
+      const D9Merge *m = &l->kept->m;
+      GArray *pieces = m->pieces[0];
+
+      /* As assemble_one would lay them out: the loader's runs between the
+       * parts', then the rest of its own. */
+      for (guint i = 0; i < pieces->len; i++)
+        {
+          const D9Piece *pc = &g_array_index (pieces, D9Piece, i * K_N_KINDS) + K_FLOWS;
+
+          if (pc->part == NULL)
+            own_flows (l, pc->from, pc->to, func);
+          else
+            map_flows (l, pc, func);
+        }
+      own_from = m->marks[0][K_FLOWS];
+    }
+  own_flows (l, own_from, l->flows->len, func);
+  l->flows->len = 0;
+  g_clear_pointer (&l->kept, kept_free);
 }
 
 /* Joins the runs of one array: grown in place, the loader's own runs move
@@ -2355,7 +2446,8 @@ assemble (D9Loader  *l,
   for (guint slot = 0; slot < m->n_slots; slot++)
     if (m->pieces[slot]->len > 0)
       for (guint k = slot == 0 ? K_N_WORKER_KINDS : 0; k < (slot == 0 ? K_N_KINDS : K_N_WORKER_KINDS); k++)
-        jobs[a.n_jobs++] = slot << 8 | k;
+        if (k != K_FLOWS) /* replayed from the parts: d9_loader_each_flows */
+          jobs[a.n_jobs++] = slot << 8 | k;
   for (guint i = 1; i < MIN (n_threads, a.n_jobs); i++)
     g_ptr_array_add (threads, g_thread_new ("dial9-join", assemble_thread, &a));
   assemble_thread (&a);
@@ -2449,13 +2541,17 @@ decode_all (D9Loader  *l,
   if (ok && !l->disorder && merged)
     ok = assemble (l, &m, n_threads, error);
 
-  for (guint i = 0; i < m.n_slots; i++)
-    g_array_unref (m.pieces[i]);
-  g_free (m.pieces);
-  g_free (m.marks);
-  for (guint i = 0; i < sh.n_cands; i++)
-    spec_free (sh.parts[i]);
-  g_free (sh.parts);
+  {
+    D9Kept *kept = g_new0 (D9Kept, 1);
+
+    kept->m = m;
+    kept->parts = g_steal_pointer (&sh.parts);
+    kept->n_parts = sh.n_cands;
+    if (ok && !l->disorder && merged)
+      l->kept = kept;
+    else
+      kept_free (kept);
+  }
   g_free (sh.claims);
   g_free (sh.cands);
   return ok;

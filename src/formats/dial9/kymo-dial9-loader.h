@@ -251,6 +251,7 @@ typedef struct {
 } D9Runtime;
 
 typedef struct _D9Spec D9Spec;
+typedef struct _D9Kept D9Kept;
 
 /* What a speculative decode notes about a task for the merge. */
 enum {
@@ -297,6 +298,10 @@ typedef struct {
   gboolean     disorder;
   KymoTime     order_ts;
   D9Vec       *flows;        /* D9Flow */
+  /* The merged parts' flows, left where they were decoded: build replays
+   * them in place (see d9_loader_each_flows) instead of copying them into
+   * @flows first. NULL when nothing was merged. */
+  D9Kept      *kept;
   D9Vec       *wake_instants; /* KymoInstant: wakes with no known waker */
   guint32      wakes_first;  /* source of the first of them */
   GPtrArray   *runtimes;     /* D9Runtime* */
@@ -351,6 +356,19 @@ guint     d9_loader_name_track (D9Loader *l,
 guint     d9_loader_lq_track   (D9Loader *l,
                                 D9Worker *w);
 guint     d9_loader_wakes_track (D9Loader *l);
+/* Calls @func on the streamed flows in file order, a run at a time (parts'
+ * flows in the loader's numbering), giving each run's memory back once
+ * done; @flows is then empty. */
+typedef void (*D9FlowsFunc) (D9Loader     *l,
+                             const D9Flow *flows,
+                             gsize         n);
+void      d9_loader_each_flows (D9Loader    *l,
+                                D9FlowsFunc  func);
+static inline gboolean
+d9_loader_has_flows (D9Loader *l)
+{
+  return l->flows->len > 0 || l->kept != NULL;
+}
 /* Builds tracks, pairs spans, resolves wakes, sets the time range. */
 void      d9_build_model       (D9Loader *l);
 
