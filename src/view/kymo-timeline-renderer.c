@@ -1478,7 +1478,7 @@ draw_flows (Frame *f)
   for (guint k = 0; k < n_visible; k++)
     {
       const KymoFlow *flow = &flows[visible[k]];
-      double x0, y0, x1, y1, angle;
+      double x0 = 0, y0 = 0, x1 = 0, y1 = 0, angle;
       GdkRGBA colour = self->theme.foreground;
 
       flow_point (f, flow->from_track, flow->from_ts, &x0, &y0);
