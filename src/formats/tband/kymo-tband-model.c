@@ -1685,39 +1685,33 @@ freertos_event (KymoTbandModel       *self,
     }
 }
 
-/* An event with a timestamp. */
-static inline __attribute__ ((always_inline)) void
-timed_event (KymoTbandModel       *self,
-             Core                 *core,
-             const KymoTbandEvent *event,
-             guint32               source,
-             guint64               offset)
+/* Out of line: only a damaged stream has its clock go back. */
+static G_GNUC_NO_INLINE void
+time_goes_back (KymoTbandModel *self,
+                Core           *core,
+                guint64         ticks,
+                guint64         last_ticks,
+                KymoTime        ts,
+                guint32         source,
+                guint64         offset)
 {
-  KymoTime ts;
+  model_warn_at (self, offset, ts, "timestamp goes back on core %u: %" G_GUINT64_FORMAT " after %" G_GUINT64_FORMAT,
+                 core->id, ticks, last_ticks);
+  lane_add_instant (self, core_warn_track (self, core), ts,
+                          kymo_trace_intern (self->trace, "timestamp goes back"),
+                          KYMO_EVENT_WARNING, source);
+}
+
+/* What an event with a timestamp does, after the time bookkeeping. */
+static inline __attribute__ ((always_inline)) void
+timed_dispatch (KymoTbandModel       *self,
+                Core                 *core,
+                const KymoTbandEvent *event,
+                KymoTime              ts,
+                guint32               source,
+                guint64               offset)
+{
   gboolean created;
-
-  if (event->id >= KYMO_TBAND_FIRST_FREERTOS_ID)
-    self->freertos = TRUE;
-
-  ts = to_ns (self, event->ts, offset);
-  self->seen_timed = TRUE;
-
-  if (core->has_ts && event->ts < core->last_ticks)
-    {
-      model_warn_at (self, offset, ts, "timestamp goes back on core %u: %" G_GUINT64_FORMAT " after %" G_GUINT64_FORMAT,
-                     core->id, event->ts, core->last_ticks);
-      lane_add_instant (self, core_warn_track (self, core), ts,
-                              kymo_trace_intern (self->trace, "timestamp goes back"),
-                              KYMO_EVENT_WARNING, source);
-    }
-  core->has_ts = TRUE;
-  core->last_ticks = event->ts;
-  core->last_ns = ts;
-  if (!self->has_end || ts > self->end)
-    {
-      self->end = ts;
-      self->has_end = TRUE;
-    }
 
   if (event->id >= KYMO_TBAND_FIRST_FREERTOS_ID)
     {
@@ -1788,6 +1782,35 @@ timed_event (KymoTbandModel       *self,
     }
 }
 
+/* An event with a timestamp. */
+static inline __attribute__ ((always_inline)) void
+timed_event (KymoTbandModel       *self,
+             Core                 *core,
+             const KymoTbandEvent *event,
+             guint32               source,
+             guint64               offset)
+{
+  KymoTime ts;
+
+  if (event->id >= KYMO_TBAND_FIRST_FREERTOS_ID)
+    self->freertos = TRUE;
+
+  ts = to_ns (self, event->ts, offset);
+  self->seen_timed = TRUE;
+
+  if (core->has_ts && event->ts < core->last_ticks)
+    time_goes_back (self, core, event->ts, core->last_ticks, ts, source, offset);
+  core->has_ts = TRUE;
+  core->last_ticks = event->ts;
+  core->last_ns = ts;
+  if (!self->has_end || ts > self->end)
+    {
+      self->end = ts;
+      self->has_end = TRUE;
+    }
+  timed_dispatch (self, core, event, ts, source, offset);
+}
+
 void
 kymo_tband_model_event (KymoTbandModel       *self,
                         guint                 core_id,
@@ -1815,26 +1838,66 @@ kymo_tband_model_records (KymoTbandModel        *self,
   KymoTbandEvent event = { 0 };
   guint i, core_id = G_MAXUINT;
   Core *core = NULL;
+  /* What timed_event() keeps up to date for every event is kept here for
+   * the run and stored once at its end (or at a change of core): nothing
+   * the events do in between reads it. */
+  guint64 max_ticks = self->max_ticks;
+  guint64 resolution = self->resolution;
+  guint64 last_ticks = 0;
+  gboolean has_ts = FALSE;
+  KymoTime last_ns = 0;
+  KymoTime end = self->has_end ? self->end : 0;
+  guint max_id = 0;
 
   /* Most of a stream: one call for a run of them rather than one each. */
   event.has_ts = TRUE;
   for (i = 0; i < n && records[i].kind == KYMO_TBAND_RECORD_EVENT; i++)
     {
       const KymoTbandRecord *r = &records[i];
+      KymoTime ts;
 
       if (G_UNLIKELY (r->core != core_id))
         {
           guint id = r->core == KYMO_TBAND_RECORD_CORE_UNKNOWN ? unknown_core : r->core;
 
           g_assert (id < KYMO_TBAND_MAX_CORES);
+          if (core != NULL)
+            {
+              core->has_ts = has_ts;
+              core->last_ticks = last_ticks;
+              core->last_ns = last_ns;
+            }
           core_id = r->core;
           core = get_core (self, id);
+          has_ts = core->has_ts;
+          last_ticks = core->last_ticks;
+          last_ns = core->last_ns;
         }
+      max_id = MAX (max_id, r->id);
+      ts = G_LIKELY (r->ts <= max_ticks) ? (KymoTime) (r->ts * resolution) : to_ns (self, r->ts, r->offset);
+      if (G_UNLIKELY (has_ts && r->ts < last_ticks))
+        time_goes_back (self, core, r->ts, last_ticks, ts, r->source, r->offset);
+      has_ts = TRUE;
+      last_ticks = r->ts;
+      last_ns = ts;
+      end = MAX (end, ts);
+
       event.id = r->id;
       event.ts = r->ts;
       event.v[0].u = r->v0;
       event.v[1].u = r->v1;
-      timed_event (self, core, &event, r->source, r->offset);
+      timed_dispatch (self, core, &event, ts, r->source, r->offset);
+    }
+  if (i > 0)
+    {
+      core->has_ts = has_ts;
+      core->last_ticks = last_ticks;
+      core->last_ns = last_ns;
+      self->seen_timed = TRUE;
+      self->end = end;
+      self->has_end = TRUE;
+      if (max_id >= KYMO_TBAND_FIRST_FREERTOS_ID)
+        self->freertos = TRUE;
     }
   return i;
 }
