@@ -350,23 +350,24 @@ compare_creations (gconstpointer a,
 }
 
 /* What merge() would have done for a streamed (time-ordered) input: the
- * tracks it creates on first use, in the same order, then their events and
- * the wake flows. */
+ * tracks it creates on first use, in the same order (from what the arrays
+ * will hold once the merged parts' are joined in: the flows need only the
+ * tracks, so they can be replayed meanwhile). */
 static void
-replay_stream (D9Loader *l)
+create_stream_tracks (D9Loader *l)
 {
   g_autoptr(GArray) creations = g_array_new (FALSE, FALSE, sizeof (D9Creation));
 
   for (guint i = 0; i < l->workers->len; i++)
     {
       D9Worker *w = g_ptr_array_index (l->workers, i);
-      if (w->lq_samples->len > 0)
+      if (d9_loader_lq_len (l, w) > 0)
         {
           D9Creation c = { w->lq_first, i };
           g_array_append_val (creations, c);
         }
     }
-  if (l->wake_instants->len > 0)
+  if (d9_loader_wake_instants_len (l) > 0)
     {
       D9Creation c = { l->wakes_first, D9_FROM_WAKES };
       g_array_append_val (creations, c);
@@ -378,22 +379,35 @@ replay_stream (D9Loader *l)
       const D9Creation *c = &g_array_index (creations, D9Creation, i);
 
       if (c->worker == D9_FROM_WAKES)
-        {
-          KymoTrack *track = kymo_trace_get_track (l->trace, d9_loader_wakes_track (l));
-
-          kymo_track_reserve_instants (track, l->wake_instants->len);
-          for (guint k = 0; k < l->wake_instants->len; k++)
-            {
-              const KymoInstant *in = (const KymoInstant *) (gpointer) l->wake_instants->data + k;
-              kymo_track_add_instant (track, in->ts, in->name_flags, 0, in->source);
-            }
-          l->wake_instants->len = 0;
-        }
+        d9_loader_wakes_track (l);
       else
-        {
-          D9Worker *w = g_ptr_array_index (l->workers, c->worker);
-          KymoTrack *track = kymo_trace_get_track (l->trace, d9_loader_lq_track (l, w));
+        d9_loader_lq_track (l, g_ptr_array_index (l->workers, c->worker));
+    }
+}
 
+/* Then their events (the arrays joined by now). */
+static void
+fill_stream_tracks (D9Loader *l)
+{
+  if (l->wake_instants->len > 0)
+    {
+      KymoTrack *track = kymo_trace_get_track (l->trace, l->wakes_track);
+
+      kymo_track_reserve_instants (track, l->wake_instants->len);
+      for (guint k = 0; k < l->wake_instants->len; k++)
+        {
+          const KymoInstant *in = (const KymoInstant *) (gpointer) l->wake_instants->data + k;
+          kymo_track_add_instant (track, in->ts, in->name_flags, 0, in->source);
+        }
+      l->wake_instants->len = 0;
+    }
+  for (guint i = 0; i < l->workers->len; i++)
+    {
+      D9Worker *w = g_ptr_array_index (l->workers, i);
+
+      if (w->lq_samples->len > 0)
+        {
+          KymoTrack *track = kymo_trace_get_track (l->trace, w->lq_track);
           /* The track adopts the array: no copy of the samples. */
           gsize n = w->lq_samples->len;
 
@@ -407,6 +421,8 @@ add_flows (D9Loader     *l,
            const D9Flow *flows,
            gsize         n)
 {
+  if (g_atomic_int_get (&l->stop_flows))
+    return;
   for (gsize i = 0; i < n; i++)
     {
       const D9Flow *f = &flows[i];
@@ -488,9 +504,10 @@ finish_worker (D9Loader *l,
   w->wakes->len = 0;
 }
 
-/* Streaming: the workers' tracks are finished on another thread while this
- * one adds the flows (to the trace only: no track is made meanwhile). Only
- * the open polls' tasks are shared, so those are closed first. */
+/* Streaming: the flows are added to the trace (no track is made
+ * meanwhile) on one thread while another joins the merged parts' arrays,
+ * or finishes the workers' tracks. Only the open polls' tasks are shared,
+ * so those are closed first. */
 static gpointer
 finish_workers_thread (gpointer data)
 {
@@ -501,20 +518,29 @@ finish_workers_thread (gpointer data)
   return NULL;
 }
 
-static void
-finish_streamed (D9Loader *l)
+static gboolean
+finish_streamed (D9Loader  *l,
+                 GError   **error)
 {
   GThread *thread = NULL;
+  gboolean has_flows = d9_loader_has_flows (l), flows_done;
 
+  /* The flows need only the tracks: replayed while the arrays are joined. */
+  if (!d9_loader_assemble (l, has_flows ? replay_flows : NULL, &flows_done, error))
+    return FALSE;
+  fill_stream_tracks (l);
   for (guint i = 0; i < l->workers->len; i++)
     d9_pair_close_depth0 (l, g_ptr_array_index (l->workers, i), l->max_ts, KYMO_EVENT_INCOMPLETE);
-  if (d9_loader_has_flows (l) && l->workers->len > 0 && g_get_num_processors () > 1)
+  if (!flows_done && has_flows && l->workers->len > 0 && g_get_num_processors () > 1)
     thread = g_thread_new ("dial9-finish", finish_workers_thread, l);
-  replay_flows (l);
+  if (!flows_done)
+    replay_flows (l);
   if (thread != NULL)
     g_thread_join (thread);
   else
     finish_workers_thread (l);
+  d9_loader_release_parts (l);
+  return TRUE;
 }
 
 static void
@@ -568,8 +594,9 @@ add_late (D9Loader *l)
     }
 }
 
-void
-d9_build_model (D9Loader *l)
+gboolean
+d9_build_model (D9Loader  *l,
+                GError   **error)
 {
   g_array_sort (l->d->symbols, compare_symbols);
 
@@ -586,8 +613,9 @@ d9_build_model (D9Loader *l)
   create_worker_tracks (l);
   if (l->streaming)
     {
-      replay_stream (l);
-      finish_streamed (l);
+      create_stream_tracks (l);
+      if (!finish_streamed (l, error))
+        return FALSE;
     }
   else
     {
@@ -614,4 +642,5 @@ d9_build_model (D9Loader *l)
   add_single_event_spans (l);
   add_late (l);
   kymo_trace_set_time_range (l->trace, l->min_ts, l->max_ts);
+  return TRUE;
 }

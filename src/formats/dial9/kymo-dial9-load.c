@@ -2295,6 +2295,9 @@ struct _D9Kept {
   D9Merge    m;
   D9Loader **parts;
   guint      n_parts;
+  /* FALSE until d9_loader_assemble() has joined the parts' arrays (the
+   * build makes the tracks first, so that the flows replay meanwhile). */
+  gboolean   assembled;
 };
 
 static void
@@ -2317,8 +2320,15 @@ own_flows (D9Loader    *l,
            gsize        to,
            D9FlowsFunc  func)
 {
-  if (to > from)
-    func (l, (const D9Flow *) (gpointer) l->flows->data + from, to - from);
+  /* In runs of bounded size, so that a replay on another thread stops
+   * soon after a cancel. */
+  while (to > from)
+    {
+      gsize n = MIN (to - from, 8192);
+
+      func (l, (const D9Flow *) (gpointer) l->flows->data + from, n);
+      from += n;
+    }
 }
 
 void
@@ -2347,7 +2357,48 @@ d9_loader_each_flows (D9Loader    *l,
     }
   own_flows (l, own_from, l->flows->len, func);
   l->flows->len = 0;
+}
+
+void
+d9_loader_release_parts (D9Loader *l)
+{
   g_clear_pointer (&l->kept, kept_free);
+}
+
+/* The length of an array of @slot once the parts' runs are joined in. */
+static gsize
+assembled_len (D9Loader      *l,
+               const D9Merge *m,
+               guint          slot,
+               guint          kind)
+{
+  GArray *pieces;
+  gsize total;
+
+  if (slot >= m->n_slots)
+    return kind_len (l, slot == 0 ? G_MAXUINT : slot - 1, kind);
+  pieces = m->pieces[slot];
+  total = kind_len (l, slot == 0 ? G_MAXUINT : slot - 1, kind) - m->marks[slot][kind];
+  for (guint i = 0; i < pieces->len; i++)
+    total += piece_len (&g_array_index (pieces, D9Piece, i * K_N_KINDS) + kind, kind);
+  return total;
+}
+
+gsize
+d9_loader_lq_len (D9Loader *l,
+                  D9Worker *w)
+{
+  if (l->kept == NULL || l->kept->assembled)
+    return w->lq_samples->len;
+  return assembled_len (l, &l->kept->m, 1 + w->index, K_LQ);
+}
+
+gsize
+d9_loader_wake_instants_len (D9Loader *l)
+{
+  if (l->kept == NULL || l->kept->assembled)
+    return l->wake_instants->len;
+  return assembled_len (l, &l->kept->m, 0, K_WAKE_INSTANTS);
 }
 
 /* Joins the runs of one array: grown in place, the loader's own runs move
@@ -2361,12 +2412,10 @@ assemble_one (D9Loader *l,
   GArray *pieces = m->pieces[slot];
   guint worker = slot == 0 ? G_MAXUINT : slot - 1;
   gsize size = kind_size[kind], own_len = kind_len (l, worker, kind);
-  gsize own_from = m->marks[slot][kind], total = own_len - own_from, end;
+  gsize own_from = m->marks[slot][kind], total = assembled_len (l, m, slot, kind), end;
   D9Vec *v = kind_vec (l, worker, kind);
   guint8 *base;
 
-  for (guint i = 0; i < pieces->len; i++)
-    total += piece_len (&g_array_index (pieces, D9Piece, i * K_N_KINDS) + kind, kind);
   if (v != NULL)
     {
       v->data = g_realloc_n (v->data, MAX (total, 1), size);
@@ -2407,7 +2456,21 @@ typedef struct {
   gint      cancel;   /* atomic */
   GThread  *owner;    /* the loading thread: it reports progress */
   GError  **error;
+  /* Work of its own for the first other thread, before it takes jobs. */
+  void    (*first) (D9Loader *l);
 } D9Assembly;
+
+static gpointer
+assemble_thread (gpointer data);
+
+static gpointer
+assemble_first_thread (gpointer data)
+{
+  D9Assembly *a = data;
+
+  a->first (a->l);
+  return assemble_thread (a);
+}
 
 static gpointer
 assemble_thread (gpointer data)
@@ -2420,8 +2483,11 @@ assemble_thread (gpointer data)
 
       /* The loading thread (the one with the error) checks for a cancel
        * between its jobs, the others see the flag. */
-      if (g_thread_self () == a->owner && !kymo_load_job_progress (a->l->job, 0.9, "Decoding", a->error))
-        g_atomic_int_set (&a->cancel, 1);
+      if (g_thread_self () == a->owner && !kymo_load_job_progress (a->l->job, 0.9, "Building the timeline", a->error))
+        {
+          g_atomic_int_set (&a->cancel, 1);
+          g_atomic_int_set (&a->l->stop_flows, 1);
+        }
       if (g_atomic_int_get (&a->cancel))
         break;
       i = g_atomic_int_add (&a->next, 1);
@@ -2432,28 +2498,48 @@ assemble_thread (gpointer data)
   return NULL;
 }
 
-/* FALSE when cancelled (the arrays are then only fit to be freed). */
+/* FALSE when cancelled (the arrays are then only fit to be freed). With
+ * more than one thread, the first other one runs @first (if not NULL)
+ * before taking jobs: *first_done then says so. */
 static gboolean
 assemble (D9Loader  *l,
           D9Merge   *m,
           guint      n_threads,
+          void     (*first) (D9Loader *l),
+          gboolean  *first_done,
           GError   **error)
 {
   g_autofree guint *jobs = g_new (guint, (gsize) m->n_slots * K_N_KINDS + 1);
   g_autoptr(GPtrArray) threads = g_ptr_array_new ();
-  D9Assembly a = { l, m, jobs, 0, 0, 0, g_thread_self (), error };
+  D9Assembly a = { l, m, jobs, 0, 0, 0, g_thread_self (), error, first };
 
   for (guint slot = 0; slot < m->n_slots; slot++)
     if (m->pieces[slot]->len > 0)
       for (guint k = slot == 0 ? K_N_WORKER_KINDS : 0; k < (slot == 0 ? K_N_KINDS : K_N_WORKER_KINDS); k++)
         if (k != K_FLOWS) /* replayed from the parts: d9_loader_each_flows */
           jobs[a.n_jobs++] = slot << 8 | k;
-  for (guint i = 1; i < MIN (n_threads, a.n_jobs); i++)
+  *first_done = first != NULL && n_threads > 1;
+  if (*first_done)
+    g_ptr_array_add (threads, g_thread_new ("dial9-join", assemble_first_thread, &a));
+  for (guint i = threads->len + 1; i < MIN (n_threads, a.n_jobs); i++)
     g_ptr_array_add (threads, g_thread_new ("dial9-join", assemble_thread, &a));
   assemble_thread (&a);
   for (guint i = 0; i < threads->len; i++)
     g_thread_join (g_ptr_array_index (threads, i));
   return !g_atomic_int_get (&a.cancel);
+}
+
+gboolean
+d9_loader_assemble (D9Loader  *l,
+                    void     (*first) (D9Loader *l),
+                    gboolean  *first_done,
+                    GError   **error)
+{
+  *first_done = FALSE;
+  if (l->kept == NULL || l->kept->assembled)
+    return TRUE;
+  l->kept->assembled = TRUE;
+  return assemble (l, &l->kept->m, parallel_threads (l->d->size), first, first_done, error);
 }
 
 /* Decodes the whole stream after the first header into @l: with more than
@@ -2538,9 +2624,7 @@ decode_all (D9Loader  *l,
       cur = stop->end_cand;
     }
 
-  if (ok && !l->disorder && merged)
-    ok = assemble (l, &m, n_threads, error);
-
+  /* The parts' arrays are joined in when building: d9_loader_assemble. */
   {
     D9Kept *kept = g_new0 (D9Kept, 1);
 
@@ -2648,7 +2732,11 @@ d9_load (KymoLoadJob  *job,
       loader_clear (&loader);
       return FALSE;
     }
-  d9_build_model (&loader);
+  if (!d9_build_model (&loader, error))
+    {
+      loader_clear (&loader);
+      return FALSE;
+    }
   loader_clear (&loader);
 
   if (gz_warning != NULL)

@@ -302,6 +302,7 @@ typedef struct {
    * them in place (see d9_loader_each_flows) instead of copying them into
    * @flows first. NULL when nothing was merged. */
   D9Kept      *kept;
+  gint         stop_flows;   /* atomic: a replay of the flows is to stop */
   D9Vec       *wake_instants; /* KymoInstant: wakes with no known waker */
   guint32      wakes_first;  /* source of the first of them */
   GPtrArray   *runtimes;     /* D9Runtime* */
@@ -364,12 +365,30 @@ typedef void (*D9FlowsFunc) (D9Loader     *l,
                              gsize         n);
 void      d9_loader_each_flows (D9Loader    *l,
                                 D9FlowsFunc  func);
+/* Frees the merged parts (their flows replayed). */
+void      d9_loader_release_parts (D9Loader *l);
+/* Joins the merged parts' arrays into the loader's (a no-op when done or
+ * nothing was merged), on as many threads as the load uses. With more
+ * than one, another thread runs @first (if not NULL) meanwhile, then
+ * helps: *first_done says whether it ran. FALSE when cancelled (setting
+ * stop_flows): the arrays are then only fit to be freed. */
+gboolean  d9_loader_assemble   (D9Loader  *l,
+                                void     (*first) (D9Loader *l),
+                                gboolean  *first_done,
+                                GError   **error);
+/* How many local queue samples @w / wakes with no known waker the loader
+ * holds once the merged parts' are joined in (before that, too). */
+gsize     d9_loader_lq_len     (D9Loader *l,
+                                D9Worker *w);
+gsize     d9_loader_wake_instants_len (D9Loader *l);
 static inline gboolean
 d9_loader_has_flows (D9Loader *l)
 {
   return l->flows->len > 0 || l->kept != NULL;
 }
-/* Builds tracks, pairs spans, resolves wakes, sets the time range. */
-void      d9_build_model       (D9Loader *l);
+/* Builds tracks, pairs spans, resolves wakes, sets the time range. FALSE
+ * when cancelled. */
+gboolean  d9_build_model       (D9Loader  *l,
+                                GError   **error);
 
 G_END_DECLS
