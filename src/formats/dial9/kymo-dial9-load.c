@@ -2458,6 +2458,7 @@ typedef struct {
   GError  **error;
   /* Work of its own for the first other thread, before it takes jobs. */
   void    (*first) (D9Loader *l);
+  gint      first_running;  /* atomic */
 } D9Assembly;
 
 static gpointer
@@ -2469,6 +2470,7 @@ assemble_first_thread (gpointer data)
   D9Assembly *a = data;
 
   a->first (a->l);
+  g_atomic_int_set (&a->first_running, 0);
   return assemble_thread (a);
 }
 
@@ -2511,7 +2513,7 @@ assemble (D9Loader  *l,
 {
   g_autofree guint *jobs = g_new (guint, (gsize) m->n_slots * K_N_KINDS + 1);
   g_autoptr(GPtrArray) threads = g_ptr_array_new ();
-  D9Assembly a = { l, m, jobs, 0, 0, 0, g_thread_self (), error, first };
+  D9Assembly a = { l, m, jobs, 0, 0, 0, g_thread_self (), error, first, 0 };
 
   for (guint slot = 0; slot < m->n_slots; slot++)
     if (m->pieces[slot]->len > 0)
@@ -2520,10 +2522,25 @@ assemble (D9Loader  *l,
           jobs[a.n_jobs++] = slot << 8 | k;
   *first_done = first != NULL && n_threads > 1;
   if (*first_done)
-    g_ptr_array_add (threads, g_thread_new ("dial9-join", assemble_first_thread, &a));
+    {
+      a.first_running = 1;
+      g_ptr_array_add (threads, g_thread_new ("dial9-join", assemble_first_thread, &a));
+    }
   for (guint i = threads->len + 1; i < MIN (n_threads, a.n_jobs); i++)
     g_ptr_array_add (threads, g_thread_new ("dial9-join", assemble_thread, &a));
   assemble_thread (&a);
+  /* The first thread's own work can outlast the jobs: keep answering a
+   * cancel meanwhile, so that it stops within a few milliseconds. */
+  while (g_atomic_int_get (&a.first_running) && !g_atomic_int_get (&a.cancel))
+    {
+      if (!kymo_load_job_progress (l->job, 0.9, "Building the timeline", error))
+        {
+          g_atomic_int_set (&a.cancel, 1);
+          g_atomic_int_set (&l->stop_flows, 1);
+          break;
+        }
+      g_usleep (2000);
+    }
   for (guint i = 0; i < threads->len; i++)
     g_thread_join (g_ptr_array_index (threads, i));
   return !g_atomic_int_get (&a.cancel);
