@@ -577,7 +577,12 @@ chooser_names_export (gpointer chooser)
   g_autoptr(GFile) file = gtk_file_chooser_get_file (chooser);
   g_autofree char *name = file != NULL ? g_file_get_basename (file) : NULL;
 
-  return g_strcmp0 (name, "export") == 0;
+  if (g_strcmp0 (name, "export") == 0)
+    return TRUE;
+  /* The fallback dialog reads the folder asynchronously, and finishing can
+   * replace a name typed before it did: type it again, as a user would. */
+  gtk_file_chooser_set_current_name (chooser, "export");
+  return FALSE;
 }
 
 /* Export… as a user does it: the dialog, its format choice, Export. */
