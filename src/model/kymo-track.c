@@ -263,23 +263,11 @@ kymo_track_add_spans (KymoTrack      *self,
                       const KymoSpan *spans,
                       gsize           n_spans)
 {
-  KymoSpan *out;
-
   g_return_if_fail (!self->sealed);
 
-  if (n_spans == 0)
-    return;
-  if (self->staged.cap - self->staged.len < n_spans)
-    _kymo_vec_grow (&self->staged, sizeof (KymoSpan), self->staged.len + n_spans);
-  out = (KymoSpan *) self->staged.data + self->staged.len;
-  for (gsize i = 0; i < n_spans; i++)
-    {
-      out[i] = spans[i];
-      if (out[i].end < out[i].start)
-        out[i].end = out[i].start;
-    }
-  self->staged.len += n_spans;
-  stage_depth (self, MIN (depth, 4095), n_spans);
+  /* Ends before starts are clamped at seal, while the tree is built. */
+  if (n_spans > 0)
+    memcpy (kymo_track_append_spans (self, depth, n_spans), spans, n_spans * sizeof (KymoSpan));
 }
 
 KymoSpan *

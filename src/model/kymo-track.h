@@ -50,8 +50,8 @@ void                  kymo_track_add_spans           (KymoTrack       *self,
                                                       const KymoSpan  *spans,
                                                       gsize            n_spans);
 /* Appends @n_spans uninitialised spans at @depth and returns them for the
- * caller to fill before the next call on @self; each must have end >= start.
- * Saves decoders a staging copy. */
+ * caller to fill before the next call on @self (an end before its start is
+ * clamped at seal). Saves decoders a staging copy. */
 KymoSpan             *kymo_track_append_spans        (KymoTrack       *self,
                                                       guint            depth,
                                                       gsize            n_spans);
