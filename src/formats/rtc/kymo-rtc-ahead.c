@@ -7,13 +7,9 @@
 
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
-#include <unistd.h>
 
+#include "kymo-page-queue.h"
 #include "kymo-rtc-private.h"
 
 /* The decoder spends its time on frames; two other costs of a load are
@@ -39,11 +35,6 @@ typedef struct {
   gboolean has_crc;
 } AheadCrc;
 
-typedef struct {
-  guint8 *at;
-  gsize   len;
-} AheadPages;
-
 struct _RtcAhead
 {
   GMutex        lock;
@@ -60,9 +51,7 @@ struct _RtcAhead
   GArray       *crcs;       /* AheadCrc, in file order */
   guint         consumed;   /* how far the decoder has looked in @crcs */
   gboolean      walked;     /* @crcs holds every Unit there is */
-  GArray       *pages;      /* AheadPages still to populate */
-  guint         next_pages; /* round robin over @pages */
-  gboolean      populate_failed;
+  KymoPageQueue pages;
   gboolean      stop;
 };
 
@@ -96,42 +85,6 @@ walk_one (RtcAhead *a,
 
 /* Populates one chunk of the next array in turn; called with @lock held,
  * drops it while the kernel works. */
-static void
-populate_one (RtcAhead *a)
-{
-  AheadPages *pages;
-  guint8 *at;
-  gsize len;
-  int result = -1, error = EINVAL;
-
-  if (a->next_pages >= a->pages->len)
-    a->next_pages = 0;
-  pages = &g_array_index (a->pages, AheadPages, a->next_pages);
-  at = pages->at;
-  len = MIN (pages->len, PAGE_CHUNK);
-  pages->at += len;
-  pages->len -= len;
-  if (pages->len == 0)
-    g_array_remove_index (a->pages, a->next_pages);
-  else
-    a->next_pages++;
-
-  g_mutex_unlock (&a->lock);
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-  result = madvise (at, len, MADV_POPULATE_WRITE);
-  error = errno;
-#endif
-  g_mutex_lock (&a->lock);
-  /* An older kernel does not know it (EINVAL): then the decoder takes its
-   * faults itself. An array the decoder has moved since is no longer
-   * mapped there (ENOMEM), which costs nothing. */
-  if (result != 0 && error == EINVAL)
-    {
-      a->populate_failed = TRUE;
-      g_array_set_size (a->pages, 0);
-    }
-}
-
 static gpointer
 ahead_thread (gpointer user)
 {
@@ -142,7 +95,7 @@ ahead_thread (gpointer user)
     {
       gboolean crc_left = !a->walked;
 
-      if (crc_left && (a->crcs->len - a->consumed < CRC_AHEAD || a->pages->len == 0))
+      if (crc_left && (a->crcs->len - a->consumed < CRC_AHEAD || kymo_page_queue_is_empty (&a->pages)))
         {
           AheadCrc crc;
 
@@ -153,8 +106,8 @@ ahead_thread (gpointer user)
           a->walked = a->next_marker == RTC_NO_POS;
           g_cond_broadcast (&a->cond);
         }
-      else if (a->pages->len > 0)
-        populate_one (a);
+      else if (!kymo_page_queue_is_empty (&a->pages))
+        kymo_page_queue_populate_one (&a->pages, &a->lock);
       else
         g_cond_wait (&a->cond, &a->lock);
     }
@@ -202,7 +155,7 @@ kymo_rtc_ahead_start (const guint8 *data,
   a->size = size;
   a->next_marker = first_marker;
   a->crcs = g_array_new (FALSE, FALSE, sizeof (AheadCrc));
-  a->pages = g_array_new (FALSE, FALSE, sizeof (AheadPages));
+  kymo_page_queue_init (&a->pages, PAGE_CHUNK);
   a->thread = g_thread_new ("kymo-rtc-ahead", ahead_thread, a);
   return a;
 }
@@ -219,7 +172,7 @@ kymo_rtc_ahead_stop (RtcAhead *a)
   g_thread_join (a->thread);
 
   g_array_unref (a->crcs);
-  g_array_unref (a->pages);
+  kymo_page_queue_clear (&a->pages);
   g_cond_clear (&a->cond);
   g_mutex_clear (&a->lock);
   g_free (a);
@@ -268,30 +221,9 @@ kymo_rtc_ahead_populate (RtcAhead *a,
                          gpointer  mem,
                          gsize     len)
 {
-  static gsize page_size;
-  guintptr from, to;
-  AheadPages pages;
-
-  if (g_once_init_enter (&page_size))
-    {
-      long value = sysconf (_SC_PAGESIZE);
-      g_once_init_leave (&page_size, value > 0 ? (gsize) value : 4096);
-    }
-  /* madvise() takes whole pages; those at the edges are left to the
-   * decoder. */
-  from = ((guintptr) mem + page_size - 1) & ~(guintptr) (page_size - 1);
-  to = ((guintptr) mem + len) & ~(guintptr) (page_size - 1);
-  if (to <= from)
-    return;
-
-  pages.at = (guint8 *) from;
-  pages.len = to - from;
   g_mutex_lock (&a->lock);
-  if (!a->populate_failed)
-    {
-      g_array_append_val (a->pages, pages);
-      g_cond_broadcast (&a->cond);
-    }
+  if (kymo_page_queue_add (&a->pages, mem, len))
+    g_cond_broadcast (&a->cond);
   g_mutex_unlock (&a->lock);
 }
 
@@ -299,6 +231,6 @@ void
 kymo_rtc_ahead_forget_pages (RtcAhead *a)
 {
   g_mutex_lock (&a->lock);
-  g_array_set_size (a->pages, 0);
+  kymo_page_queue_forget (&a->pages);
   g_mutex_unlock (&a->lock);
 }

@@ -14,15 +14,11 @@
 
 #include "kymo-formats.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib/gi18n.h>
-#include <unistd.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
+#include "kymo-page-queue.h"
 #include "kymo-tband-cobs.h"
 #include "kymo-tband-events.h"
 #include "kymo-tband-input.h"
@@ -321,11 +317,6 @@ typedef struct {
 } Slot;
 
 typedef struct {
-  guint8 *at;
-  gsize   len;
-} Pages;
-
-typedef struct {
   KymoTbandStreams *streams;
   KymoTbandMode     mode;
 
@@ -358,10 +349,7 @@ typedef struct {
   gboolean          stop;
   gboolean          thread_waits;
   gboolean          model_waits;
-  gsize             page_size;
-  GArray           *pages;         /* Pages still to populate */
-  guint             next_pages;
-  gboolean          populate_failed;
+  KymoPageQueue     pages;
 } Decoder;
 
 static void
@@ -637,42 +625,6 @@ cursors_fill (Decoder *d,
 
 /* Populates one chunk of the next array in turn; called with @lock held,
  * drops it while the kernel works. */
-static void
-decoder_populate_one (Decoder *d)
-{
-  Pages *pages;
-  guint8 *at;
-  gsize len;
-  int result = -1, error = EINVAL;
-
-  if (d->next_pages >= d->pages->len)
-    d->next_pages = 0;
-  pages = &g_array_index (d->pages, Pages, d->next_pages);
-  at = pages->at;
-  len = MIN (pages->len, PAGE_CHUNK);
-  pages->at += len;
-  pages->len -= len;
-  if (pages->len == 0)
-    g_array_remove_index (d->pages, d->next_pages);
-  else
-    d->next_pages++;
-
-  g_mutex_unlock (&d->lock);
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-  result = madvise (at, len, MADV_POPULATE_WRITE);
-  error = errno;
-#endif
-  g_mutex_lock (&d->lock);
-  /* An older kernel does not know it (EINVAL): the model then takes its
-   * page faults itself. An array the model has moved since is no longer
-   * mapped there (ENOMEM), which costs nothing. */
-  if (result != 0 && error == EINVAL)
-    {
-      d->populate_failed = TRUE;
-      g_array_set_size (d->pages, 0);
-    }
-}
-
 static gpointer
 decoder_thread (gpointer data)
 {
@@ -699,8 +651,8 @@ decoder_thread (gpointer data)
           if (d->model_waits)
             g_cond_broadcast (&d->cond);
         }
-      else if (d->pages->len > 0)
-        decoder_populate_one (d);
+      else if (!kymo_page_queue_is_empty (&d->pages))
+        kymo_page_queue_populate_one (&d->pages, &d->lock);
       else
         {
           d->thread_waits = TRUE;
@@ -719,22 +671,10 @@ decoder_want_pages (gpointer at,
                     gpointer data)
 {
   Decoder *d = data;
-  gsize page = d->page_size;
-  guint8 *start = (guint8 *) (((guintptr) at + page - 1) & ~(guintptr) (page - 1));
-  guint8 *end = (guint8 *) (((guintptr) at + len) & ~(guintptr) (page - 1));
-  Pages pages;
 
-  if (end <= start)
-    return;
-  pages.at = start;
-  pages.len = end - start;
   g_mutex_lock (&d->lock);
-  if (!d->populate_failed)
-    {
-      g_array_append_val (d->pages, pages);
-      if (d->thread_waits)
-        g_cond_broadcast (&d->cond);
-    }
+  if (kymo_page_queue_add (&d->pages, at, len) && d->thread_waits)
+    g_cond_broadcast (&d->cond);
   g_mutex_unlock (&d->lock);
 }
 
@@ -769,12 +709,7 @@ decoder_new (KymoTbandStreams *streams)
   d->n = streams->streams->len;
   g_mutex_init (&d->lock);
   g_cond_init (&d->cond);
-  d->pages = g_array_new (FALSE, FALSE, sizeof (Pages));
-  d->page_size = 4096;
-#ifdef _SC_PAGESIZE
-  if (sysconf (_SC_PAGESIZE) > 0)
-    d->page_size = sysconf (_SC_PAGESIZE);
-#endif
+  kymo_page_queue_init (&d->pages, PAGE_CHUNK);
   batch_init (&d->own);
 
   if (d->n != 1)
@@ -913,7 +848,7 @@ decoder_free (Decoder *d)
   kymo_tband_framer_clear (&d->framer);
   kymo_tband_framer_clear (&d->thread_framer);
   g_free (d->starts);
-  g_array_unref (d->pages);
+  kymo_page_queue_clear (&d->pages);
   g_mutex_clear (&d->lock);
   g_cond_clear (&d->cond);
   g_free (d);
