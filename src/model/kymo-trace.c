@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "kymo-format.h"
 #include "kymo-input.h"
 #include "kymo-trace-private.h"
@@ -29,7 +31,7 @@ struct _KymoTrace
 
   GPtrArray      *tracks;        /* KymoTrack*, index = id */
   GArray         *roots;         /* guint */
-  GArray         *flows;         /* KymoFlow */
+  KymoVec         flows;         /* KymoFlow */
   GArray         *warnings;      /* KymoWarning */
   GPtrArray      *metadata_keys;
   GPtrArray      *metadata_values;
@@ -75,7 +77,7 @@ kymo_trace_finalize (GObject *object)
   g_clear_pointer (&self->input, kymo_input_unref);
   g_clear_pointer (&self->tracks, g_ptr_array_unref);
   g_clear_pointer (&self->roots, g_array_unref);
-  g_clear_pointer (&self->flows, g_array_unref);
+  g_clear_pointer (&self->flows.data, g_free);
   for (guint i = 0; i < self->warnings->len; i++)
     g_free (g_array_index (self->warnings, KymoWarning, i).message);
   g_clear_pointer (&self->warnings, g_array_unref);
@@ -150,7 +152,6 @@ kymo_trace_init (KymoTrace *self)
   self->names = g_ptr_array_new ();
   self->tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) _kymo_track_free);
   self->roots = g_array_new (FALSE, FALSE, sizeof (guint));
-  self->flows = g_array_new (FALSE, FALSE, sizeof (KymoFlow));
   self->warnings = g_array_new (FALSE, FALSE, sizeof (KymoWarning));
   self->metadata_keys = g_ptr_array_new_with_free_func (g_free);
   self->metadata_values = g_ptr_array_new_with_free_func (g_free);
@@ -369,15 +370,52 @@ kymo_trace_add_flow (KymoTrace *self,
 
   g_return_if_fail (!self->sealed);
   g_return_if_fail (from_track < self->tracks->len && to_track < self->tracks->len);
-  g_array_append_val (self->flows, flow);
+  *(KymoFlow *) _kymo_vec_push (&self->flows, sizeof flow) = flow;
+}
+
+/* Hands over a g_malloc()ed array of flows the trace then owns: adopted
+ * without a copy when the trace has none yet. A flow naming a track that
+ * does not exist is dropped, as kymo_trace_add_flow() would. */
+void
+kymo_trace_take_flows (KymoTrace *self,
+                       KymoFlow  *flows,
+                       gsize      n_flows)
+{
+  guint n_tracks = self->tracks->len;
+  gsize kept = 0;
+
+  g_return_if_fail (!self->sealed);
+  g_return_if_fail (flows != NULL || n_flows == 0);
+
+  for (gsize i = 0; i < n_flows; i++)
+    {
+      if (G_UNLIKELY (flows[i].from_track >= n_tracks || flows[i].to_track >= n_tracks))
+        {
+          g_critical ("%s: flow %" G_GSIZE_FORMAT " names a track that does not exist", G_STRFUNC, i);
+          continue;
+        }
+      flows[kept++] = flows[i];
+    }
+  if (self->flows.len == 0)
+    {
+      g_free (self->flows.data);
+      self->flows.data = flows;
+      self->flows.len = self->flows.cap = kept;
+      return;
+    }
+  if (self->flows.cap - self->flows.len < kept)
+    _kymo_vec_grow (&self->flows, sizeof (KymoFlow), self->flows.len + kept);
+  memcpy ((KymoFlow *) self->flows.data + self->flows.len, flows, kept * sizeof (KymoFlow));
+  self->flows.len += kept;
+  g_free (flows);
 }
 
 const KymoFlow *
 kymo_trace_get_flows (KymoTrace *self,
                       gsize     *n_flows)
 {
-  *n_flows = self->flows->len;
-  return (const KymoFlow *) (gpointer) self->flows->data;
+  *n_flows = self->flows.len;
+  return self->flows.data;
 }
 
 void
@@ -636,5 +674,5 @@ _kymo_trace_event_memory (KymoTrace *self)
 
   for (guint i = 0; i < self->tracks->len; i++)
     bytes += _kymo_track_memory (g_ptr_array_index (self->tracks, i));
-  return bytes + self->flows->len * sizeof (KymoFlow);
+  return bytes + self->flows.len * sizeof (KymoFlow);
 }

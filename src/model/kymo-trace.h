@@ -75,6 +75,9 @@ void                kymo_trace_add_flow           (KymoTrace          *self,
                                                    KymoTime            to_ts,
                                                    guint32             name,
                                                    guint32             source);
+void                kymo_trace_take_flows         (KymoTrace          *self,
+                                                   KymoFlow           *flows,
+                                                   gsize               n_flows);
 const KymoFlow     *kymo_trace_get_flows          (KymoTrace          *self,
                                                    gsize              *n_flows);
 

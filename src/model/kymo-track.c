@@ -288,12 +288,14 @@ kymo_track_append_spans (KymoTrack *self,
   return out;
 }
 
-/* Adopts @data as @vec's storage when @vec holds nothing; otherwise appends
- * a copy. Either way @data belongs to @vec afterwards. */
+/* Adopts @data (room for @n_alloc elements) as @vec's storage when @vec
+ * holds nothing; otherwise appends a copy. Either way @data belongs to
+ * @vec afterwards. */
 static void
 vec_take (KymoVec  *vec,
           gpointer  data,
           gsize     n,
+          gsize     n_alloc,
           gsize     element_size)
 {
   if (n == 0)
@@ -305,7 +307,8 @@ vec_take (KymoVec  *vec,
     {
       g_free (vec->data);
       vec->data = data;
-      vec->len = vec->cap = n;
+      vec->len = n;
+      vec->cap = MAX (n, n_alloc);
       return;
     }
   if (vec->cap - vec->len < n)
@@ -321,10 +324,22 @@ kymo_track_take_spans (KymoTrack *self,
                        KymoSpan  *spans,
                        gsize      n_spans)
 {
+  kymo_track_take_spans_with_room (self, depth, spans, n_spans, n_spans);
+}
+
+/* As kymo_track_take_spans(), for an array with room for @n_alloc spans:
+ * spans added next fill that room before the array is reallocated. */
+void
+kymo_track_take_spans_with_room (KymoTrack *self,
+                                 guint      depth,
+                                 KymoSpan  *spans,
+                                 gsize      n_spans,
+                                 gsize      n_alloc)
+{
   g_return_if_fail (!self->sealed);
 
   /* Ends before starts are clamped at seal, while the tree is built. */
-  vec_take (&self->staged, spans, n_spans, sizeof (KymoSpan));
+  vec_take (&self->staged, spans, n_spans, n_alloc, sizeof (KymoSpan));
   if (n_spans > 0)
     stage_depth (self, MIN (depth, 4095), n_spans);
 }
@@ -335,7 +350,7 @@ kymo_track_take_instants (KymoTrack   *self,
                           gsize        n_instants)
 {
   g_return_if_fail (!self->sealed);
-  vec_take (&self->instants, instants, n_instants, sizeof (KymoInstant));
+  vec_take (&self->instants, instants, n_instants, n_instants, sizeof (KymoInstant));
 }
 
 void
@@ -344,7 +359,7 @@ kymo_track_take_samples (KymoTrack  *self,
                          gsize       n_samples)
 {
   g_return_if_fail (!self->sealed);
-  vec_take (&self->samples, samples, n_samples, sizeof (KymoSample));
+  vec_take (&self->samples, samples, n_samples, n_samples, sizeof (KymoSample));
 }
 
 void

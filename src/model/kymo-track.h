@@ -61,6 +61,11 @@ void                  kymo_track_take_spans          (KymoTrack       *self,
                                                       guint            depth,
                                                       KymoSpan        *spans,
                                                       gsize            n_spans);
+void                  kymo_track_take_spans_with_room (KymoTrack      *self,
+                                                      guint            depth,
+                                                      KymoSpan        *spans,
+                                                      gsize            n_spans,
+                                                      gsize            n_alloc);
 void                  kymo_track_take_instants       (KymoTrack       *self,
                                                       KymoInstant     *instants,
                                                       gsize            n_instants);

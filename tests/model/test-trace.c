@@ -7,6 +7,7 @@
 
 #include "kymo.h"
 #include "kymo-trace-private.h"
+#include "kymo-track-private.h"
 
 static void
 test_intern (void)
@@ -183,6 +184,54 @@ test_take_and_append (void)
   g_assert_cmpint (samples[2].ts, ==, 9);
 }
 
+/* An array handed over with room after it takes the spans added next in
+ * that room (the decoder may have built it where growing means copying);
+ * flows handed over read back in order after those already added. */
+static void
+test_take_with_room_and_flows (void)
+{
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  guint a = kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_THREAD, "a");
+  guint b = kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_THREAD, "b");
+  KymoTrack *t = kymo_trace_get_track (trace, a);
+  KymoSpan *spans = g_new (KymoSpan, 8);
+  const KymoSpan *kept;
+  KymoFlow *flows = g_new (KymoFlow, 2), *more = g_new (KymoFlow, 1);
+  const KymoSpan *depth1;
+  const KymoFlow *got;
+  gsize n;
+
+  spans[0] = (KymoSpan) { 0, 100, 1, 1 };
+  spans[1] = (KymoSpan) { 200, 300, 1, 2 };
+  kymo_track_take_spans_with_room (t, 0, spans, 2, 8);
+  kymo_track_add_span (t, 10, 20, 2, 1, 0, 3);
+  kymo_track_add_span (t, 210, 220, 2, 1, 0, 4);
+  /* Still the array handed over: no reallocation while there was room. */
+  g_assert_true (t->staged.data == (gpointer) spans);
+
+  kymo_trace_add_flow (trace, a, 5, b, 6, 1, 100);
+  flows[0] = (KymoFlow) { a, b, 10, 20, 1, 101 };
+  flows[1] = (KymoFlow) { b, a, 12, 22, 1, 103 };
+  kymo_trace_take_flows (trace, flows, 2);
+  more[0] = (KymoFlow) { b, b, 30, 40, 1, 104 };
+  kymo_trace_take_flows (trace, more, 1);
+  kymo_trace_seal (trace);
+
+  kept = kymo_track_get_depth_spans (t, 0, &n, NULL);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (kept[1].source, ==, 2);
+  depth1 = kymo_track_get_depth_spans (t, 1, &n, NULL);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (depth1[0].source, ==, 3);
+  g_assert_cmpuint (depth1[1].source, ==, 4);
+  got = kymo_trace_get_flows (trace, &n);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpuint (got[0].source, ==, 100);
+  g_assert_cmpuint (got[1].source, ==, 101);
+  g_assert_cmpuint (got[2].source, ==, 103);
+  g_assert_cmpuint (got[3].source, ==, 104);
+}
+
 static void
 test_memory_per_span (void)
 {
@@ -210,5 +259,6 @@ main (int   argc,
   g_test_add_func ("/trace/metadata-and-wallclock", test_metadata_and_wallclock);
   g_test_add_func ("/trace/memory-per-span", test_memory_per_span);
   g_test_add_func ("/trace/take-and-append", test_take_and_append);
+  g_test_add_func ("/trace/take-with-room-and-flows", test_take_with_room_and_flows);
   return g_test_run ();
 }
