@@ -416,28 +416,39 @@ fill_stream_tracks (D9Loader *l)
     }
 }
 
-static void
-add_flows (D9Loader     *l,
-           const D9Flow *flows,
-           gsize         n)
-{
-  if (g_atomic_int_get (&l->stop_flows))
-    return;
-  for (gsize i = 0; i < n; i++)
-    {
-      const D9Flow *f = &flows[i];
-      guint from = f->from == D9_FROM_WAKES ? l->wakes_track
-                   : ((D9Worker *) g_ptr_array_index (l->workers, f->from))->track;
-      guint to = ((D9Worker *) g_ptr_array_index (l->workers, f->to))->track;
-
-      kymo_trace_add_flow (l->trace, from, f->from_ts, to, f->to_ts, l->name_wake, f->source);
-    }
-}
-
+/* The flows, joined and turned into the trace's in place (a D9Flow and a
+ * KymoFlow take the same room): the trace adopts the array. */
 static void
 replay_flows (D9Loader *l)
 {
-  d9_loader_each_flows (l, add_flows);
+  gsize n;
+  D9Flow *flows = d9_loader_join_flows (l, &n);
+  KymoFlow *out = (KymoFlow *) (gpointer) flows;
+
+  G_STATIC_ASSERT (sizeof (KymoFlow) == sizeof (D9Flow));
+  if (flows == NULL)
+    return;
+  for (gsize i = 0; i < n; i++)
+    {
+      D9Flow f = flows[i];
+      KymoFlow k;
+
+      /* In runs, so that a join on another thread stops soon after a cancel. */
+      if (i % 65536 == 0 && g_atomic_int_get (&l->stop_flows))
+        {
+          g_free (flows);
+          return;
+        }
+      k.from_track = f.from == D9_FROM_WAKES ? l->wakes_track
+                     : ((D9Worker *) g_ptr_array_index (l->workers, f.from))->track;
+      k.to_track = ((D9Worker *) g_ptr_array_index (l->workers, f.to))->track;
+      k.from_ts = f.from_ts;
+      k.to_ts = f.to_ts;
+      k.name = l->name_wake;
+      k.source = f.source;
+      out[i] = k;
+    }
+  kymo_trace_take_flows (l->trace, out, n);
 }
 
 static void
@@ -449,10 +460,12 @@ finish_worker (D9Loader *l,
   d9_pair_close_depth0 (l, w, l->max_ts, KYMO_EVENT_INCOMPLETE);
   if (l->streaming)
     {
-      /* Nothing is staged on the new track yet: it adopts the array. */
-      gsize n = w->spans0->len;
+      /* Nothing is staged on the new track yet: it adopts the array, and
+       * the deeper spans go into the room after it. */
+      gsize n = w->spans0->len, cap;
+      KymoSpan *spans = d9_vec_steal_with_room (w->spans0, &cap);
 
-      kymo_track_take_spans (track, 0, d9_vec_steal (w->spans0, sizeof (KymoSpan)), n);
+      kymo_track_take_spans_with_room (track, 0, spans, n, cap);
     }
   for (guint j = w->stack->len; j-- > 0;)
     d9_pair_close_deep (w, j, l->max_ts, KYMO_EVENT_INCOMPLETE);

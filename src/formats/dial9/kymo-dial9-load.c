@@ -438,6 +438,8 @@ d9_loader_worker (D9Loader *l,
   w->deep = g_array_new (FALSE, FALSE, sizeof (D9DeepSpan));
   w->spans0 = d9_vec_new ();
   w->lq_samples = d9_vec_new ();
+  /* A part's runs are joined in by moving their pages: see copy_part(). */
+  w->wakes->map_from = w->spans0->map_from = w->lq_samples->map_from = l->map_from;
   w->track = KYMO_NO_TRACK;
   w->lq_track = KYMO_NO_TRACK;
   index = l->workers->len;
@@ -1483,6 +1485,9 @@ loader_init (D9Loader    *l,
   l->pending = g_array_new (FALSE, FALSE, sizeof (D9Pending));
   l->flows = d9_vec_new ();
   l->wake_instants = d9_vec_new ();
+  if (spec != NULL)
+    d9_vec_move_limits (&l->move_min, &l->map_from);
+  l->wake_instants->map_from = l->flows->map_from = l->map_from;
   l->runtimes = g_ptr_array_new_with_free_func (loader_free_runtime);
   l->min_ts = G_MAXINT64;
   l->max_ts = G_MININT64;
@@ -2149,21 +2154,17 @@ piece_len (const D9Piece *pc,
   return n;
 }
 
-/* Copies a part's run into place, in the loader's numbering. */
+/* Writes @n elements of a part's run at @in to @out in the loader's
+ * numbering. @out may overlap @in from below. */
 static void
-copy_part (guint          kind,
-           guint8        *out,
-           const D9Piece *pc)
+map_run (guint          kind,
+         const D9Spec  *spec,
+         guint8        *out,
+         const guint8  *in,
+         gsize          n)
 {
-  D9Loader *c = pc->part;
-  const D9Spec *spec = c->spec;
   guint32 base = spec->ordinal_base;
-  gsize n = pc->to - pc->from;
-  D9Vec *v = kind_vec (c, pc->worker, kind);
-  const guint8 *in = v != NULL ? v->data : (const guint8 *) kind_array (c, pc->worker, kind)->data;
 
-  if (in != NULL)
-    in += pc->from * kind_size[kind];
   switch (kind)
     {
     case K_SPANS0:
@@ -2179,7 +2180,7 @@ copy_part (guint          kind,
 
     case K_LQ:
       if (n > 0)
-        memcpy (out, in, n * sizeof (KymoSample));
+        memmove (out, in, n * sizeof (KymoSample));
       break;
 
     case K_WAKES:
@@ -2207,16 +2208,105 @@ copy_part (guint          kind,
         }
       break;
 
+    case K_FLOWS:
+      for (gsize i = 0; i < n; i++)
+        {
+          D9Flow f = ((const D9Flow *) (gconstpointer) in)[i];
+
+          /* pad 1: the merge set where it comes from. */
+          if (f.pad == 0)
+            {
+              if (f.from != D9_FROM_WAKES)
+                f.from = spec->worker_map[f.from];
+              f.source += base;
+            }
+          f.to = spec->worker_map[f.to];
+          f.pad = 0;
+          ((D9Flow *) (gpointer) out)[i] = f;
+        }
+      break;
+
     default:
       g_assert_not_reached ();
     }
+}
+
+/* The run of @n elements of @size at @in, now partly at @mv: maps its
+ * elements to @out (at or below @mv->at) from the first up, so that no
+ * element is overwritten before it is read. */
+static void
+map_moved_run (guint          kind,
+               const D9Spec  *spec,
+               guint8        *out,
+               const guint8  *in,
+               gsize          n,
+               const D9Moved *mv)
+{
+  gsize size = kind_size[kind];
+  gsize head = mv->lo / size, first = head, last = mv->hi / size;
+  guint8 tmp[32];
+
+  g_assert (size <= sizeof tmp);
+  map_run (kind, spec, out, in, head);
+  if (head * size < mv->lo)
+    {
+      /* Straddles the first moved page: its bytes from both places. */
+      memcpy (tmp, in + head * size, mv->lo - head * size);
+      memcpy (tmp + (mv->lo - head * size), mv->at + mv->lo, (head + 1) * size - mv->lo);
+      map_run (kind, spec, out + head * size, tmp, 1);
+      first = head + 1;
+    }
+  if (last > first)
+    map_run (kind, spec, out + first * size, mv->at + first * size, last - first);
+  if (last < n && last * size < mv->hi)
+    {
+      memcpy (tmp, mv->at + last * size, mv->hi - last * size);
+      memcpy (tmp + (mv->hi - last * size), in + mv->hi, (last + 1) * size - mv->hi);
+      map_run (kind, spec, out + last * size, tmp, 1);
+      last++;
+    }
+  if (n > last)
+    map_run (kind, spec, out + last * size, in + last * size, n - last);
+}
+
+/* Puts @n elements of a part's array @v at @in into place at @out, in the
+ * loader's numbering: the whole pages of a large run are moved rather
+ * than copied (no new memory to fault in, none to give back), then the
+ * run is shifted down over them. */
+static void
+place_run (guint          kind,
+           D9Loader      *c,
+           const D9Vec   *v,
+           guint8        *out,
+           const guint8  *in,
+           gsize          n)
+{
+  D9Moved mv;
+
+  if (v != NULL && v->map_bytes > 0 && d9_vec_move_pages (out, in, n * kind_size[kind], c->move_min, &mv))
+    map_moved_run (kind, c->spec, out, in, n, &mv);
+  else
+    map_run (kind, c->spec, out, in, n);
+}
+
+/* Puts a part's run into place and frees the part's array. */
+static void
+copy_part (guint          kind,
+           guint8        *out,
+           const D9Piece *pc)
+{
+  D9Loader *c = pc->part;
+  gsize n = pc->to - pc->from;
+  D9Vec *v = kind_vec (c, pc->worker, kind);
+  const guint8 *in = v != NULL ? v->data : (const guint8 *) kind_array (c, pc->worker, kind)->data;
+
+  if (in != NULL)
+    in += pc->from * kind_size[kind];
+  place_run (kind, c, v, out, in, n);
 
   /* Nothing else reads it: give the memory back now, on this thread. */
   if (v != NULL)
-    {
-      g_clear_pointer (&v->data, g_free);
-      v->len = v->cap = 0;
-    }
+    d9_vec_clear (v);
   else
     {
       D9Worker *w = g_ptr_array_index (c->workers, pc->worker);
@@ -2227,67 +2317,40 @@ copy_part (guint          kind,
     }
 }
 
-static inline void
-emit_flow (D9Loader    *l,
-           D9Flow      *buf,
-           gsize       *k,
-           gsize        cap,
-           D9FlowsFunc  func,
-           D9Flow       flow)
-{
-  buf[(*k)++] = flow;
-  if (*k == cap)
-    {
-      func (l, buf, *k);
-      *k = 0;
-    }
-}
-
-/* Hands a part's run of flows to @func in the loader's numbering, a chunk
- * at a time, then frees the part's flows. */
+/* Puts a part's run of flows, with those the merge inserted, into place
+ * in the loader's numbering, then frees the part's flows. */
 static void
-map_flows (D9Loader      *l,
-           const D9Piece *pc,
-           D9FlowsFunc    func)
+place_part_flows (guint8        *out,
+                  const D9Piece *pc)
 {
   D9Loader *c = pc->part;
   const D9Spec *spec = c->spec;
-  guint32 base = spec->ordinal_base;
-  gsize n = pc->to - pc->from, k = 0;
-  const D9Flow *flows = n > 0 ? (const D9Flow *) (gconstpointer) c->flows->data + pc->from : NULL;
+  gsize n = pc->to - pc->from, i = 0, o = 0;
+  const guint8 *in = n > 0 ? c->flows->data + pc->from * sizeof (D9Flow) : NULL;
   const D9Insert *ins = (const D9Insert *) (gpointer) spec->inserts->data;
   guint n_ins = spec->inserts->len, j = 0;
-  D9Flow buf[512];
 
-  for (gsize i = 0; i <= n; i++)
+  for (;;)
     {
-      D9Flow f;
+      gsize run_end = n;
 
       while (j < n_ins && ins[j].pos == i)
         {
-          f = ins[j++].flow;
+          D9Flow f = ins[j++].flow;
+
           f.to = spec->worker_map[f.to];
           f.pad = 0;
-          emit_flow (l, buf, &k, G_N_ELEMENTS (buf), func, f);
+          memcpy (out + o++ * sizeof (D9Flow), &f, sizeof f);
         }
       if (i == n)
         break;
-      f = flows[i];
-      /* pad 1: the merge set where it comes from. */
-      if (f.pad == 0)
-        {
-          if (f.from != D9_FROM_WAKES)
-            f.from = spec->worker_map[f.from];
-          f.source += base;
-        }
-      f.to = spec->worker_map[f.to];
-      f.pad = 0;
-      emit_flow (l, buf, &k, G_N_ELEMENTS (buf), func, f);
+      if (j < n_ins && ins[j].pos > i && ins[j].pos < n)
+        run_end = ins[j].pos;
+      place_run (K_FLOWS, c, c->flows, out + o * sizeof (D9Flow), in + i * sizeof (D9Flow), run_end - i);
+      o += run_end - i;
+      i = run_end;
     }
-  if (k > 0)
-    func (l, buf, k);
-  g_clear_pointer (&c->flows->data, g_free);
-  c->flows->len = c->flows->cap = 0;
+  d9_vec_clear (c->flows);
 }
 
 /* What a merge leaves for building: the parts' flows. */
@@ -2313,50 +2376,56 @@ kept_free (D9Kept *kept)
   g_free (kept);
 }
 
-/* The loader's own flows [@from, @to). */
-static void
-own_flows (D9Loader    *l,
-           gsize        from,
-           gsize        to,
-           D9FlowsFunc  func)
+D9Flow *
+d9_loader_join_flows (D9Loader *l,
+                      gsize    *n_flows)
 {
-  /* In runs of bounded size, so that a replay on another thread stops
-   * soon after a cancel. */
-  while (to > from)
-    {
-      gsize n = MIN (to - from, 8192);
-
-      func (l, (const D9Flow *) (gpointer) l->flows->data + from, n);
-      from += n;
-    }
-}
-
-void
-d9_loader_each_flows (D9Loader    *l,
-                      D9FlowsFunc  func)
-{
-  gsize own_from = 0;
+  D9Vec *v = l->flows;
+  GArray *pieces = NULL;
+  gsize own_from = 0, total, end, size = sizeof (D9Flow);
+  guint8 *base;
 
   if (l->kept != NULL && l->kept->m.n_slots > 0)
     {
-      const D9Merge *m = &l->kept->m;
-      GArray *pieces = m->pieces[0];
-
-      /* As assemble_one would lay them out: the loader's runs between the
-       * parts', then the rest of its own. */
-      for (guint i = 0; i < pieces->len; i++)
-        {
-          const D9Piece *pc = &g_array_index (pieces, D9Piece, i * K_N_KINDS) + K_FLOWS;
-
-          if (pc->part == NULL)
-            own_flows (l, pc->from, pc->to, func);
-          else
-            map_flows (l, pc, func);
-        }
-      own_from = m->marks[0][K_FLOWS];
+      pieces = l->kept->m.pieces[0];
+      own_from = l->kept->m.marks[0][K_FLOWS];
     }
-  own_flows (l, own_from, l->flows->len, func);
-  l->flows->len = 0;
+  total = v->len - own_from;
+  for (guint i = 0; pieces != NULL && i < pieces->len; i++)
+    total += piece_len (&g_array_index (pieces, D9Piece, i * K_N_KINDS) + K_FLOWS, K_FLOWS);
+  *n_flows = total;
+  if (total == 0)
+    {
+      v->len = 0;
+      return NULL;
+    }
+
+  /* As assemble_one lays out the other arrays: the loader's runs between
+   * the parts', then the rest of its own. */
+  v->data = g_realloc_n (v->data, total, size);
+  base = v->data;
+  end = total - (v->len - own_from);
+  if (v->len > own_from)
+    memmove (base + end * size, base + own_from * size, (v->len - own_from) * size);
+  for (guint i = pieces != NULL ? pieces->len : 0; i-- > 0;)
+    {
+      const D9Piece *pc = &g_array_index (pieces, D9Piece, i * K_N_KINDS) + K_FLOWS;
+      gsize n = piece_len (pc, K_FLOWS);
+
+      if (g_atomic_int_get (&l->stop_flows))
+        {
+          v->len = 0;
+          return NULL;
+        }
+      end -= n;
+      if (pc->part != NULL)
+        place_part_flows (base + end * size, pc);
+      else if (n > 0)
+        memmove (base + end * size, base + pc->from * size, n * size);
+    }
+  g_assert (end == 0);
+  v->len = v->cap = 0;
+  return (D9Flow *) g_steal_pointer (&v->data);
 }
 
 void
@@ -2407,7 +2476,8 @@ static void
 assemble_one (D9Loader *l,
               D9Merge  *m,
               guint     slot,
-              guint     kind)
+              guint     kind,
+              gsize     room)
 {
   GArray *pieces = m->pieces[slot];
   guint worker = slot == 0 ? G_MAXUINT : slot - 1;
@@ -2418,8 +2488,9 @@ assemble_one (D9Loader *l,
 
   if (v != NULL)
     {
-      v->data = g_realloc_n (v->data, MAX (total, 1), size);
-      v->len = v->cap = total;
+      v->data = g_realloc_n (v->data, MAX (total + room, 1), size);
+      v->len = total;
+      v->cap = MAX (total + room, 1);
       base = v->data;
     }
   else
@@ -2451,6 +2522,7 @@ typedef struct {
   D9Loader *l;
   D9Merge  *m;
   guint    *jobs;     /* slot << 8 | kind */
+  gsize    *rooms;    /* per job: elements to make room for after its own */
   guint     n_jobs;
   gint      next;     /* atomic */
   gint      cancel;   /* atomic */
@@ -2495,7 +2567,7 @@ assemble_thread (gpointer data)
       i = g_atomic_int_add (&a->next, 1);
       if (i >= (gint) a->n_jobs)
         break;
-      assemble_one (a->l, a->m, a->jobs[i] >> 8, a->jobs[i] & 0xFF);
+      assemble_one (a->l, a->m, a->jobs[i] >> 8, a->jobs[i] & 0xFF, a->rooms[i]);
     }
   return NULL;
 }
@@ -2512,14 +2584,25 @@ assemble (D9Loader  *l,
           GError   **error)
 {
   g_autofree guint *jobs = g_new (guint, (gsize) m->n_slots * K_N_KINDS + 1);
+  g_autofree gsize *rooms = g_new (gsize, (gsize) m->n_slots * K_N_KINDS + 1);
   g_autoptr(GPtrArray) threads = g_ptr_array_new ();
-  D9Assembly a = { l, m, jobs, 0, 0, 0, g_thread_self (), error, first, 0 };
+  D9Assembly a = { l, m, jobs, rooms, 0, 0, 0, g_thread_self (), error, first, 0 };
 
   for (guint slot = 0; slot < m->n_slots; slot++)
     if (m->pieces[slot]->len > 0)
       for (guint k = slot == 0 ? K_N_WORKER_KINDS : 0; k < (slot == 0 ? K_N_KINDS : K_N_WORKER_KINDS); k++)
-        if (k != K_FLOWS) /* replayed from the parts: d9_loader_each_flows */
-          jobs[a.n_jobs++] = slot << 8 | k;
+        if (k != K_FLOWS) /* joined on their own: d9_loader_join_flows */
+          {
+            /* A block with pages moved into it would be copied to grow:
+             * room for what building adds (a worker's instants to its
+             * wakes; the polls and spans it closes, and its deeper spans
+             * after the first level's). */
+            rooms[a.n_jobs] = k == K_WAKES ? assembled_len (l, m, slot, K_INSTANTS) + 16
+                              : k == K_SPANS0 ? assembled_len (l, m, slot, K_DEEP) + 16 +
+                                                ((D9Worker *) g_ptr_array_index (l->workers, slot - 1))->stack->len
+                              : 0;
+            jobs[a.n_jobs++] = slot << 8 | k;
+          }
   *first_done = first != NULL && n_threads > 1;
   if (*first_done)
     {

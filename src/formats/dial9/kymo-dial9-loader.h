@@ -10,11 +10,14 @@
 G_BEGIN_DECLS
 
 /* A growable array for the per-event appends of streaming: GArray's
- * append goes through a memcpy call per element. */
+ * append goes through a memcpy call per element. A part's arrays (see
+ * d9_vec_grow_mapped) may live in mappings of their own. */
 typedef struct {
-  guint8 *data;
-  gsize   len;
-  gsize   cap;
+  guint8  *data;
+  gsize    len;
+  gsize    cap;
+  gsize    map_bytes;  /* > 0: @data is a mapping of its own, of this size */
+  gsize    map_from;   /* > 0: grows into one from this many bytes */
 } D9Vec;
 
 static inline D9Vec *
@@ -23,10 +26,19 @@ d9_vec_new (void)
   return g_new0 (D9Vec, 1);
 }
 
+void  d9_vec_clear       (D9Vec *v);
+void  d9_vec_grow_mapped (D9Vec *v,
+                          gsize  size);
+/* The shortest run d9_vec_move_pages() moves, and where a part's arrays
+ * move into mappings of their own; KYMO_DIAL9_MOVE_MIN (bytes, for tests)
+ * sets the first and maps them from the start. */
+void  d9_vec_move_limits (gsize *move_min,
+                          gsize *map_from);
+
 static inline void
 d9_vec_free (D9Vec *v)
 {
-  g_free (v->data);
+  d9_vec_clear (v);
   g_free (v);
 }
 
@@ -37,6 +49,7 @@ d9_vec_free (D9Vec *v)
 #define D9_VEC_LARGE  (4u << 20)
 #define D9_VEC_MAPPED (40u << 20)
 
+
 static inline void
 d9_vec_grow (D9Vec *v,
              gsize  size)
@@ -44,7 +57,10 @@ d9_vec_grow (D9Vec *v,
   v->cap = MAX (v->cap * 2, 1024);
   if (v->cap * size >= D9_VEC_LARGE && v->cap * size < D9_VEC_MAPPED)
     v->cap = D9_VEC_MAPPED / size;
-  v->data = g_realloc_n (v->data, v->cap, size);
+  if (v->map_from > 0 && v->cap * size >= v->map_from)
+    d9_vec_grow_mapped (v, size);
+  else
+    v->data = g_realloc_n (v->data, v->cap, size);
 }
 
 /* Room for one more element of @size at the end; counts it. */
@@ -63,12 +79,45 @@ static inline gpointer
 d9_vec_steal (D9Vec *v,
               gsize  size)
 {
-  gpointer data = g_realloc (v->data, v->len * size);
+  gpointer data;
 
+  g_assert (v->map_bytes == 0);
+  data = g_realloc (v->data, v->len * size);
   v->data = NULL;
   v->len = v->cap = 0;
   return data;
 }
+
+/* The elements with the room after them (*@cap elements in all), for a
+ * track that adds more: a block with moved pages in it cannot grow
+ * without a copy. */
+static inline gpointer
+d9_vec_steal_with_room (D9Vec *v,
+                        gsize *cap)
+{
+  gpointer data = v->data;
+
+  g_assert (v->map_bytes == 0);
+  *cap = v->cap;
+  v->data = NULL;
+  v->len = v->cap = 0;
+  return data;
+}
+
+/* A part's run whose whole pages were moved into place rather than
+ * copied: its bytes [lo, hi) are now at at + lo, the rest still where
+ * the part wrote them. */
+typedef struct {
+  guint8 *at;
+  gsize   lo;
+  gsize   hi;
+} D9Moved;
+
+gboolean d9_vec_move_pages (guint8       *dst,
+                            const guint8 *src,
+                            gsize         len,
+                            gsize         min_bytes,
+                            D9Moved      *moved);
 
 /* What Kymo makes of a schema, chosen from its name and fields. */
 typedef enum {
@@ -298,9 +347,9 @@ typedef struct {
   gboolean     disorder;
   KymoTime     order_ts;
   D9Vec       *flows;        /* D9Flow */
-  /* The merged parts' flows, left where they were decoded: build replays
-   * them in place (see d9_loader_each_flows) instead of copying them into
-   * @flows first. NULL when nothing was merged. */
+  /* The merged parts' flows, left where they were decoded until build
+   * joins them into @flows (d9_loader_join_flows). NULL when nothing was
+   * merged. */
   D9Kept      *kept;
   gint         stop_flows;   /* atomic: a replay of the flows is to stop */
   D9Vec       *wake_instants; /* KymoInstant: wakes with no known waker */
@@ -309,6 +358,8 @@ typedef struct {
   /* Decoding one part of the file on another thread, with no trace (NULL
    * when decoding for real): see kymo-dial9-load.c. */
   D9Spec      *spec;
+  gsize        move_min;     /* a part's: see d9_vec_move_limits() */
+  gsize        map_from;
   KymoTime     min_ts;
   KymoTime     max_ts;
   gboolean     has_wallclock;
@@ -357,14 +408,12 @@ guint     d9_loader_name_track (D9Loader *l,
 guint     d9_loader_lq_track   (D9Loader *l,
                                 D9Worker *w);
 guint     d9_loader_wakes_track (D9Loader *l);
-/* Calls @func on the streamed flows in file order, a run at a time (parts'
- * flows in the loader's numbering), giving each run's memory back once
- * done; @flows is then empty. */
-typedef void (*D9FlowsFunc) (D9Loader     *l,
-                             const D9Flow *flows,
-                             gsize         n);
-void      d9_loader_each_flows (D9Loader    *l,
-                                D9FlowsFunc  func);
+/* The streamed flows in file order (the parts' in the loader's
+ * numbering), joined into one g_malloc()ed array the caller then owns;
+ * @flows is then empty. NULL when there are none, or when stop_flows was
+ * set meanwhile. */
+D9Flow   *d9_loader_join_flows (D9Loader *l,
+                                gsize    *n_flows);
 /* Frees the merged parts (their flows replayed). */
 void      d9_loader_release_parts (D9Loader *l);
 /* Joins the merged parts' arrays into the loader's (a no-op when done or
