@@ -1527,6 +1527,8 @@ loader_clear (D9Loader *l)
 
 /* Below this a file is decoded on one thread. */
 #define PARALLEL_MIN_BYTES (4 << 20)
+/* Each page move splits a mapping or two; a process has some 65,000. */
+#define MAX_PAGE_MOVES 4096
 
 static guint
 parallel_threads (gsize size)
@@ -2274,7 +2276,8 @@ map_moved_run (guint          kind,
  * than copied (no new memory to fault in, none to give back), then the
  * run is shifted down over them. */
 static void
-place_run (guint          kind,
+place_run (D9Loader      *l,
+           guint          kind,
            D9Loader      *c,
            const D9Vec   *v,
            guint8        *out,
@@ -2283,7 +2286,9 @@ place_run (guint          kind,
 {
   D9Moved mv;
 
-  if (v != NULL && v->map_bytes > 0 && d9_vec_move_pages (out, in, n * kind_size[kind], c->move_min, &mv))
+  if (v != NULL && v->map_bytes > 0 && n * kind_size[kind] >= c->move_min &&
+      g_atomic_int_add (&l->moves_left, -1) > 0 &&
+      d9_vec_move_pages (out, in, n * kind_size[kind], c->move_min, &mv))
     map_moved_run (kind, c->spec, out, in, n, &mv);
   else
     map_run (kind, c->spec, out, in, n);
@@ -2291,7 +2296,8 @@ place_run (guint          kind,
 
 /* Puts a part's run into place and frees the part's array. */
 static void
-copy_part (guint          kind,
+copy_part (D9Loader      *l,
+           guint          kind,
            guint8        *out,
            const D9Piece *pc)
 {
@@ -2302,7 +2308,7 @@ copy_part (guint          kind,
 
   if (in != NULL)
     in += pc->from * kind_size[kind];
-  place_run (kind, c, v, out, in, n);
+  place_run (l, kind, c, v, out, in, n);
 
   /* Nothing else reads it: give the memory back now, on this thread. */
   if (v != NULL)
@@ -2320,7 +2326,8 @@ copy_part (guint          kind,
 /* Puts a part's run of flows, with those the merge inserted, into place
  * in the loader's numbering, then frees the part's flows. */
 static void
-place_part_flows (guint8        *out,
+place_part_flows (D9Loader      *l,
+                  guint8        *out,
                   const D9Piece *pc)
 {
   D9Loader *c = pc->part;
@@ -2346,7 +2353,7 @@ place_part_flows (guint8        *out,
         break;
       if (j < n_ins && ins[j].pos > i && ins[j].pos < n)
         run_end = ins[j].pos;
-      place_run (K_FLOWS, c, c->flows, out + o * sizeof (D9Flow), in + i * sizeof (D9Flow), run_end - i);
+      place_run (l, K_FLOWS, c, c->flows, out + o * sizeof (D9Flow), in + i * sizeof (D9Flow), run_end - i);
       o += run_end - i;
       i = run_end;
     }
@@ -2419,7 +2426,7 @@ d9_loader_join_flows (D9Loader *l,
         }
       end -= n;
       if (pc->part != NULL)
-        place_part_flows (base + end * size, pc);
+        place_part_flows (l, base + end * size, pc);
       else if (n > 0)
         memmove (base + end * size, base + pc->from * size, n * size);
     }
@@ -2511,7 +2518,7 @@ assemble_one (D9Loader *l,
 
       end -= n;
       if (pc->part != NULL)
-        copy_part (kind, base + end * size, pc);
+        copy_part (l, kind, base + end * size, pc);
       else if (n > 0)
         memmove (base + end * size, base + pc->from * size, n * size);
     }
@@ -2732,7 +2739,10 @@ decode_all (D9Loader  *l,
     kept->parts = g_steal_pointer (&sh.parts);
     kept->n_parts = sh.n_cands;
     if (ok && !l->disorder && merged)
-      l->kept = kept;
+      {
+        l->kept = kept;
+        l->moves_left = MAX_PAGE_MOVES;
+      }
     else
       kept_free (kept);
   }

@@ -352,6 +352,9 @@ typedef struct {
    * merged. */
   D9Kept      *kept;
   gint         stop_flows;   /* atomic: a replay of the flows is to stop */
+  gint         moves_left;   /* atomic: page moves still allowed (each
+                              * splits mappings, of which a process has a
+                              * limited number) */
   D9Vec       *wake_instants; /* KymoInstant: wakes with no known waker */
   guint32      wakes_first;  /* source of the first of them */
   GPtrArray   *runtimes;     /* D9Runtime* */

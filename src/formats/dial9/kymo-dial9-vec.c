@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#define G_LOG_DOMAIN "kymo-dial9"
+#define G_LOG_DOMAIN "kymo-format-dial9"
 /* mremap() */
 #define _GNU_SOURCE
 
