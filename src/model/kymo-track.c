@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "kymo-run-sort.h"
 #include "kymo-track-private.h"
 
 void
@@ -406,59 +407,17 @@ kymo_track_add_annotation (KymoTrack  *self,
   *(KymoAnnotation *) _kymo_vec_push (&self->annotations, sizeof annotation) = annotation;
 }
 
-static int
-compare_span (gconstpointer a,
-              gconstpointer b)
-{
-  const KymoSpan *sa = a, *sb = b;
+/* By start, longer first so that an enclosing span precedes what starts
+ * with it; by time for the others. Decoders mostly emit in order already
+ * (then a sort is one pass that finds a single run). */
+#define SPAN_LESS(x, y) ((x)->start < (y)->start || ((x)->start == (y)->start && (x)->end > (y)->end))
+#define TS_LESS(x, y) ((x)->ts < (y)->ts)
+#define START_LESS(x, y) ((x)->start < (y)->start)
 
-  if (sa->start != sb->start)
-    return sa->start < sb->start ? -1 : 1;
-  /* Longer first, so an enclosing span precedes what starts with it. */
-  if (sa->end != sb->end)
-    return sa->end > sb->end ? -1 : 1;
-  return 0;
-}
-
-static int
-compare_instant (gconstpointer a,
-                 gconstpointer b)
-{
-  const KymoInstant *ia = a, *ib = b;
-  return ia->ts < ib->ts ? -1 : ia->ts > ib->ts;
-}
-
-static int
-compare_sample (gconstpointer a,
-                gconstpointer b)
-{
-  const KymoSample *sa = a, *sb = b;
-  return sa->ts < sb->ts ? -1 : sa->ts > sb->ts;
-}
-
-static int
-compare_annotation (gconstpointer a,
-                    gconstpointer b)
-{
-  const KymoAnnotation *aa = a, *ab = b;
-  return aa->start < ab->start ? -1 : aa->start > ab->start;
-}
-
-/* Decoders mostly emit in order already; only sort when needed, stably. */
-static void
-sort_if_needed (KymoVec      *vec,
-                gsize         size,
-                GCompareFunc  compare)
-{
-  const char *data = vec->data;
-
-  for (gsize i = 1; i < vec->len; i++)
-    if (compare (data + (i - 1) * size, data + i * size) > 0)
-      {
-        g_qsort_with_data (vec->data, vec->len, size, (GCompareDataFunc) (void (*)(void)) compare, NULL);
-        return;
-      }
-}
+KYMO_DEFINE_RUN_SORT (sort_spans, KymoSpan, SPAN_LESS)
+KYMO_DEFINE_RUN_SORT (sort_instants, KymoInstant, TS_LESS)
+KYMO_DEFINE_RUN_SORT (sort_samples, KymoSample, TS_LESS)
+KYMO_DEFINE_RUN_SORT (sort_annotations, KymoAnnotation, START_LESS)
 
 static void
 extend_range (KymoTrack *self,
@@ -534,7 +493,7 @@ _kymo_track_seal (KymoTrack *self)
       if (!kymo_span_tree_init (&self->trees[d], run, count))
         {
           kymo_span_tree_clear (&self->trees[d]);
-          g_qsort_with_data (run, count, sizeof *run, (GCompareDataFunc) (void (*)(void)) compare_span, NULL);
+          sort_spans (run, count);
           kymo_span_tree_init (&self->trees[d], run, count);
         }
       /* Sorted by start: the first starts first, and the tree knows the
@@ -543,9 +502,9 @@ _kymo_track_seal (KymoTrack *self)
         extend_range (self, run[0].start, kymo_span_tree_max_end (&self->trees[d]));
     }
 
-  sort_if_needed (&self->instants, sizeof (KymoInstant), compare_instant);
-  sort_if_needed (&self->samples, sizeof (KymoSample), compare_sample);
-  sort_if_needed (&self->annotations, sizeof (KymoAnnotation), compare_annotation);
+  sort_instants (self->instants.data, self->instants.len);
+  sort_samples (self->samples.data, self->samples.len);
+  sort_annotations (self->annotations.data, self->annotations.len);
 
   if (self->instants.len)
     extend_range (self,
