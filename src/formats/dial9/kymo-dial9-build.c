@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "kymo-dial9-pair.h"
+#include "kymo-run-sort.h"
 #define MAX_LANES      64
 
 static guint
@@ -27,62 +28,20 @@ default_group (D9Loader *l)
   return l->default_group;
 }
 
-static int
-compare_edges (gconstpointer a,
-               gconstpointer b)
-{
-  const D9Edge *x = a, *y = b;
+/* Orders by time, then by the event's place in the file. */
+#define TS_LESS(x, y) ((x)->ts < (y)->ts || ((x)->ts == (y)->ts && (x)->source < (y)->source))
+#define DEEP_LESS(x, y)                                                                 \
+  ((x)->depth < (y)->depth ||                                                           \
+   ((x)->depth == (y)->depth && ((x)->span.start < (y)->span.start ||                  \
+                                 ((x)->span.start == (y)->span.start &&                 \
+                                  (x)->span.source < (y)->span.source))))
+#define SPAN_LESS(x, y) ((x)->start < (y)->start || ((x)->start == (y)->start && (x)->source < (y)->source))
 
-  if (x->ts != y->ts)
-    return x->ts < y->ts ? -1 : 1;
-  return x->source < y->source ? -1 : x->source > y->source;
-}
-
-static int
-compare_wakes (gconstpointer a,
-               gconstpointer b)
-{
-  const D9Wake *x = a, *y = b;
-
-  if (x->ts != y->ts)
-    return x->ts < y->ts ? -1 : 1;
-  return x->source < y->source ? -1 : x->source > y->source;
-}
-
-static int
-compare_instants (gconstpointer a,
-                  gconstpointer b)
-{
-  const KymoInstant *x = a, *y = b;
-
-  if (x->ts != y->ts)
-    return x->ts < y->ts ? -1 : 1;
-  return x->source < y->source ? -1 : x->source > y->source;
-}
-
-static int
-compare_deep (gconstpointer a,
-              gconstpointer b)
-{
-  const D9DeepSpan *x = a, *y = b;
-
-  if (x->depth != y->depth)
-    return x->depth < y->depth ? -1 : 1;
-  if (x->span.start != y->span.start)
-    return x->span.start < y->span.start ? -1 : 1;
-  return x->span.source < y->span.source ? -1 : x->span.source > y->span.source;
-}
-
-static int
-compare_spans (gconstpointer a,
-               gconstpointer b)
-{
-  const KymoSpan *x = a, *y = b;
-
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return x->source < y->source ? -1 : x->source > y->source;
-}
+KYMO_DEFINE_RUN_SORT (sort_edges, D9Edge, TS_LESS)
+KYMO_DEFINE_RUN_SORT (sort_wakes, D9Wake, TS_LESS)
+KYMO_DEFINE_RUN_SORT (sort_instants, KymoInstant, TS_LESS)
+KYMO_DEFINE_RUN_SORT (sort_deep, D9DeepSpan, DEEP_LESS)
+KYMO_DEFINE_RUN_SORT (sort_spans, KymoSpan, SPAN_LESS)
 
 static int
 compare_symbols (gconstpointer a,
@@ -101,21 +60,6 @@ compare_worker_ids (gconstpointer a,
 {
   const D9Worker *x = *(D9Worker * const *) a, *y = *(D9Worker * const *) b;
   return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* Decoders mostly see events in order: sort only when they are not. */
-static void
-sort_if_needed (GArray       *array,
-                GCompareFunc  compare)
-{
-  guint size = g_array_get_element_size (array);
-
-  for (guint i = 1; i < array->len; i++)
-    if (compare (array->data + (i - 1) * size, array->data + i * size) > 0)
-      {
-        g_array_sort (array, compare);
-        return;
-      }
 }
 
 static guint
@@ -166,7 +110,7 @@ create_worker_tracks (D9Loader *l)
       track = kymo_trace_get_track (l->trace, w->track);
       kymo_track_set_tag (track, w->id);
       kymo_track_set_sort_key (track, (gint64) MIN (w->id, (guint64) G_MAXINT64 / 4) * 2);
-      sort_if_needed (w->edges, compare_edges);
+      sort_edges ((D9Edge *) (gpointer) w->edges->data, w->edges->len);
     }
 }
 
@@ -471,7 +415,7 @@ finish_worker (D9Loader *l,
     d9_pair_close_deep (w, j, l->max_ts, KYMO_EVENT_INCOMPLETE);
   g_array_set_size (w->stack, 0);
 
-  sort_if_needed (w->deep, compare_deep);
+  sort_deep ((D9DeepSpan *) (gpointer) w->deep->data, w->deep->len);
   for (guint i = 0; i < w->deep->len; i++)
     {
       const D9DeepSpan *deep = &g_array_index (w->deep, D9DeepSpan, i);
@@ -481,7 +425,7 @@ finish_worker (D9Loader *l,
 
   /* Two sorted runs (samples in file order, wakes from the merge): merge
    * them so that the track needs no sort at seal. */
-  sort_if_needed (w->instants, compare_instants);
+  sort_instants ((KymoInstant *) (gpointer) w->instants->data, w->instants->len);
   {
     /* Merged into the (larger) wakes array, from the end down: no second
      * array. Ties keep the samples first. Names are interned ids, so they
@@ -495,7 +439,7 @@ finish_worker (D9Loader *l,
     out = (KymoInstant *) (gpointer) w->wakes->data;
     while (na > 0)
       {
-        if (nb > 0 && compare_instants (&a[na - 1], &out[nb - 1]) <= 0)
+        if (nb > 0 && !TS_LESS (&out[nb - 1], &a[na - 1]))
           {
             out[na + nb - 1] = out[nb - 1];
             nb--;
@@ -566,7 +510,7 @@ add_single_event_spans (D9Loader *l)
       KymoTime lanes[MAX_LANES];
       guint n_lanes = 0;
 
-      sort_if_needed (spans, compare_spans);
+      sort_spans ((KymoSpan *) (gpointer) spans->data, spans->len);
       for (guint k = 0; k < spans->len; k++)
         {
           const KymoSpan *s = &g_array_index (spans, KymoSpan, k);
@@ -632,7 +576,7 @@ d9_build_model (D9Loader  *l,
     }
   else
     {
-      sort_if_needed (l->wakes, compare_wakes);
+      sort_wakes ((D9Wake *) (gpointer) l->wakes->data, l->wakes->len);
       merge (l);
       for (guint i = 0; i < l->workers->len; i++)
         finish_worker (l, g_ptr_array_index (l->workers, i));
