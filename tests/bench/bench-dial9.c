@@ -19,9 +19,12 @@
 #define N_TASKS      5000
 
 /* A runtime as dial9-tokio-telemetry writes it: polls, parks, wakes, CPU
- * samples, queue samples, tracing spans; a new segment every ~32 MB. */
+ * samples, queue samples, tracing spans; a new segment every
+ * @segment_limit bytes or so (real files hold batches of 0.1–4 MB, each
+ * a segment of its own). */
 static guint64
-generate (const char *path)
+generate (const char *path,
+          guint64     segment_limit)
 {
   const char *poll_start[] = { "worker_id:9", "local_queue:11", "task_id:9", "spawn_loc:7", NULL };
   const char *poll_end[] = { "worker_id:9", NULL };
@@ -126,7 +129,7 @@ generate (const char *path)
       g_assert (fwrite (b->data, 1, b->len, f) == b->len);
       written += b->len;
       segment_bytes += b->len;
-      if (segment_bytes > 32u * 1024 * 1024)
+      if (segment_bytes >= segment_limit)
         segment_bytes = 0;
       g_byte_array_set_size (b, 0);
     }
@@ -138,11 +141,17 @@ int
 main (void)
 {
   /* KYMO_BENCH_DIR keeps the generated file there and reuses it;
-   * KYMO_BENCH_RUNS sets the number of loads (for profiling). */
+   * KYMO_BENCH_RUNS sets the number of loads (for profiling);
+   * KYMO_BENCH_DIAL9_SEGMENT_MB the segment size (4 MiB: the largest seen
+   * in real files; a decoder can only start a thread at a segment). */
   const char *keep = g_getenv ("KYMO_BENCH_DIR");
+  const char *segment_env = g_getenv ("KYMO_BENCH_DIAL9_SEGMENT_MB");
+  guint segment_mb = segment_env != NULL ? CLAMP (atoi (segment_env), 1, 1024) : 4;
   g_autofree char *dir = keep ? g_strdup (keep) : kymo_bench_scratch_dir ();
-  g_autofree char *path = g_build_filename (dir, "bench.bin", NULL);
-  g_autofree char *count_path = g_build_filename (dir, "bench.events", NULL);
+  g_autofree char *name = g_strdup_printf ("bench-seg%u.bin", segment_mb);
+  g_autofree char *count_name = g_strdup_printf ("bench-seg%u.events", segment_mb);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *count_path = g_build_filename (dir, count_name, NULL);
   const char *paths[] = { path };
   g_autoptr(GError) error = NULL;
   guint runs = g_getenv ("KYMO_BENCH_RUNS") ? MAX (1, atoi (g_getenv ("KYMO_BENCH_RUNS"))) : 3;
@@ -160,7 +169,7 @@ main (void)
     events = g_ascii_strtoull (count_text, NULL, 10);
   else
     {
-      events = generate (path);
+      events = generate (path, (guint64) segment_mb << 20);
       if (keep)
         {
           g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, events);
@@ -198,8 +207,9 @@ main (void)
   load_s = kymo_bench_median (times, runs);
   cksum_s = kymo_bench_cksum_seconds (paths, 1, 3);
 
-  printf ("dial9: %.1f MB, %" G_GUINT64_FORMAT " events (%" G_GUINT64_FORMAT " spans, %" G_GUINT64_FORMAT
-          " instants, %" G_GUINT64_FORMAT " samples)\n", size_mb, events, spans, instants, samples);
+  printf ("dial9: %.1f MB in segments of %u MiB, %" G_GUINT64_FORMAT " events (%" G_GUINT64_FORMAT " spans, %"
+          G_GUINT64_FORMAT " instants, %" G_GUINT64_FORMAT " samples)\n", size_mb, segment_mb, events, spans, instants,
+          samples);
   printf ("dial9 load:  %.3f s  %.0f MB/s\n", load_s, size_mb / load_s);
   printf ("load CPU:    %.3f s per load (user + system, all threads, mean)\n", cpu_s / runs);
   printf ("cksum:       %.3f s  %.0f MB/s\n", cksum_s, size_mb / cksum_s);
