@@ -31,7 +31,30 @@ name (Type  *a,                                                                \
   Type *src = a, *dst;                                                         \
   gsize n_runs = 1;                                                            \
                                                                                \
-  for (gsize i = 1; i < n; i++)                                                \
+  gssize budget = (gssize) (n / 16) + 64;                                      \
+  gsize i;                                                                     \
+                                                                               \
+  /* A few elements out of place (ties the wrong way round, a late event)   \
+   * are moved back one by one while that stays cheap. */                     \
+  for (i = 1; i < n && budget > 0; i++)                                        \
+    if (LESS (&a[i], &a[i - 1]))                                               \
+      {                                                                        \
+        Type t = a[i];                                                         \
+        gsize j = i;                                                           \
+                                                                               \
+        do                                                                     \
+          {                                                                    \
+            a[j] = a[j - 1];                                                   \
+            j--;                                                               \
+            budget--;                                                          \
+          }                                                                    \
+        while (j > 0 && LESS (&t, &a[j - 1]));                                 \
+        a[j] = t;                                                              \
+      }                                                                        \
+  if (i >= n)                                                                  \
+    return;                                                                    \
+                                                                               \
+  for (i = 1; i < n; i++)                                                      \
     if (LESS (&a[i], &a[i - 1]))                                               \
       n_runs++;                                                                \
   if (n_runs == 1)                                                             \
@@ -39,7 +62,7 @@ name (Type  *a,                                                                \
   starts = g_new (gsize, n_runs + 1);                                          \
   starts[0] = 0;                                                               \
   n_runs = 1;                                                                  \
-  for (gsize i = 1; i < n; i++)                                                \
+  for (i = 1; i < n; i++)                                                      \
     if (LESS (&a[i], &a[i - 1]))                                               \
       starts[n_runs++] = i;                                                    \
   starts[n_runs] = n;                                                          \
