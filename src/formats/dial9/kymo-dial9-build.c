@@ -37,6 +37,10 @@ default_group (D9Loader *l)
                                   (x)->span.source < (y)->span.source))))
 #define SPAN_LESS(x, y) ((x)->start < (y)->start || ((x)->start == (y)->start && (x)->source < (y)->source))
 
+/* Below this many edges and wakes, sorting on a second thread costs more
+ * than it saves. */
+#define SORT_THREAD_MIN (1 << 18)
+
 KYMO_DEFINE_RUN_SORT (sort_edges, D9Edge, TS_LESS)
 KYMO_DEFINE_RUN_SORT (sort_wakes, D9Wake, TS_LESS)
 KYMO_DEFINE_RUN_SORT (sort_instants, KymoInstant, TS_LESS)
@@ -110,8 +114,52 @@ create_worker_tracks (D9Loader *l)
       track = kymo_trace_get_track (l->trace, w->track);
       kymo_track_set_tag (track, w->id);
       kymo_track_set_sort_key (track, (gint64) MIN (w->id, (guint64) G_MAXINT64 / 4) * 2);
-      sort_edges ((D9Edge *) (gpointer) w->edges->data, w->edges->len);
     }
+}
+
+/* Merging: each worker's edges and the wakes, sorted apart from one
+ * another, so on two threads when there is much to sort. */
+typedef struct {
+  D9Loader *l;
+  gint      next;   /* atomic: the next job; the last one is the wakes */
+} D9SortJobs;
+
+static gpointer
+sort_jobs_thread (gpointer data)
+{
+  D9SortJobs *jobs = data;
+  D9Loader *l = jobs->l;
+
+  for (;;)
+    {
+      guint i = (guint) g_atomic_int_add (&jobs->next, 1);
+
+      if (i < l->workers->len)
+        {
+          D9Worker *w = g_ptr_array_index (l->workers, i);
+          sort_edges ((D9Edge *) (gpointer) w->edges->data, w->edges->len);
+        }
+      else if (i == l->workers->len)
+        sort_wakes ((D9Wake *) (gpointer) l->wakes->data, l->wakes->len);
+      else
+        return NULL;
+    }
+}
+
+static void
+sort_for_merge (D9Loader *l)
+{
+  D9SortJobs jobs = { l, 0 };
+  GThread *thread = NULL;
+  gsize n = l->wakes->len;
+
+  for (guint i = 0; i < l->workers->len; i++)
+    n += ((D9Worker *) g_ptr_array_index (l->workers, i))->edges->len;
+  if (n >= SORT_THREAD_MIN && l->workers->len > 0 && g_get_num_processors () > 1)
+    thread = g_thread_new ("dial9-sort", sort_jobs_thread, &jobs);
+  sort_jobs_thread (&jobs);
+  if (thread != NULL)
+    g_thread_join (thread);
 }
 
 guint
@@ -576,7 +624,7 @@ d9_build_model (D9Loader  *l,
     }
   else
     {
-      sort_wakes ((D9Wake *) (gpointer) l->wakes->data, l->wakes->len);
+      sort_for_merge (l);
       merge (l);
       for (guint i = 0; i < l->workers->len; i++)
         finish_worker (l, g_ptr_array_index (l->workers, i));
