@@ -624,6 +624,13 @@ d9_build_model (D9Loader  *l,
     }
   else
     {
+      gboolean first_done;
+
+      /* The parts' instants join the loader's (their edges and wakes
+       * already have). */
+      if (!d9_loader_assemble (l, NULL, &first_done, error))
+        return FALSE;
+      d9_loader_release_parts (l);
       sort_for_merge (l);
       merge (l);
       for (guint i = 0; i < l->workers->len; i++)

@@ -108,6 +108,7 @@ typedef struct {
   gint          done_kb;     /* atomic: bytes decoded / 1024, for progress */
   D9Loader    **parts;       /* per candidate, once decoded (or NULL) */
   KymoLoadJob  *job;
+  gboolean      streaming;   /* as the loader decodes */
 } D9Shared;
 
 typedef struct {
@@ -130,6 +131,7 @@ struct _D9Spec {
   guint32     ordinal_base;
   guint32    *name_map;
   guint32    *worker_map;
+  guint32    *task_map;
   GArray     *inserts;       /* D9Insert, by pos */
 };
 
@@ -1529,6 +1531,8 @@ loader_clear (D9Loader *l)
 #define PARALLEL_MIN_BYTES (4 << 20)
 /* Each page move splits a mapping or two; a process has some 65,000. */
 #define MAX_PAGE_MOVES 4096
+/* How far back from the end to look for the start of the last segment. */
+#define LAST_SEGMENT_SEARCH ((gsize) 4 << 20)
 
 static guint
 parallel_threads (gsize size)
@@ -1553,7 +1557,7 @@ find_candidates (D9Shared *sh,
   static const guint8 magic[D9_HEADER_SIZE] = { 'T', 'R', 'C', 0, D9_VERSION };
   gsize region = sh->size / n_regions + 1;
 
-  sh->cands = g_new (gsize, n_regions);
+  sh->cands = g_new (gsize, n_regions + 1);
   sh->n_cands = 0;
   for (guint r = 0; r < n_regions; r++)
     {
@@ -1577,6 +1581,23 @@ find_candidates (D9Shared *sh,
             }
         }
     }
+
+  /* The last segment is often the symbol table a symbolizer appends, which
+   * a part cannot take over: on its own, only that part is decoded again. */
+  if (sh->size > D9_HEADER_SIZE)
+    {
+      gsize floor = sh->size > LAST_SEGMENT_SEARCH ? sh->size - LAST_SEGMENT_SEARCH : 0;
+
+      if (sh->n_cands > 0)
+        floor = MAX (floor, sh->cands[sh->n_cands - 1] + 1);
+      floor = MAX (floor, D9_HEADER_SIZE);
+      for (gsize at = sh->size - sizeof magic + 1; at-- > floor;)
+        if (sh->data[at] == magic[0] && memcmp (sh->data + at, magic, sizeof magic) == 0)
+          {
+            sh->cands[sh->n_cands++] = at;
+            break;
+          }
+    }
 }
 
 static D9Loader *
@@ -1596,7 +1617,7 @@ spec_new (D9Shared *sh)
   d9_map_init (&spec->unknown_wakers);
   /* No job: only the loading thread reports progress. */
   loader_init (l, NULL, NULL, d, g_hash_table_new (NULL, NULL), spec);
-  l->streaming = TRUE;
+  l->streaming = sh->streaming;
   return l;
 }
 
@@ -1619,6 +1640,7 @@ spec_free (D9Loader *l)
   d9_map_clear (&spec->unknown_wakers);
   g_free (spec->name_map);
   g_free (spec->worker_map);
+  g_free (spec->task_map);
   g_free (spec);
   g_free (l);
 }
@@ -1871,7 +1893,7 @@ merge_part (D9Loader *l,
   D9Spec *spec = c->spec;
   D9Data *d = l->d, *cd = c->d;
   guint32 ordinal_base, segment_base, string_base, stack_base, schema_base, field_base;
-  g_autofree guint32 *task_map = NULL;
+  guint32 *task_map;
 
   if (c->disorder)
     return MERGE_DISORDER;
@@ -2006,7 +2028,7 @@ merge_part (D9Loader *l,
         }
     }
 
-  task_map = g_new (guint32, cd->tasks->len + 1);
+  task_map = spec->task_map = g_new (guint32, cd->tasks->len + 1);
   for (guint i = 0; i < cd->tasks->len; i++)
     {
       const D9Task *lt = &g_array_index (cd->tasks, D9Task, i);
@@ -2143,6 +2165,55 @@ merge_part (D9Loader *l,
     l->order_ts = c->order_ts;
   d->n_events += cd->n_events;
   return MERGE_OK;
+}
+
+/* Out of time order, a part's edges and wakes are sorted and paired when
+ * building, with the loader's: they join the loader's arrays now, in the
+ * loader's numbering, as decoding the part here would have left them. */
+static void
+append_unordered (D9Loader *l,
+                  D9Loader *c)
+{
+  const D9Spec *spec = c->spec;
+  guint32 base = spec->ordinal_base;
+
+  for (guint i = 0; i < c->workers->len; i++)
+    {
+      D9Worker *lw = g_ptr_array_index (c->workers, i);
+      D9Worker *gw = g_ptr_array_index (l->workers, spec->worker_map[i]);
+      const D9Edge *in = (const D9Edge *) (gpointer) lw->edges->data;
+      gsize n = lw->edges->len, at = gw->edges->len;
+      D9Edge *out;
+
+      g_array_set_size (gw->edges, at + n);
+      out = (D9Edge *) (gpointer) gw->edges->data + at;
+      for (gsize k = 0; k < n; k++)
+        {
+          D9Edge e = in[k];
+          guint32 kind = e.name_kind >> 24, name = e.name_kind & KYMO_NAME_MAX;
+
+          /* A poll's end carries no name. */
+          if (kind != D9_EDGE_POLL_END)
+            name = map_name (spec, name);
+          e.name_kind = (name & KYMO_NAME_MAX) | kind << 24;
+          if (kind == D9_EDGE_POLL_START && (guint32) e.aux != G_MAXUINT32)
+            e.aux = (e.aux & ~(guint64) G_MAXUINT32) | spec->task_map[(guint32) e.aux];
+          e.source += base;
+          out[k] = e;
+        }
+      g_array_unref (lw->edges);
+      lw->edges = g_array_new (FALSE, FALSE, sizeof (D9Edge));
+    }
+  for (guint i = 0; i < c->wakes->len; i++)
+    {
+      D9Wake wake = g_array_index (c->wakes, D9Wake, i);
+
+      if (wake.woken != G_MAXUINT32)
+        wake.woken = spec->task_map[wake.woken];
+      wake.source += base;
+      g_array_append_val (l->wakes, wake);
+    }
+  g_array_set_size (c->wakes, 0);
 }
 
 static gsize
@@ -2674,6 +2745,7 @@ decode_all (D9Loader  *l,
   sh.data = d->data;
   sh.size = d->size;
   sh.job = l->job;
+  sh.streaming = l->streaming;
   find_candidates (&sh, 4 * n_threads);
   if (sh.n_cands == 0)
     {
@@ -2704,6 +2776,8 @@ decode_all (D9Loader  *l,
 
       if (r == MERGE_OK)
         {
+          if (!l->streaming)
+            append_unordered (l, c);
           merged = TRUE;
           stop->status = D9_OK;
           stop->offset = d->size;
@@ -2831,7 +2905,7 @@ d9_load (KymoLoadJob  *job,
       d->data = g_bytes_get_data (bytes, &d->size);
       kymo_trace_set_format_data (trace, d, d9_data_free);
       loader_init (&loader, job, trace, d, tracks_by_name, NULL);
-      if (!decode (&loader, NULL, D9_HEADER_SIZE, 0, &stop, error))
+      if (!decode_all (&loader, &stop, error))
         {
           loader_clear (&loader);
           return FALSE;
