@@ -20,8 +20,8 @@ typedef struct {
   gsize   len;
 } PageRange;
 
-static gsize
-page_size (void)
+gsize
+kymo_page_size (void)
 {
   static gsize size;
 
@@ -39,7 +39,7 @@ kymo_page_queue_init (KymoPageQueue *queue,
 {
   queue->ranges = g_array_new (FALSE, FALSE, sizeof (PageRange));
   queue->next = 0;
-  queue->chunk = MAX (chunk, page_size ());
+  queue->chunk = MAX (chunk, kymo_page_size ());
   queue->failed = FALSE;
 }
 
@@ -54,7 +54,7 @@ kymo_page_queue_add (KymoPageQueue *queue,
                      gpointer       mem,
                      gsize          len)
 {
-  gsize page = page_size ();
+  gsize page = kymo_page_size ();
   /* madvise() takes whole pages; those at the edges fault as usual. */
   guintptr from = ((guintptr) mem + page - 1) & ~(guintptr) (page - 1);
   guintptr to = ((guintptr) mem + len) & ~(guintptr) (page - 1);

@@ -20,6 +20,9 @@ typedef struct {
   gboolean  failed;
 } KymoPageQueue;
 
+/* The system's page size (4096 when it cannot be told). */
+gsize    kymo_page_size               (void);
+
 void     kymo_page_queue_init         (KymoPageQueue *queue,
                                        gsize          chunk);
 void     kymo_page_queue_clear        (KymoPageQueue *queue);

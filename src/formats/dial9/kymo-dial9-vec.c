@@ -14,10 +14,10 @@
 #include <string.h>
 #ifdef __linux__
 #include <sys/mman.h>
-#include <unistd.h>
 #endif
 
 #include "kymo-dial9-loader.h"
+#include "kymo-page-queue.h"
 
 /* Moving fewer pages than this is not worth splitting mappings for (each
  * move costs the process a mapping or two of its limited number). */
@@ -30,21 +30,6 @@
 #define CAN_MOVE_PAGES 1
 #else
 #define CAN_MOVE_PAGES 0
-#endif
-
-#if CAN_MOVE_PAGES
-static gsize
-page_size (void)
-{
-  static gsize size;
-
-  if (g_once_init_enter (&size))
-    {
-      long value = sysconf (_SC_PAGESIZE);
-      g_once_init_leave (&size, value > 0 ? (gsize) value : 4096);
-    }
-  return size;
-}
 #endif
 
 void
@@ -83,7 +68,7 @@ d9_vec_grow_mapped (D9Vec *v,
                     gsize  size)
 {
 #if CAN_MOVE_PAGES
-  gsize page = page_size ();
+  gsize page = kymo_page_size ();
   gsize bytes = (v->cap * size + page - 1) & ~(page - 1);
   void *p;
 
@@ -120,7 +105,7 @@ d9_vec_move_pages (guint8       *dst,
                    D9Moved      *moved)
 {
 #if CAN_MOVE_PAGES
-  gsize page = page_size ();
+  gsize page = kymo_page_size ();
   guintptr s = (guintptr) src, d = (guintptr) dst;
   guintptr at = d + ((s - d) & (page - 1));   /* at >= d, at = s (mod page) */
   guintptr a, b, to;
