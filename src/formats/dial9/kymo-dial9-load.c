@@ -2428,6 +2428,8 @@ place_part_flows (D9Loader      *l,
       o += run_end - i;
       i = run_end;
     }
+  /* The merge sorts its inserts by position, none past the end. */
+  g_assert (o == n + n_ins);
   d9_vec_clear (c->flows);
 }
 
