@@ -522,6 +522,106 @@ parse_simple (const guint8  *p,
   return TRUE;
 }
 
+/* A simple event in a frame of @n bytes at @frame (its 0x00 excluded),
+ * with 32 bytes readable from @frame. Its COBS blocks are undone in a
+ * local copy, which a frame this short allows: the code bytes are where
+ * the zeros go. FALSE for anything else, which the framer then takes. */
+static inline gboolean
+fast_frame (const guint8  *frame,
+            gsize          n,
+            KymoTbandMode  mode,
+            Record        *record)
+{
+  guint8 buf[16];
+  const guint8 *payload = frame + 1;
+
+  /* The shortest simple event: an id, a one-byte timestamp and a field. */
+  if (n < 4 || n > sizeof buf)
+    return FALSE;
+  if (G_UNLIKELY (frame[0] != n))
+    {
+      gsize j = frame[0];
+
+      memcpy (buf, frame + 1, sizeof buf);
+      /* No byte of a frame is 0x00, so every code moves on. */
+      while (j < n)
+        {
+          buf[j - 1] = 0;
+          j += frame[j];
+        }
+      if (j != n)
+        return FALSE;
+      payload = buf;
+    }
+  return parse_simple (payload, payload + n - 1, mode, record);
+}
+
+/* Takes the frames of the segment that fast_frame() can, from the
+ * framer's position on; leaves the framer at the first one it cannot
+ * (or at @fast_end). The framer's state is kept in locals meanwhile: the
+ * records it writes could otherwise alias it. */
+static inline void
+segment_fill_fast (Decoder         *d,
+                   Batch           *batch,
+                   KymoTbandFramer *framer,
+                   gsize            fast_end,
+                   guint            core,
+                   gboolean         exact_source)
+{
+  const guint8 *data = d->stream->data;
+  guint64 base = d->stream->base;
+  gsize pos = framer->pos, zero_base = framer->zero_base, end = framer->size;
+  guint64 zero_mask = framer->zero_mask;
+  KymoTbandMode mode = d->mode;
+
+  while (pos < fast_end)
+    {
+      guint64 mask;
+      gsize zero, n;
+      Record *record;
+
+      if (pos < zero_base || pos - zero_base >= 64)
+        {
+          kymo_tband_framer_load_block (framer, pos & ~(gsize) 63);
+          zero_base = framer->zero_base;
+          zero_mask = framer->zero_mask;
+        }
+      mask = zero_mask & (~G_GUINT64_CONSTANT (0) << (pos - zero_base));
+      /* The frame goes on into the next block (about one in six). */
+      if (mask == 0)
+        {
+          if (end - zero_base <= 64)
+            break;
+          kymo_tband_framer_load_block (framer, zero_base + 64);
+          zero_base = framer->zero_base;
+          zero_mask = framer->zero_mask;
+          if (zero_mask == 0)
+            break;
+          mask = zero_mask;
+        }
+      zero = zero_base + __builtin_ctzll (mask);
+      n = zero - pos;
+      if (n == 0)
+        {
+          pos++;
+          continue;
+        }
+      if (G_UNLIKELY (batch->n_records == batch->room))
+        batch_grow (batch);
+      record = &batch->records[batch->n_records];
+      if (!fast_frame (data + pos, n, mode, record))
+        break;
+      batch->n_records++;
+      record->offset = pos;
+      record->source = exact_source ? (guint32) (base + pos) : KYMO_NO_SOURCE;
+      record->core = core;
+      pos = zero + 1;
+    }
+  framer->pos = pos;
+  framer->zero_base = zero_base;
+  framer->zero_mask = zero_mask;
+}
+
 /* The frames of the segment from @start to @end, with @framer (only its
  * scratch buffer is kept from one segment to the next). */
 static void
@@ -533,7 +633,13 @@ segment_fill (Decoder         *d,
 {
   KymoTbandStream *stream = d->stream;
   guint core = CORE_UNKNOWN;
+  /* Frames that start before this have 32 bytes readable from their start. */
+  gsize fast_end = stream->size >= 32 ? MIN (end, stream->size - 32) : 0;
+  /* Every source in the segment fits, or none of the fast ones does. */
+  gboolean exact_source = stream->base + end < G_MAXUINT32;
 
+  if (!exact_source && stream->base + start < G_MAXUINT32)
+    fast_end = start;
   batch_reset (batch);
   kymo_tband_framer_reset (framer, stream->data, end, start);
   for (;;)
@@ -544,7 +650,11 @@ segment_fill (Decoder         *d,
       gsize offset, len;
       guint64 source;
       Record *record;
-      KymoTbandFrameResult result = kymo_tband_framer_next_inline (framer, &offset, &payload, &len, &reason);
+      KymoTbandFrameResult result;
+
+      if (framer->pos < fast_end)
+        segment_fill_fast (d, batch, framer, fast_end, core, exact_source);
+      result = kymo_tband_framer_next_inline (framer, &offset, &payload, &len, &reason);
 
       /* A segment ends after a 0x00 or where the stream does: only the
        * last one can have an unfinished frame. */
