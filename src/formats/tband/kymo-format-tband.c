@@ -580,21 +580,24 @@ segment_fill_fast (Decoder         *d,
       gsize zero, n;
       Record *record;
 
+      /* Whole blocks only: the framer takes the segment's last bytes. */
       if (pos < zero_base || pos - zero_base >= 64)
         {
-          kymo_tband_framer_load_block (framer, pos & ~(gsize) 63);
-          zero_base = framer->zero_base;
-          zero_mask = framer->zero_mask;
+          gsize block = pos & ~(gsize) 63;
+
+          if (end - block < 64)
+            break;
+          zero_base = block;
+          zero_mask = kymo_tband_zero_bits64 (data + zero_base);
         }
       mask = zero_mask & (~G_GUINT64_CONSTANT (0) << (pos - zero_base));
       /* The frame goes on into the next block (about one in six). */
       if (mask == 0)
         {
-          if (end - zero_base <= 64)
+          if (end - zero_base < 128)
             break;
-          kymo_tband_framer_load_block (framer, zero_base + 64);
-          zero_base = framer->zero_base;
-          zero_mask = framer->zero_mask;
+          zero_base += 64;
+          zero_mask = kymo_tband_zero_bits64 (data + zero_base);
           if (zero_mask == 0)
             break;
           mask = zero_mask;

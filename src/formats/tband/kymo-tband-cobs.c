@@ -10,9 +10,6 @@
 #include "kymo-tband-cobs.h"
 
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 gboolean
 kymo_tband_cobs_decode (const guint8 *in,
@@ -112,21 +109,6 @@ kymo_tband_framer_clear (KymoTbandFramer *self)
   self->scratch_size = 0;
 }
 
-/* One bit per 0x00 byte of the 8 at @p. */
-static inline G_GNUC_UNUSED guint64
-zero_bits8 (const guint8 *p)
-{
-  guint64 v, high;
-
-  memcpy (&v, p, 8);
-  v = GUINT64_FROM_LE (v);
-  /* The top bit of each byte is set when the byte is not 0 (exact, no
-   * borrow between bytes), then gathered into the top byte. */
-  high = ~(((v & G_GUINT64_CONSTANT (0x7F7F7F7F7F7F7F7F)) + G_GUINT64_CONSTANT (0x7F7F7F7F7F7F7F7F)) | v) &
-         G_GUINT64_CONSTANT (0x8080808080808080);
-  return ((high >> 7) * G_GUINT64_CONSTANT (0x0102040810204080)) >> 56;
-}
-
 void
 kymo_tband_framer_load_block (KymoTbandFramer *self,
                               gsize            base)
@@ -135,22 +117,7 @@ kymo_tband_framer_load_block (KymoTbandFramer *self,
 
   self->zero_base = base;
   if (self->size - base >= 64)
-    {
-#ifdef __SSE2__
-      /* Sixteen bytes a compare: a block is looked at every few frames. */
-      const __m128i zero = _mm_setzero_si128 ();
-
-      for (guint i = 0; i < 64; i += 16)
-        {
-          __m128i v = _mm_loadu_si128 ((const __m128i *) (self->data + base + i));
-
-          mask |= (guint64) (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, zero)) << i;
-        }
-#else
-      for (guint i = 0; i < 64; i += 8)
-        mask |= zero_bits8 (self->data + base + i) << i;
-#endif
-    }
+    mask = kymo_tband_zero_bits64 (self->data + base);
   else
     {
       for (gsize i = 0; base + i < self->size; i++)

@@ -7,6 +7,9 @@
 
 #include <glib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 G_BEGIN_DECLS
 
@@ -77,6 +80,30 @@ KymoTbandFrameResult kymo_tband_framer_decode_slow (KymoTbandFramer  *self,
                                                     const guint8    **payload,
                                                     gsize            *len,
                                                     const char      **reason);
+
+/* One bit per 0x00 among the 64 bytes at @p (all readable), returned
+ * rather than stored so that the caller's next read does not wait on a
+ * store. */
+static inline guint64
+kymo_tband_zero_bits64 (const guint8 *p)
+{
+  guint64 mask = 0;
+
+#ifdef __SSE2__
+  const __m128i zero = _mm_setzero_si128 ();
+
+  for (guint i = 0; i < 64; i += 16)
+    {
+      __m128i v = _mm_loadu_si128 ((const __m128i *) (p + i));
+
+      mask |= (guint64) (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, zero)) << i;
+    }
+#else
+  for (guint i = 0; i < 64; i++)
+    mask |= (guint64) (p[i] == 0) << i;
+#endif
+  return mask;
+}
 
 /* The position of the first 0x00 at or after @from (< size), or size. */
 static inline gsize
