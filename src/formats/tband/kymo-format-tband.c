@@ -569,10 +569,14 @@ segment_fill_fast (Decoder         *d,
                    gboolean         exact_source)
 {
   const guint8 *data = d->stream->data;
-  guint64 base = d->stream->base;
   gsize pos = framer->pos, zero_base = framer->zero_base, end = framer->size;
   guint64 zero_mask = framer->zero_mask;
   KymoTbandMode mode = d->mode;
+  Record *records = batch->records;
+  guint n_records = batch->n_records, room = batch->room;
+  /* Sources past 32 bits are none (then all of the segment's are). */
+  guint32 source_base = (guint32) d->stream->base;
+  guint32 source_none = exact_source ? 0 : KYMO_NO_SOURCE;
 
   while (pos < fast_end)
     {
@@ -609,17 +613,23 @@ segment_fill_fast (Decoder         *d,
           pos++;
           continue;
         }
-      if (G_UNLIKELY (batch->n_records == batch->room))
-        batch_grow (batch);
-      record = &batch->records[batch->n_records];
+      if (G_UNLIKELY (n_records == room))
+        {
+          batch->n_records = n_records;
+          batch_grow (batch);
+          records = batch->records;
+          room = batch->room;
+        }
+      record = &records[n_records];
       if (!fast_frame (data + pos, n, mode, record))
         break;
-      batch->n_records++;
+      n_records++;
       record->offset = pos;
-      record->source = exact_source ? (guint32) (base + pos) : KYMO_NO_SOURCE;
+      record->source = (source_base + (guint32) pos) | source_none;
       record->core = core;
       pos = zero + 1;
     }
+  batch->n_records = n_records;
   framer->pos = pos;
   framer->zero_base = zero_base;
   framer->zero_mask = zero_mask;
