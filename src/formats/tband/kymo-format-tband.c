@@ -273,14 +273,25 @@ set_stop (GError        **stop,
 /* How long the model waits for a segment the thread is parsing before it
  * parses it itself: a segment takes the thread well under this. */
 #define BUSY_WAIT_US     300
-/* A record's core before the segment's first core_id event. */
-#define CORE_UNKNOWN     KYMO_TBAND_RECORD_CORE_UNKNOWN
+/* The core of a single stream's records before the segment's first
+ * core_id event: the one the stream was on when the model takes them. */
+#define CORE_UNKNOWN     G_MAXUINT
+/* An EVENT record's offset counts from its batch's base in 32 bits: a
+ * segment's frames past this (behind frames of gigabytes) are FULL. */
+#define MAX_AT           ((gsize) G_MAXUINT32)
 
 typedef KymoTbandRecord Record;
+G_STATIC_ASSERT (sizeof (Record) == 16);
 
+/* What a record other than EVENT needs beside it. */
 typedef struct {
   KymoTbandEvent  event;
   const char     *reason;
+  guint64         offset;     /* in its stream */
+  guint32         source;
+  guint32         value;      /* BAD_CORE: the core id */
+  guint           core;       /* SWITCH: the core from here on */
+  guint           stream;     /* SWITCH, UNFINISHED: the stream's index */
 } Extra;
 
 typedef struct {
@@ -288,18 +299,18 @@ typedef struct {
   Extra     *extra;
   guint      n_records;
   guint      n_extra;
-  guint      room;       /* of both arrays */
+  guint      room;       /* of records */
+  guint      extra_room;
   /* Strings whose frame needed COBS decoding: the framer's scratch buffer
    * does not outlive the next frame. */
   GPtrArray *copies;
   guint64    done;       /* input bytes read up to the end of this batch */
-  /* Records before the first core_id event have CORE_UNKNOWN; end_core is
-   * the core after the batch when it switched at all. */
+  guint64    offset_base;   /* what EVENT records' offsets count from */
+  /* A single stream's records before the first SWITCH are on the core the
+   * stream was on, filled in as the model takes the batch; end_core is the
+   * core after the batch when it switched at all. */
   gboolean   switched;
   guint      end_core;
-  /* The core CORE_UNKNOWN stands for, filled in as the model takes the
-   * batch (rather than written into each record: one pass fewer over
-   * them on the model's thread). */
   guint      start_core;
 } Batch;
 
@@ -367,11 +378,13 @@ batch_clear (Batch *batch)
 }
 
 static void
-batch_reset (Batch *batch)
+batch_reset (Batch   *batch,
+             guint64  offset_base)
 {
   batch->n_records = 0;
   batch->n_extra = 0;
   batch->switched = FALSE;
+  batch->offset_base = offset_base;
   if (batch->copies->len > 0)
     g_ptr_array_set_size (batch->copies, 0);
 }
@@ -381,7 +394,6 @@ batch_grow (Batch *batch)
 {
   batch->room = MAX (batch->room * 2, 1024);
   batch->records = g_renew (Record, batch->records, batch->room);
-  batch->extra = g_renew (Extra, batch->extra, batch->room);
 }
 
 static inline Record *
@@ -392,15 +404,42 @@ batch_add (Batch *batch)
   return &batch->records[batch->n_records++];
 }
 
+/* Keeps what @record needs beside it; the record points to it. */
 static inline Extra *
-batch_extra (Batch  *batch,
-             Record *record)
+batch_extra (Batch   *batch,
+             Record  *record,
+             guint8   kind,
+             guint64  offset,
+             guint32  source)
 {
-  record->v0 = batch->n_extra;
-  return &batch->extra[batch->n_extra++];
+  Extra *extra;
+
+  if (G_UNLIKELY (batch->n_extra == batch->extra_room))
+    {
+      batch->extra_room = MAX (batch->extra_room * 2, 256);
+      batch->extra = g_renew (Extra, batch->extra, batch->extra_room);
+    }
+  record->kind = kind;
+  record->at = batch->n_extra;
+  extra = &batch->extra[batch->n_extra++];
+  extra->offset = offset;
+  extra->source = source;
+  return extra;
 }
 
-/* Fills in @record (offset, source and core already set) from a frame. */
+/* A record saying that what follows is on @core, in stream @stream. */
+static void
+batch_switch (Batch *batch,
+              guint  core,
+              guint  stream)
+{
+  Extra *extra = batch_extra (batch, batch_add (batch), KYMO_TBAND_RECORD_SWITCH, 0, KYMO_NO_SOURCE);
+
+  extra->core = core;
+  extra->stream = stream;
+}
+
+/* Fills in @record, of the frame at @offset with @source, from a frame. */
 static inline void
 batch_frame (Batch                *batch,
              Record               *record,
@@ -408,7 +447,9 @@ batch_frame (Batch                *batch,
              const KymoTbandEvent *event,
              const char           *reason,
              KymoTbandStream      *stream,
-             guint                 stream_index)
+             guint                 stream_index,
+             guint64              offset,
+             guint32               source)
 {
   Extra *extra;
 
@@ -416,16 +457,19 @@ batch_frame (Batch                *batch,
     {
     case KYMO_TBAND_FRAME_OK:
       record->id = event->id;
-      if (G_LIKELY (event->has_ts && kymo_tband_event_u32_fields[event->id] != 0))
+      if (G_LIKELY (event->has_ts && kymo_tband_event_u32_fields[event->id] != 0 &&
+                    offset - batch->offset_base <= MAX_AT &&
+                    event->v[0].u <= G_MAXUINT8 &&
+                    (kymo_tband_event_u32_fields[event->id] < 2 || event->v[1].u <= G_MAXUINT8)))
         {
           record->kind = KYMO_TBAND_RECORD_EVENT;
+          record->at = (guint32) (offset - batch->offset_base);
           record->ts = event->ts;
           record->v0 = event->v[0].u;
           record->v1 = kymo_tband_event_u32_fields[event->id] > 1 ? event->v[1].u : 0;
           break;
         }
-      record->kind = KYMO_TBAND_RECORD_FULL;
-      extra = batch_extra (batch, record);
+      extra = batch_extra (batch, record, KYMO_TBAND_RECORD_FULL, offset, source);
       extra->event = *event;
       if (extra->event.str_len > 0 &&
           (guintptr) extra->event.str - (guintptr) stream->data >= stream->size)
@@ -438,20 +482,29 @@ batch_frame (Batch                *batch,
       break;
 
     case KYMO_TBAND_FRAME_BAD:
-      record->kind = KYMO_TBAND_RECORD_BAD;
-      batch_extra (batch, record)->reason = reason;
+      batch_extra (batch, record, KYMO_TBAND_RECORD_BAD, offset, source)->reason = reason;
       break;
 
     case KYMO_TBAND_FRAME_UNFINISHED:
-      record->kind = KYMO_TBAND_RECORD_UNFINISHED;
-      record->v1 = stream_index;
-      batch_extra (batch, record)->reason = reason;
+      extra = batch_extra (batch, record, KYMO_TBAND_RECORD_UNFINISHED, offset, source);
+      extra->reason = reason;
+      extra->stream = stream_index;
       break;
 
     case KYMO_TBAND_FRAME_END:
     default:
       g_assert_not_reached ();
     }
+}
+
+/* A core_id event with a core out of range: damage. */
+static void
+batch_bad_core (Batch   *batch,
+                guint32  value,
+                guint64  offset,
+                guint32  source)
+{
+  batch_extra (batch, batch_add (batch), KYMO_TBAND_RECORD_BAD_CORE, offset, source)->value = value;
 }
 
 /* Where segment @k starts and ends: segment k starts after the first 0x00
@@ -564,9 +617,7 @@ static inline void
 segment_fill_fast (Decoder         *d,
                    Batch           *batch,
                    KymoTbandFramer *framer,
-                   gsize            fast_end,
-                   guint            core,
-                   gboolean         exact_source)
+                   gsize            fast_end)
 {
   const guint8 *data = d->stream->data;
   gsize pos = framer->pos, zero_base = framer->zero_base, end = framer->size;
@@ -574,9 +625,7 @@ segment_fill_fast (Decoder         *d,
   KymoTbandMode mode = d->mode;
   Record *records = batch->records;
   guint n_records = batch->n_records, room = batch->room;
-  /* Sources past 32 bits are none (then all of the segment's are). */
-  guint32 source_base = (guint32) d->stream->base;
-  guint32 source_none = exact_source ? 0 : KYMO_NO_SOURCE;
+  gsize at_base = batch->offset_base;
 
   while (pos < fast_end)
     {
@@ -624,9 +673,7 @@ segment_fill_fast (Decoder         *d,
       if (!fast_frame (data + pos, n, mode, record))
         break;
       n_records++;
-      record->offset = pos;
-      record->source = (source_base + (guint32) pos) | source_none;
-      record->core = core;
+      record->at = (guint32) (pos - at_base);
       pos = zero + 1;
     }
   batch->n_records = n_records;
@@ -646,14 +693,12 @@ segment_fill (Decoder         *d,
 {
   KymoTbandStream *stream = d->stream;
   guint core = CORE_UNKNOWN;
-  /* Frames that start before this have 32 bytes readable from their start. */
+  /* Frames that start before this have 32 bytes readable from their
+   * start, and an offset from the segment's that fits a record. */
   gsize fast_end = stream->size >= 32 ? MIN (end, stream->size - 32) : 0;
-  /* Every source in the segment fits, or none of the fast ones does. */
-  gboolean exact_source = stream->base + end < G_MAXUINT32;
 
-  if (!exact_source && stream->base + start < G_MAXUINT32)
-    fast_end = start;
-  batch_reset (batch);
+  fast_end = MIN (fast_end, start + MAX_AT);
+  batch_reset (batch, start);
   kymo_tband_framer_reset (framer, stream->data, end, start);
   for (;;)
     {
@@ -662,11 +707,12 @@ segment_fill (Decoder         *d,
       const char *reason;
       gsize offset, len;
       guint64 source;
+      guint32 source32;
       Record *record;
       KymoTbandFrameResult result;
 
       if (framer->pos < fast_end)
-        segment_fill_fast (d, batch, framer, fast_end, core, exact_source);
+        segment_fill_fast (d, batch, framer, fast_end);
       result = kymo_tband_framer_next_inline (framer, &offset, &payload, &len, &reason);
 
       /* A segment ends after a 0x00 or where the stream does: only the
@@ -674,19 +720,8 @@ segment_fill (Decoder         *d,
       if (result == KYMO_TBAND_FRAME_END)
         break;
 
-      record = batch_add (batch);
       source = stream->base + offset;
-      record->offset = offset;
-      record->source = source < G_MAXUINT32 ? (guint32) source : KYMO_NO_SOURCE;
-      record->core = core;
-      /* A payload in the stream itself (no COBS block to undo) is followed
-       * by its 0x00 and, but near the end, by more frames; one decoded into
-       * the framer's scratch buffer usually has room after it too. */
-      if (result == KYMO_TBAND_FRAME_OK &&
-          ((payload == stream->data + offset + 1 && stream->size - offset > len + 16) ||
-           (payload == framer->scratch && framer->scratch_size >= len + 8)) &&
-          parse_simple (payload, payload + len, d->mode, record))
-        continue;
+      source32 = source < G_MAXUINT32 ? (guint32) source : KYMO_NO_SOURCE;
       if (result == KYMO_TBAND_FRAME_OK &&
           !kymo_tband_event_parse_inline (payload, len, d->mode, &event, &reason))
         result = KYMO_TBAND_FRAME_BAD;
@@ -695,31 +730,36 @@ segment_fill (Decoder         *d,
           /* The record belongs to the core it switches to. */
           if (event.v[0].u >= KYMO_TBAND_MAX_CORES)
             {
-              record->kind = KYMO_TBAND_RECORD_BAD_CORE;
-              record->v0 = event.v[0].u;
+              batch_bad_core (batch, event.v[0].u, offset, source32);
               continue;
             }
           batch->switched = TRUE;
           core = event.v[0].u;
+          batch_switch (batch, core, 0);
         }
-      record->core = core;
-      batch_frame (batch, record, result, &event, reason, stream, 0);
+      record = batch_add (batch);
+      batch_frame (batch, record, result, &event, reason, stream, 0, offset, source32);
     }
   batch->end_core = core;
   batch->done = end;
 }
 
-/* Merged streams: frames up to BATCH_RECORDS, in time order. */
+/* Merged streams: frames up to BATCH_RECORDS, in time order. A SWITCH
+ * goes before the first record and wherever the core or the stream
+ * changes. */
 static void
 cursors_fill (Decoder *d,
               Batch   *batch)
 {
-  batch_reset (batch);
+  guint core = G_MAXUINT, stream = G_MAXUINT;
+
+  batch_reset (batch, 0);
   while (batch->n_records < BATCH_RECORDS)
     {
       Cursor *c = cursors_next (d->cursors, d->n, d->mode);
-      Record *record;
+      guint index;
       guint64 source;
+      guint32 source32;
 
       if (c == NULL)
         {
@@ -727,18 +767,22 @@ cursors_fill (Decoder *d,
           break;
         }
       c->pending = FALSE;
-      record = batch_add (batch);
+      index = c - d->cursors;
       source = c->stream->base + c->offset;
-      record->offset = c->offset;
-      record->source = source < G_MAXUINT32 ? (guint32) source : KYMO_NO_SOURCE;
+      source32 = source < G_MAXUINT32 ? (guint32) source : KYMO_NO_SOURCE;
       if (!cursor_switch_core (c))
         {
-          record->kind = KYMO_TBAND_RECORD_BAD_CORE;
-          record->v0 = c->event.v[0].u;
+          batch_bad_core (batch, c->event.v[0].u, c->offset, source32);
           continue;
         }
-      record->core = c->core;
-      batch_frame (batch, record, c->result, &c->event, c->reason, c->stream, c - d->cursors);
+      if (c->core != core || index != stream)
+        {
+          core = c->core;
+          stream = index;
+          batch_switch (batch, core, stream);
+        }
+      batch_frame (batch, batch_add (batch), c->result, &c->event, c->reason, c->stream, index, c->offset,
+                   source32);
     }
   batch->start_core = 0;
   batch->done = 0;
@@ -1007,47 +1051,55 @@ load (KymoLoadJob  *job,
 
   while (!cancelled && (batch = decoder_take (decoder)) != NULL)
     {
+      KymoTbandRun where = { batch->start_core, batch->offset_base,
+                             ((KymoTbandStream *) g_ptr_array_index (streams->streams, 0))->base };
+
       for (guint i = 0; i < batch->n_records; )
         {
           const Record *r;
+          const Extra *e;
           guint run;
 
           /* Progress is checked every PROGRESS_EVERY records. */
           run = kymo_tband_model_records (model, batch->records + i, MIN (batch->n_records - i, countdown),
-                                          batch->start_core);
+                                          &where);
           i += run;
           n_frames += run;
           countdown -= run;
           if (i < batch->n_records && countdown > 0)
             {
               r = &batch->records[i++];
+              e = &batch->extra[r->at];
               countdown--;
               switch (r->kind)
                 {
                 case KYMO_TBAND_RECORD_FULL:
                   n_frames++;
-                  kymo_tband_model_event (model, r->core == CORE_UNKNOWN ? batch->start_core : r->core,
-                                          &batch->extra[r->v0].event, r->source, r->offset);
+                  kymo_tband_model_event (model, where.core, &e->event, e->source, e->offset);
                   break;
 
                 case KYMO_TBAND_RECORD_BAD_CORE:
                   n_frames++;
                   n_invalid++;
-                  kymo_tband_model_warn (model, r->offset, "invalid frame: core id %" G_GUINT32_FORMAT " is too large",
-                                         r->v0);
+                  kymo_tband_model_warn (model, e->offset, "invalid frame: core id %" G_GUINT32_FORMAT " is too large",
+                                         e->value);
                   break;
 
                 case KYMO_TBAND_RECORD_BAD:
                   n_frames++;
                   n_invalid++;
-                  kymo_tband_model_invalid (model, r->core == CORE_UNKNOWN ? batch->start_core : r->core,
-                                            r->offset, batch->extra[r->v0].reason);
+                  kymo_tband_model_invalid (model, where.core, e->offset, e->reason);
                   break;
 
                 case KYMO_TBAND_RECORD_UNFINISHED:
                   set_stop (&stop, KYMO_LOAD_ERROR_TRUNCATED,
-                            ((KymoTbandStream *) g_ptr_array_index (streams->streams, r->v1))->path,
-                            r->offset, batch->extra[r->v0].reason);
+                            ((KymoTbandStream *) g_ptr_array_index (streams->streams, e->stream))->path,
+                            e->offset, e->reason);
+                  break;
+
+                case KYMO_TBAND_RECORD_SWITCH:
+                  where.core = e->core;
+                  where.source_base = ((KymoTbandStream *) g_ptr_array_index (streams->streams, e->stream))->base;
                   break;
 
                 case KYMO_TBAND_RECORD_EVENT:

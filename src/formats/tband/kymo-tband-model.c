@@ -1833,50 +1833,44 @@ guint
 kymo_tband_model_records (KymoTbandModel        *self,
                           const KymoTbandRecord *records,
                           guint                  n,
-                          guint                  unknown_core)
+                          const KymoTbandRun    *run)
 {
   KymoTbandEvent event = { 0 };
-  guint i, core_id = G_MAXUINT;
-  Core *core = NULL;
+  guint i;
+  Core *core;
   /* What timed_event() keeps up to date for every event is kept here for
-   * the run and stored once at its end (or at a change of core): nothing
-   * the events do in between reads it. */
+   * the run and stored once at its end: nothing the events do in between
+   * reads it. */
   guint64 max_ticks = self->max_ticks;
   guint64 resolution = self->resolution;
-  guint64 last_ticks = 0;
-  gboolean has_ts = FALSE;
-  KymoTime last_ns = 0;
+  guint64 last_ticks, offset_base = run->offset_base;
+  guint64 source_base = run->source_base + run->offset_base;
+  gboolean has_ts;
+  KymoTime last_ns;
   KymoTime end = self->has_end ? self->end : 0;
   guint max_id = 0;
+
+  if (n == 0 || records[0].kind != KYMO_TBAND_RECORD_EVENT)
+    return 0;
+  g_assert (run->core < KYMO_TBAND_MAX_CORES);
+  core = get_core (self, run->core);
+  has_ts = core->has_ts;
+  last_ticks = core->last_ticks;
+  last_ns = core->last_ns;
 
   /* Most of a stream: one call for a run of them rather than one each. */
   event.has_ts = TRUE;
   for (i = 0; i < n && records[i].kind == KYMO_TBAND_RECORD_EVENT; i++)
     {
       const KymoTbandRecord *r = &records[i];
+      guint64 source = source_base + r->at;
+      guint32 source32 = source < G_MAXUINT32 ? (guint32) source : KYMO_NO_SOURCE;
       KymoTime ts;
 
-      if (G_UNLIKELY (r->core != core_id))
-        {
-          guint id = r->core == KYMO_TBAND_RECORD_CORE_UNKNOWN ? unknown_core : r->core;
-
-          g_assert (id < KYMO_TBAND_MAX_CORES);
-          if (core != NULL)
-            {
-              core->has_ts = has_ts;
-              core->last_ticks = last_ticks;
-              core->last_ns = last_ns;
-            }
-          core_id = r->core;
-          core = get_core (self, id);
-          has_ts = core->has_ts;
-          last_ticks = core->last_ticks;
-          last_ns = core->last_ns;
-        }
       max_id = MAX (max_id, r->id);
-      ts = G_LIKELY (r->ts <= max_ticks) ? (KymoTime) (r->ts * resolution) : to_ns (self, r->ts, r->offset);
+      ts = G_LIKELY (r->ts <= max_ticks) ? (KymoTime) (r->ts * resolution) : to_ns (self, r->ts, offset_base + r->at);
       if (G_UNLIKELY (has_ts && r->ts < last_ticks))
-        time_goes_back (self, core, r->ts, last_ticks, ts, r->source, r->offset);
+        time_goes_back (self, core, r->ts, last_ticks, ts, source32, offset_base + r->at);
       has_ts = TRUE;
       last_ticks = r->ts;
       last_ns = ts;
@@ -1886,19 +1880,16 @@ kymo_tband_model_records (KymoTbandModel        *self,
       event.ts = r->ts;
       event.v[0].u = r->v0;
       event.v[1].u = r->v1;
-      timed_dispatch (self, core, &event, ts, r->source, r->offset);
+      timed_dispatch (self, core, &event, ts, source32, offset_base + r->at);
     }
-  if (i > 0)
-    {
-      core->has_ts = has_ts;
-      core->last_ticks = last_ticks;
-      core->last_ns = last_ns;
-      self->seen_timed = TRUE;
-      self->end = end;
-      self->has_end = TRUE;
-      if (max_id >= KYMO_TBAND_FIRST_FREERTOS_ID)
-        self->freertos = TRUE;
-    }
+  core->has_ts = has_ts;
+  core->last_ticks = last_ticks;
+  core->last_ns = last_ns;
+  self->seen_timed = TRUE;
+  self->end = end;
+  self->has_end = TRUE;
+  if (max_id >= KYMO_TBAND_FIRST_FREERTOS_ID)
+    self->freertos = TRUE;
   return i;
 }
 

@@ -26,36 +26,39 @@ void            kymo_tband_model_event    (KymoTbandModel       *self,
                                            guint32               source,
                                            guint64               offset);
 /* A decoded frame as the load hands it over: small, as millions of them
- * go from the decoding thread to the model. */
+ * go from the decoding thread to the model, from one processor's cache to
+ * the other's. */
 typedef enum {
-  KYMO_TBAND_RECORD_EVENT,      /* a timed event with at most two u32 fields, all here */
+  KYMO_TBAND_RECORD_EVENT,      /* a timed event with at most two fields, each below 256 */
   KYMO_TBAND_RECORD_FULL,       /* any other event (kept beside the record) */
   KYMO_TBAND_RECORD_BAD,        /* a frame that did not decode */
-  KYMO_TBAND_RECORD_BAD_CORE,   /* a core_id event with core v0 out of range */
-  KYMO_TBAND_RECORD_UNFINISHED, /* bytes at the end of stream v1 without a closing 0x00 */
+  KYMO_TBAND_RECORD_BAD_CORE,   /* a core_id event with a core out of range */
+  KYMO_TBAND_RECORD_UNFINISHED, /* bytes at the end of a stream without a closing 0x00 */
+  KYMO_TBAND_RECORD_SWITCH,     /* the records after it are on another core or stream */
 } KymoTbandRecordKind;
 
 typedef struct {
   guint64 ts;
-  guint64 offset;     /* in its stream, for warnings */
-  guint32 v0;
-  guint32 v1;
-  guint32 source;
+  guint32 at;         /* EVENT: its offset from the run's; others: what is kept beside */
   guint8  kind;       /* KymoTbandRecordKind */
   guint8  id;
-  guint16 core;
+  guint8  v0;
+  guint8  v1;
 } KymoTbandRecord;
 
-/* A record's core that stands for the core the run of records is on. */
-#define KYMO_TBAND_RECORD_CORE_UNKNOWN G_MAXUINT16
+/* Where a run of EVENT records is. */
+typedef struct {
+  guint   core;
+  guint64 offset_base;   /* a record's offset in its stream is offset_base + at */
+  guint64 source_base;   /* its source is source_base + its offset (none past 32 bits) */
+} KymoTbandRun;
 
-/* Feeds the leading KYMO_TBAND_RECORD_EVENT records of @records, as
- * kymo_tband_model_event() would; returns how many. Records with core
- * KYMO_TBAND_RECORD_CORE_UNKNOWN are on @unknown_core. */
+/* Feeds the leading KYMO_TBAND_RECORD_EVENT records of @records, all in
+ * @run, as kymo_tband_model_event() would; returns how many. */
 guint           kymo_tband_model_records  (KymoTbandModel        *self,
                                            const KymoTbandRecord *records,
                                            guint                  n,
-                                           guint                  unknown_core);
+                                           const KymoTbandRun    *run);
 /* How far the load is (@done of @total input bytes): busy tracks reserve
  * room for what the rest of the input will bring at the same rate. */
 void            kymo_tband_model_set_progress (KymoTbandModel   *self,
