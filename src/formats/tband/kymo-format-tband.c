@@ -321,11 +321,15 @@ typedef enum {
   SLOT_ABANDONED,   /* the model parsed the segment itself meanwhile */
 } SlotState;
 
+/* Written by one thread while the other reads the next: each slot on
+ * cache lines of its own (two: lines are fetched in pairs). */
+#define LINE_BYTES 128
+
 typedef struct {
   Batch     batch;
   guint64   segment;
   SlotState state;
-} Slot;
+} __attribute__ ((aligned (LINE_BYTES))) Slot;
 
 typedef struct {
   KymoTbandStreams *streams;
@@ -350,7 +354,8 @@ typedef struct {
   gboolean          finished;
 
   Slot              ring[RING_SLOTS];
-  KymoTbandFramer   thread_framer;
+  /* The thread's own, away from what the model writes. */
+  KymoTbandFramer   thread_framer __attribute__ ((aligned (LINE_BYTES)));
   GThread          *thread;
   GMutex            lock;
   GCond             cond;
@@ -869,7 +874,7 @@ decoder_wants_thread (gsize size)
 static Decoder *
 decoder_new (KymoTbandStreams *streams)
 {
-  Decoder *d = g_new0 (Decoder, 1);
+  Decoder *d = g_aligned_alloc0 (1, sizeof (Decoder), LINE_BYTES);
 
   d->streams = streams;
   d->mode = streams->mode;
@@ -1018,7 +1023,7 @@ decoder_free (Decoder *d)
   kymo_page_queue_clear (&d->pages);
   g_mutex_clear (&d->lock);
   g_cond_clear (&d->cond);
-  g_free (d);
+  g_aligned_free (d);
 }
 
 static gboolean
