@@ -1062,6 +1062,153 @@ test_threads_agree (void)
   g_assert_cmpuint (stream->len, >, 3 * 1000 * 1000);
 }
 
+/* Short frames of every shape the loop for simple frames could take
+ * wrongly: fields of 0 (COBS blocks inside a frame, up to three), of 127,
+ * 128, 255, 256 and more (one- and more-byte varints, around what a
+ * record holds), timestamps of one byte and of nine, COBS chains that run
+ * past their frame or end early, payloads of 15 and 16 bytes, unknown ids,
+ * lone 0x00 bytes and core switches. */
+static const guint32 short_frame_values[] = { 0, 1, 127, 128, 255, 256, 70000 };
+
+static GByteArray *
+short_frame_stream (guint *receives)
+{
+  const guint32 *values = short_frame_values;
+  const guint n_values = G_N_ELEMENTS (short_frame_values);
+  static const guint8 past_end[] = { 0x05, 0x54, 0x11, 0x00 };
+  static const guint8 early_end[] = { 0x02, 0x54, 0x03, 0x11, 0x22, 0x00 };
+  static const guint8 two_zeros[] = { 0x02, 0x62, 0x01, 0x02, 0x22, 0x00 };
+  static const guint8 lone_zeros[] = { 0x00, 0x00 };
+  static const guint8 unknown[] = { 0x33, 0x01 };
+  static const guint8 junk15[15] = { 0x54, 0x81, 0x82, 0x83, 0x04, 0x05, 0x06, 0x07,
+                                     0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E };
+  static const guint8 junk16[16] = { 0x62, 0x05, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06,
+                                     0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E };
+  GByteArray *out = g_byte_array_new ();
+  guint64 ts = 0;
+
+  add_event (out, KYMO_TBAND_QUEUE_KIND, 0, 2, 3, NULL);
+  for (guint i = 0; out->len < 400 * 1000; i++)
+    {
+      guint32 a = values[i % n_values];
+      guint32 b = values[(i / n_values) % n_values];
+
+      /* Timestamps of 9 bytes for the last part. */
+      ts = out->len > 320 * 1000 && ts < ((guint64) 1 << 58) ? (guint64) 1 << 58 : ts + i % 200;
+      add_event (out, KYMO_TBAND_QUEUE_SEND, ts, 1 + i % 3, a, NULL);
+      add_event (out, KYMO_TBAND_QUEUE_RECEIVE, ts, a, b, NULL);
+      receives[i % n_values]++;
+      add_event (out, KYMO_TBAND_TASK_SWITCHED_IN, ts, b, 0, NULL);
+      add_event (out, KYMO_TBAND_TASK_PRIORITY_SET, ts, 1 + i % 4, a, NULL);
+      add_event (out, KYMO_TBAND_ISR_ENTER, ts, a, 0, NULL);
+      add_event (out, KYMO_TBAND_ISR_EXIT, ts, a, 0, NULL);
+      add_event (out, KYMO_TBAND_VALMARKER, ts, 1, (guint64) b << 1, NULL);
+      if (i % 13 == 0)
+        g_byte_array_append (out, past_end, sizeof past_end);
+      if (i % 17 == 0)
+        g_byte_array_append (out, early_end, sizeof early_end);
+      if (i % 19 == 0)
+        g_byte_array_append (out, two_zeros, sizeof two_zeros);
+      if (i % 23 == 0)
+        g_byte_array_append (out, lone_zeros, sizeof lone_zeros);
+      if (i % 29 == 0)
+        add_raw_frame (out, unknown, sizeof unknown);
+      if (i % 31 == 0)
+        add_raw_frame (out, junk15, sizeof junk15);
+      if (i % 37 == 0)
+        add_raw_frame (out, junk16, sizeof junk16);
+      if (i % 101 == 0)
+        add_event (out, KYMO_TBAND_CORE_ID, ts, (i / 101) % 2, 0, NULL);
+    }
+  return out;
+}
+
+static char *
+fingerprint_fast (const guint8 *data,
+                  gsize         size,
+                  const char   *mode,
+                  guint         threads,
+                  gboolean      fast)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KymoTrace) trace = NULL;
+
+  kymo_tband_set_load_threads (threads);
+  kymo_tband_set_fast_frames (fast);
+  trace = load_mode (data, size, mode, &error);
+  kymo_tband_set_fast_frames (TRUE);
+  kymo_tband_set_load_threads (0);
+  g_assert_nonnull (trace);
+  return trace_fingerprint (trace);
+}
+
+static gboolean
+has_sample (KymoTrace *trace,
+            double     value)
+{
+  for (guint t = 0; t < kymo_trace_get_n_tracks (trace); t++)
+    {
+      gsize n;
+      const KymoSample *samples = kymo_track_get_samples (kymo_trace_get_track (trace, t), &n);
+
+      for (gsize i = 0; i < n; i++)
+        if (samples[i].value == value)
+          return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_fast_frames_agree (void)
+{
+  guint receives[G_N_ELEMENTS (short_frame_values)] = { 0 };
+  g_autoptr(GByteArray) shorts = short_frame_stream (receives);
+  g_autoptr(GByteArray) longs = long_stream ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KymoTrace) trace = NULL;
+  GByteArray *streams[] = { shorts, longs };
+  const char *modes[] = { NULL, "bare-metal" };
+
+  /* The loop for simple frames reads a stream as the full parser does,
+   * cut anywhere, on either thread. */
+  for (guint s = 0; s < G_N_ELEMENTS (streams); s++)
+    for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+      for (guint threads = 1; threads <= 2; threads++)
+        {
+          const gsize cuts[] = { streams[s]->len, streams[s]->len - 3, 65536 * 3 + 17 };
+
+          for (guint c = 0; c < G_N_ELEMENTS (cuts); c++)
+            {
+              g_autofree char *fast = fingerprint_fast (streams[s]->data, cuts[c], modes[m], threads, TRUE);
+              g_autofree char *full = fingerprint_fast (streams[s]->data, cuts[c], modes[m], threads, FALSE);
+
+              g_assert_cmpstr (fast, ==, full);
+            }
+        }
+
+  /* And what it read is the stream: every field value, the damage. */
+  trace = load_mode (shorts->data, shorts->len, NULL, &error);
+  g_assert_nonnull (trace);
+  for (guint v = 0; v < G_N_ELEMENTS (short_frame_values); v++)
+    {
+      g_autofree char *path = g_strdup_printf ("queue #%u/Operations", short_frame_values[v]);
+      KymoTrack *ops = find_track (trace, path);
+      gsize n;
+
+      /* Queue lengths are second fields, queue ids first ones; queues
+       * from 4 on only ever see these receives. */
+      g_assert_true (has_sample (trace, short_frame_values[v]));
+      g_assert_nonnull (ops);
+      kymo_track_get_instants (ops, &n);
+      if (short_frame_values[v] >= 4)
+        g_assert_cmpuint (n, ==, receives[v]);
+    }
+  g_assert_true (has_warning (trace, "bad COBS"));
+  g_assert_true (has_warning (trace, "unknown event id"));
+  g_assert_nonnull (find_track (trace, "Core 1/CPU"));
+  g_assert_cmpstr (kymo_trace_get_metadata (trace, "invalid_frames"), !=, "0");
+}
+
 /* Megabytes without a 0x00 are a few huge bad frames, found in one pass. */
 static void
 test_few_zeros (void)
@@ -1138,6 +1285,7 @@ main (int   argc,
   g_test_add_func ("/tband/input/encodings-and-detect", test_encodings_and_detect);
   g_test_add_func ("/tband/input/every-prefix", test_every_prefix);
   g_test_add_func ("/tband/sample", test_sample);
+  g_test_add_func ("/tband/load/fast-frames-agree", test_fast_frames_agree);
   g_test_add_func ("/tband/load/threads-agree", test_threads_agree);
   g_test_add_func ("/tband/load/few-zeros", test_few_zeros);
   g_test_add_func ("/tband/load/cancel", test_cancel);

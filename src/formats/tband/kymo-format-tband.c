@@ -334,6 +334,7 @@ typedef struct {
 typedef struct {
   KymoTbandStreams *streams;
   KymoTbandMode     mode;
+  gboolean          no_fast_frames;
 
   /* One stream */
   KymoTbandStream  *stream;
@@ -703,6 +704,8 @@ segment_fill (Decoder         *d,
   gsize fast_end = stream->size >= 32 ? MIN (end, stream->size - 32) : 0;
 
   fast_end = MIN (fast_end, start + MAX_AT);
+  if (d->no_fast_frames)
+    fast_end = start;
   batch_reset (batch, start);
   kymo_tband_framer_reset (framer, stream->data, end, start);
   for (;;)
@@ -851,6 +854,13 @@ decoder_want_pages (gpointer at,
 }
 
 static gint load_threads;
+static gint no_fast_frames;
+
+void
+kymo_tband_set_fast_frames (gboolean enabled)
+{
+  g_atomic_int_set (&no_fast_frames, !enabled);
+}
 
 void
 kymo_tband_set_load_threads (guint threads)
@@ -878,6 +888,7 @@ decoder_new (KymoTbandStreams *streams)
 
   d->streams = streams;
   d->mode = streams->mode;
+  d->no_fast_frames = g_atomic_int_get (&no_fast_frames);
   d->n = streams->streams->len;
   g_mutex_init (&d->lock);
   g_cond_init (&d->cond);

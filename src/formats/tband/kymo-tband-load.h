@@ -15,4 +15,9 @@ G_BEGIN_DECLS
  * compare them. */
 void kymo_tband_set_load_threads (guint threads);
 
+/* FALSE: every frame goes through the framer and the full parser, none
+ * through the fused loop for short simple frames. Only tests need this:
+ * they check that both read a stream the same. */
+void kymo_tband_set_fast_frames  (gboolean enabled);
+
 G_END_DECLS
