@@ -747,6 +747,18 @@ test_encodings_and_detect (void)
     g_assert_cmpstr (binary_dump, ==, json_dump);
   }
 
+  /* One whose entries hold no hex string is an error, not an empty trace
+   * (nor a crash: the fuzzer found this one). */
+  {
+    static const char empty[] = "{\"title\":\"t\",\"data\":[{\"core_id\":0,\"!hex\":\"0302\"}, 7]}";
+    g_autoptr(GError) error = NULL;
+    g_autoptr(KymoTrace) trace = load_mode ((const guint8 *) empty, strlen (empty), NULL, &error);
+
+    g_assert_null (trace);
+    g_assert_error (error, KYMO_LOAD_ERROR, KYMO_LOAD_ERROR_CORRUPT);
+    g_assert_nonnull (strstr (error->message, "no entry with a"));
+  }
+
   /* No magic, but frame shape tells it apart from text and noise. */
   {
     g_autoptr(GBytes) text = g_bytes_new_static ("hello, world: not a trace\n", 26);

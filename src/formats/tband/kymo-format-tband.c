@@ -306,6 +306,7 @@ typedef struct {
   GPtrArray *copies;
   guint64    done;       /* input bytes read up to the end of this batch */
   guint64    offset_base;   /* what EVENT records' offsets count from */
+  guint64    source_base;   /* and their sources, until a SWITCH */
   /* A single stream's records before the first SWITCH are on the core the
    * stream was on, filled in as the model takes the batch; end_core is the
    * core after the batch when it switched at all. */
@@ -385,12 +386,14 @@ batch_clear (Batch *batch)
 
 static void
 batch_reset (Batch   *batch,
-             guint64  offset_base)
+             guint64  offset_base,
+             guint64  source_base)
 {
   batch->n_records = 0;
   batch->n_extra = 0;
   batch->switched = FALSE;
   batch->offset_base = offset_base;
+  batch->source_base = source_base;
   if (batch->copies->len > 0)
     g_ptr_array_set_size (batch->copies, 0);
 }
@@ -706,7 +709,7 @@ segment_fill (Decoder         *d,
   fast_end = MIN (fast_end, start + MAX_AT);
   if (d->no_fast_frames)
     fast_end = start;
-  batch_reset (batch, start);
+  batch_reset (batch, start, stream->base);
   kymo_tband_framer_reset (framer, stream->data, end, start);
   for (;;)
     {
@@ -761,7 +764,7 @@ cursors_fill (Decoder *d,
 {
   guint core = G_MAXUINT, stream = G_MAXUINT;
 
-  batch_reset (batch, 0);
+  batch_reset (batch, 0, 0);
   while (batch->n_records < BATCH_RECORDS)
     {
       Cursor *c = cursors_next (d->cursors, d->n, d->mode);
@@ -1067,8 +1070,7 @@ load (KymoLoadJob  *job,
 
   while (!cancelled && (batch = decoder_take (decoder)) != NULL)
     {
-      KymoTbandRun where = { batch->start_core, batch->offset_base,
-                             ((KymoTbandStream *) g_ptr_array_index (streams->streams, 0))->base };
+      KymoTbandRun where = { batch->start_core, batch->offset_base, batch->source_base };
 
       for (guint i = 0; i < batch->n_records; )
         {

@@ -212,6 +212,15 @@ kymo_tband_streams_open (KymoInput              *input,
       }
     }
 
+  /* A JSON file whose "data" holds no usable entry. */
+  if (self->streams->len == 0)
+    {
+      g_set_error (error, KYMO_LOAD_ERROR, KYMO_LOAD_ERROR_CORRUPT,
+                   "%s: no Tonbandgerät stream: \"data\" has no entry with a \"hex\" string",
+                   kymo_input_get_path (input));
+      return NULL;
+    }
+
   for (guint i = 0; i < self->streams->len; i++)
     {
       KymoTbandStream *stream = g_ptr_array_index (self->streams, i);
