@@ -457,7 +457,7 @@ batch_frame (Batch                *batch,
              const char           *reason,
              KymoTbandStream      *stream,
              guint                 stream_index,
-             guint64              offset,
+             guint64               offset,
              guint32               source)
 {
   Extra *extra;
