@@ -268,6 +268,7 @@ struct _KymoTbandModel
   guint      n_warnings;
   guint      n_dropped_warnings;
 
+  guint32   *isr_unnamed;     /* "ISR #n" interned, by small id; 0 until needed */
   guint32    name_running[N_STATES];
   guint32    name_dropped_frame;
   guint32    name_no_task;
@@ -653,6 +654,7 @@ kymo_tband_model_free (KymoTbandModel *self)
   idmap_clear (&self->tasks, task_free);
   idmap_clear (&self->queues, queue_free);
   idmap_clear (&self->isrs, isr_free);
+  g_free (self->isr_unnamed);
   idmap_clear (&self->evtmarkers, evtmarker_free);
   idmap_clear (&self->valmarkers, valmarker_free);
   g_ptr_array_unref (self->task_list);
@@ -1458,12 +1460,21 @@ isr_enter (KymoTbandModel       *self,
         isr->name_id = kymo_trace_intern (self->trace, isr->name);
       open.name = isr->name_id;
     }
+  else if (id < DENSE_IDS && self->isr_unnamed != NULL && self->isr_unnamed[id] != 0)
+    open.name = self->isr_unnamed[id];
   else
     {
       char buf[32];
 
       g_snprintf (buf, sizeof buf, "ISR #%u", id);
       open.name = kymo_trace_intern (self->trace, buf);
+      /* An ISR without a name may come back a thousand times a second. */
+      if (id < DENSE_IDS)
+        {
+          if (self->isr_unnamed == NULL)
+            self->isr_unnamed = g_new0 (guint32, DENSE_IDS);
+          self->isr_unnamed[id] = open.name;
+        }
     }
   open.isr = id;
   open.start = ts;
