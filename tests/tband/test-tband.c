@@ -12,6 +12,7 @@
 #include "tband/kymo-tband-cobs.h"
 #include "tband/kymo-tband-events.h"
 #include "tband/kymo-tband-load.h"
+#include "tband/kymo-tband-model.h"
 
 #define SAMPLE_FRAMES 3231
 
@@ -703,6 +704,21 @@ test_multi_file (void)
     /* Stream order: the first file given (core 1) first. */
     g_assert_cmpint (json_object_get_int_member (line_object (lines, 0), "core"), ==, 1);
     g_assert_cmpint (json_object_get_int_member (line_object (lines, 5), "core"), ==, 0);
+  }
+
+  /* A core past the last one the format has is an error, not an abort. */
+  {
+    g_autofree char *far = g_strdup_printf ("%s@%d", path0, KYMO_TBAND_MAX_CORES);
+    const char *far_args[] = { far };
+    g_autoptr(KymoInput) far_input = kymo_input_new_for_paths (far_args, 1, &error);
+    g_autoptr(KymoTrace) far_trace = NULL;
+
+    g_assert_no_error (error);
+    far_trace = kymo_load_sync (far_input, &options, NULL, NULL, NULL, &error);
+    g_assert_null (far_trace);
+    g_assert_error (error, KYMO_LOAD_ERROR, KYMO_LOAD_ERROR_UNSUPPORTED);
+    g_assert_nonnull (strstr (error->message, "out of range"));
+    g_clear_error (&error);
   }
 
   g_unlink (path0);

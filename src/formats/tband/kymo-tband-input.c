@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "kymo-tband-input.h"
+#include "kymo-tband-model.h"
 
 #include <string.h>
 
@@ -197,6 +198,13 @@ kymo_tband_streams_open (KymoInput              *input,
       /* Several files without @N: one per core, in the order given. */
       if (core < 0 && n_parts > 1)
         core = i;
+      if (core >= KYMO_TBAND_MAX_CORES)
+        {
+          g_set_error (error, KYMO_LOAD_ERROR, KYMO_LOAD_ERROR_UNSUPPORTED,
+                       "%s: core %d is out of range: Tonbandgerät traces have cores 0 to %d",
+                       part->path, core, KYMO_TBAND_MAX_CORES - 1);
+          return NULL;
+        }
 
       if (encoding == KYMO_TBAND_ENCODING_JSON)
         {
