@@ -5,7 +5,7 @@
  */
 #pragma once
 
-#include "kymo.h"
+#include "kymo-analysis.h"
 
 G_BEGIN_DECLS
 

@@ -12,5 +12,3 @@
 #include "kymo-json-writer.h"
 #include "kymo-format.h"
 #include "kymo-loader.h"
-#include "kymo-export-chrome.h"
-#include "kymo-stats.h"

@@ -38,6 +38,7 @@ struct _KymoSession
   KymoTime      range_start;
   KymoTime      range_end;
   guint32       highlighted_name;
+  KymoEventSet *highlight;
   gboolean      wallclock;
 
   char         *filter_text;
@@ -63,6 +64,7 @@ enum {
   PROP_SELECTION_START,
   PROP_SELECTION_END,
   PROP_HIGHLIGHTED_NAME,
+  PROP_HIGHLIGHT,
   PROP_WALLCLOCK,
   PROP_FILTER_TEXT,
   N_PROPS
@@ -114,6 +116,7 @@ kymo_session_finalize (GObject *object)
 {
   KymoSession *self = (KymoSession *) object;
 
+  g_clear_pointer (&self->highlight, kymo_event_set_unref);
   g_clear_object (&self->trace);
   g_clear_pointer (&self->back, g_array_unref);
   g_clear_pointer (&self->forward, g_array_unref);
@@ -165,6 +168,9 @@ kymo_session_get_property (GObject    *object,
     case PROP_HIGHLIGHTED_NAME:
       g_value_set_uint (value, self->highlighted_name);
       break;
+    case PROP_HIGHLIGHT:
+      g_value_set_boxed (value, self->highlight);
+      break;
     case PROP_WALLCLOCK:
       g_value_set_boolean (value, self->wallclock);
       break;
@@ -209,6 +215,9 @@ kymo_session_set_property (GObject      *object,
       break;
     case PROP_HIGHLIGHTED_NAME:
       kymo_session_set_highlighted_name (self, g_value_get_uint (value));
+      break;
+    case PROP_HIGHLIGHT:
+      kymo_session_set_highlight (self, g_value_get_boxed (value));
       break;
     case PROP_WALLCLOCK:
       kymo_session_set_wallclock (self, g_value_get_boolean (value));
@@ -293,6 +302,9 @@ kymo_session_class_init (KymoSessionClass *klass)
   properties[PROP_HIGHLIGHTED_NAME] =
     g_param_spec_uint ("highlighted-name", NULL, NULL, 0, G_MAXUINT32, KYMO_SESSION_NO_NAME,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HIGHLIGHT] =
+    g_param_spec_boxed ("highlight", NULL, NULL, KYMO_TYPE_EVENT_SET,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_WALLCLOCK] =
     g_param_spec_boolean ("wallclock", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -778,6 +790,33 @@ kymo_session_set_highlighted_name (KymoSession *self,
     return;
   self->highlighted_name = name;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHTED_NAME]);
+}
+
+KymoEventSet *
+kymo_session_get_highlight (KymoSession *self)
+{
+  g_return_val_if_fail (KYMO_IS_SESSION (self), NULL);
+
+  return self->highlight;
+}
+
+void
+kymo_session_set_highlight (KymoSession  *self,
+                            KymoEventSet *highlight)
+{
+  g_return_if_fail (KYMO_IS_SESSION (self));
+
+  if (highlight == self->highlight)
+    return;
+  if (highlight != NULL)
+    {
+      g_return_if_fail (kymo_event_set_get_trace (highlight) == self->trace);
+      kymo_event_set_seal (highlight);
+      kymo_event_set_ref (highlight);
+    }
+  g_clear_pointer (&self->highlight, kymo_event_set_unref);
+  self->highlight = highlight;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT]);
 }
 
 gboolean

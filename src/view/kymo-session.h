@@ -7,7 +7,7 @@
 
 #include <glib-object.h>
 
-#include "kymo.h"
+#include "kymo-analysis.h"
 
 G_BEGIN_DECLS
 
@@ -84,6 +84,12 @@ void                kymo_session_clear_selected_range (KymoSession        *self)
 guint32             kymo_session_get_highlighted_name (KymoSession        *self);
 void                kymo_session_set_highlighted_name (KymoSession        *self,
                                                        guint32             name);
+
+/* Events to mark on every view (search matches, a task's polls, query
+ * results, a histogram range); everything else is drawn dimmed. NULL: none. */
+KymoEventSet       *kymo_session_get_highlight        (KymoSession        *self);
+void                kymo_session_set_highlight        (KymoSession        *self,
+                                                       KymoEventSet       *highlight);
 
 gboolean            kymo_session_get_wallclock        (KymoSession        *self);
 void                kymo_session_set_wallclock        (KymoSession        *self,

@@ -7,7 +7,7 @@
 
 #include <glib-object.h>
 
-#include "kymo.h"
+#include "kymo-analysis.h"
 
 G_BEGIN_DECLS
 

@@ -1,0 +1,11 @@
+/* kymo-analysis.h: the analysis library in one include
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "kymo.h"
+#include "kymo-event-set.h"
+#include "kymo-export-chrome.h"
+#include "kymo-stats.h"
