@@ -8,4 +8,5 @@
 #include "kymo.h"
 #include "kymo-event-set.h"
 #include "kymo-export-chrome.h"
+#include "kymo-short-path.h"
 #include "kymo-stats.h"

@@ -11,6 +11,7 @@
 
 #include "kymo-format.h"
 #include "kymo-input.h"
+#include "kymo-stacks-private.h"
 #include "kymo-trace-private.h"
 #include "kymo-track-private.h"
 
@@ -32,6 +33,7 @@ struct _KymoTrace
   GPtrArray      *tracks;        /* KymoTrack*, index = id */
   GArray         *roots;         /* guint */
   KymoVec         flows;         /* KymoFlow */
+  KymoStacks     *stacks;        /* sampled call stacks */
   GArray         *warnings;      /* KymoWarning */
   GPtrArray      *metadata_keys;
   GPtrArray      *metadata_values;
@@ -78,6 +80,7 @@ kymo_trace_finalize (GObject *object)
   g_clear_pointer (&self->tracks, g_ptr_array_unref);
   g_clear_pointer (&self->roots, g_array_unref);
   g_clear_pointer (&self->flows.data, g_free);
+  g_clear_pointer (&self->stacks, _kymo_stacks_free);
   for (guint i = 0; i < self->warnings->len; i++)
     g_free (g_array_index (self->warnings, KymoWarning, i).message);
   g_clear_pointer (&self->warnings, g_array_unref);
@@ -152,6 +155,7 @@ kymo_trace_init (KymoTrace *self)
   self->names = g_ptr_array_new ();
   self->tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) _kymo_track_free);
   self->roots = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->stacks = _kymo_stacks_new ();
   self->warnings = g_array_new (FALSE, FALSE, sizeof (KymoWarning));
   self->metadata_keys = g_ptr_array_new_with_free_func (g_free);
   self->metadata_values = g_ptr_array_new_with_free_func (g_free);
@@ -418,6 +422,14 @@ kymo_trace_get_flows (KymoTrace *self,
   return self->flows.data;
 }
 
+KymoStacks *
+kymo_trace_get_stacks (KymoTrace *self)
+{
+  g_return_val_if_fail (KYMO_IS_TRACE (self), NULL);
+
+  return self->stacks;
+}
+
 void
 kymo_trace_add_warning (KymoTrace  *self,
                         guint64     offset,
@@ -576,6 +588,7 @@ kymo_trace_seal (KymoTrace *self)
         self->end = track->end;
     }
   g_qsort_with_data (self->roots->data, self->roots->len, sizeof (guint), compare_roots, self);
+  _kymo_stacks_seal (self->stacks);
 }
 
 gboolean

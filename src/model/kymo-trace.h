@@ -8,6 +8,7 @@
 #include <glib-object.h>
 #include <json-glib/json-glib.h>
 
+#include "kymo-stacks.h"
 #include "kymo-track.h"
 
 G_BEGIN_DECLS
@@ -80,6 +81,9 @@ void                kymo_trace_take_flows         (KymoTrace          *self,
                                                    gsize               n_flows);
 const KymoFlow     *kymo_trace_get_flows          (KymoTrace          *self,
                                                    gsize              *n_flows);
+
+/* Sampled call stacks (never NULL; empty when the trace has none). */
+KymoStacks         *kymo_trace_get_stacks         (KymoTrace          *self);
 
 void                kymo_trace_add_warning        (KymoTrace          *self,
                                                    guint64             offset,
