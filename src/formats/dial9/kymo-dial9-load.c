@@ -11,6 +11,7 @@
 
 #include "kymo-dial9-gzip.h"
 #include "kymo-dial9-pair.h"
+#include "kymo-dial9-side.h"
 
 #define PROGRESS_BYTES (1 << 16)
 
@@ -87,6 +88,7 @@ static const D9KnownSchema known[] = {
   { "ClockSyncEvent", FALSE, D9_KIND_CLOCK, { D9_ROLE_REALTIME }, 1 },
   { "SymbolTableEntry", FALSE, D9_KIND_SYMBOL, { D9_ROLE_ADDR, D9_ROLE_SYMBOL }, 2 },
   { "CallframeDefEvent", FALSE, D9_KIND_CALLFRAME, { D9_ROLE_ADDR, D9_ROLE_SYMBOL }, 2 },
+  { "TaskDumpEvent", FALSE, D9_KIND_TASK_DUMP, { D9_ROLE_TASK }, 1 },
   { "SpanEnter:", TRUE, D9_KIND_SPAN_ENTER, { D9_ROLE_WORKER, D9_ROLE_SPAN_ID }, 2 },
   { "SpanExit:", TRUE, D9_KIND_SPAN_EXIT, { D9_ROLE_WORKER, D9_ROLE_SPAN_ID }, 2 },
 };
@@ -845,7 +847,9 @@ handle_event (D9Loader      *l,
         handle_symbol (l, model, vals, absent);
       else if (model->kind == D9_KIND_META)
         handle_meta (l, model, vals, absent);
-      add_late (l, model, ts, source);
+      /* Metadata feeds the model; it is not drawn. */
+      if (!d9_kind_is_metadata (model->kind))
+        add_late (l, model, ts, source);
       return;
     }
 
@@ -973,7 +977,7 @@ handle_event (D9Loader      *l,
           return;
         }
       handle_meta (l, model, vals, absent);
-      break;
+      return;
 
     case D9_KIND_CLOCK:
       if (l->spec != NULL)
@@ -987,7 +991,11 @@ handle_event (D9Loader      *l,
           l->wall_offset = (gint64) vals[model->field[D9_ROLE_REALTIME]] - ts;
           kymo_trace_set_wallclock (l->trace, ts, (gint64) vals[model->field[D9_ROLE_REALTIME]]);
         }
-      break;
+      return;
+
+    case D9_KIND_TASK_DUMP:
+      /* Per-task stacks, read by describe: not a track of their own. */
+      return;
 
     case D9_KIND_GENERIC:
       if (model->field[D9_ROLE_SE_DURATION] >= 0 || model->field[D9_ROLE_SE_START] >= 0)
@@ -2918,7 +2926,7 @@ d9_load (KymoLoadJob  *job,
       loader_clear (&loader);
       return FALSE;
     }
-  if (!d9_build_model (&loader, error))
+  if (!d9_build_model (&loader, error) || !d9_side_build (&loader, error))
     {
       loader_clear (&loader);
       return FALSE;
