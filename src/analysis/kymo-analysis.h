@@ -6,6 +6,8 @@
 #pragma once
 
 #include "kymo.h"
+#include "kymo-dial9-poi.h"
+#include "kymo-dial9-tasks.h"
 #include "kymo-event-set.h"
 #include "kymo-export-chrome.h"
 #include "kymo-short-path.h"

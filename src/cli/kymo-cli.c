@@ -25,6 +25,7 @@ static const struct {
   { "export", kymo_cli_export, "export --chrome TRACE [-o OUT]" },
   { "stats",  kymo_cli_stats,  "stats [--csv] TRACE [--from NS --to NS]" },
   { "render", kymo_cli_render, "render TRACE -o OUT.png|.svg [--from NS --to NS] [--width PX]" },
+  { "tasks",  kymo_cli_tasks,  "tasks [--json] TRACE" },
 };
 
 static void

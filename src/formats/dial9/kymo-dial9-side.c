@@ -165,11 +165,6 @@ take_event (SideChunk      *c,
       r.kind = SIDE_SPAWN;
       r.key = vals[F_TASK];
       r.value = has[F_INSTRUMENTED] ? vals[F_INSTRUMENTED] != 0 : 1;
-      if (has[F_SPAWN_LOC] && (types[F_SPAWN_LOC] & ~D9_OPTIONAL) == D9_POOLED_STRING)
-        {
-          guint32 index = d9_map_lookup (&d->string_map, (guint64) segment << 32 | (guint32) vals[F_SPAWN_LOC]);
-          r.name = index != G_MAXUINT32 ? index + 1 : 0;
-        }
       break;
     case SIDE_TERMINATE:
       if (!has[F_TASK])
@@ -556,12 +551,20 @@ d9_side_build (D9Loader  *l,
     {
       KymoRecord *r = &g_array_index (records, KymoRecord, i);
 
-      if (r->kind == SIDE_SPAWN && r->name != 0)
+      /* Pool ids may be defined again later in a segment (the symbolizer
+       * appends its strings): the location is the one decoding resolved. */
+      if (r->kind == SIDE_SPAWN)
         {
-          const D9PoolString *ps = &g_array_index (d->pool_strings, D9PoolString, r->name - 1);
-          g_autofree char *loc = g_utf8_make_valid ((const char *) ps->data, ps->len);
+          guint32 index = d9_map_lookup (&d->task_map, r->key);
+          const D9Task *t = index != G_MAXUINT32 ? &g_array_index (d->tasks, D9Task, index) : NULL;
 
-          r->name = kymo_trace_intern (l->trace, loc);
+          if (t != NULL && t->spawn_loc != G_MAXUINT32)
+            {
+              const D9PoolString *ps = &g_array_index (d->pool_strings, D9PoolString, t->spawn_loc);
+              g_autofree char *loc = g_utf8_make_valid ((const char *) ps->data, ps->len);
+
+              r->name = kymo_trace_intern (l->trace, loc);
+            }
         }
       r->kind = kinds[r->kind - 1];
     }
