@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "kymo-application.h"
+#include "kymo-preferences-window.h"
 #include "kymo-resources.h"
 #include "kymo-window.h"
 
@@ -115,8 +116,19 @@ quit_action (GSimpleAction *action,
   g_list_free (windows);
 }
 
+static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  gtk_window_present (GTK_WINDOW (kymo_preferences_window_new (parent)));
+}
+
 static const GActionEntry app_actions[] = {
   { .name = "about", .activate = about_action },
+  { .name = "preferences", .activate = preferences_action },
   { .name = "quit", .activate = quit_action },
 };
 
@@ -128,6 +140,8 @@ kymo_application_startup (GApplication *app)
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit",
                                          (const char *[]) { "<Control>q", NULL });
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences",
+                                         (const char *[]) { "<Control>comma", NULL });
 }
 
 static void

@@ -14,6 +14,9 @@
 #include "kymo-details-pane.h"
 #include "kymo-range-summary.h"
 #include "kymo-zone-view.h"
+#include "dial9/kymo-dial9-poi-view.h"
+#include "dial9/kymo-dial9-tasks-view.h"
+#include "dial9/kymo-dial9-analysis.h"
 
 struct _KymoDetailsSidebar
 {
@@ -84,6 +87,12 @@ kymo_details_sidebar_constructed (GObject *object)
   gtk_stack_add_titled (GTK_STACK (self->stack), self->zones, KYMO_DETAILS_PAGE_ZONES, _("Zones"));
   gtk_stack_add_titled (GTK_STACK (self->stack), self->annotations, KYMO_DETAILS_PAGE_ANNOTATIONS, _("Annotations"));
   gtk_stack_add_titled (GTK_STACK (self->stack), self->range, KYMO_DETAILS_PAGE_RANGE, _("Range"));
+  if (kymo_dial9_analysis_applies (self->session))
+    {
+      gtk_stack_add_titled (GTK_STACK (self->stack), kymo_dial9_tasks_view_new (self->session), "tasks", _("Tasks"));
+      gtk_stack_add_titled (GTK_STACK (self->stack), kymo_dial9_poi_view_new (self->session), "poi",
+                            _("Points of Interest"));
+    }
   g_signal_connect_swapped (self->stack, "notify::visible-child-name", G_CALLBACK (on_page_changed), self);
 }
 
