@@ -6,6 +6,7 @@
 #pragma once
 
 #include "kymo.h"
+#include "kymo-clock.h"
 #include "kymo-dial9-poi.h"
 #include "kymo-dial9-tasks.h"
 #include "kymo-event-set.h"

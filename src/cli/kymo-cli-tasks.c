@@ -59,24 +59,51 @@ print_json (KymoDial9Tasks *tasks)
   return kymo_json_writer_flush (out);
 }
 
-static void
-print_table (KymoDial9Tasks *tasks)
+/* A time as the --clock option asks: wall clock through the trace's clock
+ * sync, else nanoseconds from the trace start. */
+static char *
+format_time (KymoTrace *trace,
+             KymoClock  clock,
+             KymoTime   ts)
 {
+  KymoTime start;
+  char *abs;
+
+  if (ts == KYMO_TIME_NONE)
+    return g_strdup ("-");
+  abs = kymo_clock_format_absolute (trace, clock, ts);
+  if (abs != NULL)
+    return abs;
+  kymo_trace_get_time_range (trace, &start, NULL);
+  return g_strdup_printf ("+%" G_GINT64_FORMAT, ts - (start == KYMO_TIME_NONE ? 0 : start));
+}
+
+static void
+print_table (KymoDial9Tasks *tasks,
+             KymoClock       clock)
+{
+  KymoTrace *trace = kymo_dial9_tasks_get_trace (tasks);
+  const char *note = kymo_clock_fallback_note (trace, clock);
   const KymoDial9Task *rows;
   gsize n;
 
   rows = kymo_dial9_tasks_get_rows (tasks, &n);
-  printf ("%-12s %8s %14s %12s %8s  %s\n", "task", "polls", "poll total", "poll max", "wakes", "spawned at");
+  printf ("%-12s %8s %14s %12s %8s  %-30s  %s\n", "task", "polls", "poll total", "poll max", "wakes",
+          "spawned", "spawned at");
   for (gsize i = 0; i < n; i++)
     {
       const KymoDial9Task *t = &rows[i];
       g_autofree char *loc = g_utf8_make_valid (kymo_dial9_tasks_get_spawn_loc (tasks, i), -1);
+      g_autofree char *spawned = format_time (trace, clock, t->spawned);
 
       printf ("%-12" G_GUINT64_FORMAT " %8" G_GUINT64_FORMAT " %14" G_GINT64_FORMAT " %12" G_GINT64_FORMAT
-              " %8" G_GUINT64_FORMAT "  %s\n",
-              t->task_id, t->polls, t->poll_total, t->poll_max, t->wakes, *loc ? loc : "(unknown)");
+              " %8" G_GUINT64_FORMAT "  %-30s  %s\n",
+              t->task_id, t->polls, t->poll_total, t->poll_max, t->wakes, spawned, *loc ? loc : "(unknown)");
     }
-  printf ("%" G_GSIZE_FORMAT " tasks (times in ns)\n", n);
+  printf ("%" G_GSIZE_FORMAT " tasks (durations in ns%s)\n", n,
+          clock == KYMO_CLOCK_RELATIVE || note != NULL ? "; spawned: ns from the trace start" : "");
+  if (note != NULL)
+    fprintf (stderr, "kymo-cli: note: %s\n", note);
 }
 
 int
@@ -85,8 +112,14 @@ kymo_cli_tasks (const KymoCliOptions  *options,
 {
   g_autoptr(KymoTrace) trace = NULL;
   g_autoptr(KymoDial9Tasks) tasks = NULL;
+  KymoClock clock = KYMO_CLOCK_RELATIVE;
   int status;
 
+  if (options->clock != NULL && !kymo_clock_from_string (options->clock, &clock))
+    {
+      fprintf (stderr, "kymo-cli: --clock takes relative, local or utc, not %s\n", options->clock);
+      return KYMO_CLI_USAGE;
+    }
   trace = kymo_cli_load (options, paths, &status);
   if (trace == NULL)
     return status;
@@ -109,6 +142,6 @@ kymo_cli_tasks (const KymoCliOptions  *options,
         }
     }
   else
-    print_table (tasks);
+    print_table (tasks, clock);
   return status;
 }

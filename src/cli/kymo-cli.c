@@ -120,6 +120,7 @@ options_clear (KymoCliOptions *options)
   g_clear_pointer (&options->output, g_free);
   g_clear_pointer (&options->from, g_free);
   g_clear_pointer (&options->to, g_free);
+  g_clear_pointer (&options->clock, g_free);
 }
 
 /* Freed on every return so that LeakSanitizer runs of kymo-cli stay clean. */
@@ -146,6 +147,7 @@ main (int   argc,
     { "to", 0, 0, G_OPTION_ARG_STRING, &options.to, "End of the time window (ns)", "NS" },
     { "width", 0, 0, G_OPTION_ARG_INT, &options.width, "render: image width", "PX" },
     { "height", 0, 0, G_OPTION_ARG_INT, &options.height, "render: image height", "PX" },
+    { "clock", 0, 0, G_OPTION_ARG_STRING, &options.clock, "Times in tables: relative, or wall clock", "relative|local|utc" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, "TRACE" },
     { NULL }
   };

@@ -276,6 +276,44 @@ test_pois (void)
   }
 }
 
+/* A clock sync says trace time 1000 is 1700000000.123456789 s after the
+ * epoch: a spawn 1000 ns later is 2023-11-14 22:13:20.123457789 UTC. */
+static void
+test_absolute_time (void)
+{
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  const char *clock[] = { "realtime_ns:9", NULL };
+  const char *spawn[] = { "task_id:9", "instrumented:3", NULL };
+  g_autoptr(KymoTrace) trace = NULL;
+  g_autoptr(KymoTrace) plain = NULL;
+  g_autofree char *utc = NULL;
+  g_autofree char *none = NULL;
+
+  d9b_header (b);
+  d9b_schema (b, 0, "ClockSyncEvent", TRUE, clock);
+  d9b_schema (b, 1, "TaskSpawnEvent", TRUE, spawn);
+  d9b_event (b, 0, 1000); d9b_varint (b, G_GUINT64_CONSTANT (1700000000123456789));
+  d9b_event (b, 1, 1000); d9b_varint (b, 7); d9b_u8 (b, 1);
+  trace = load (b);
+  utc = kymo_clock_format_absolute (trace, KYMO_CLOCK_UTC, 2000);
+  g_assert_cmpstr (utc, ==, "2023-11-14 22:13:20.123457789 UTC");
+  g_assert_null (kymo_clock_fallback_note (trace, KYMO_CLOCK_UTC));
+  g_assert_null (kymo_clock_format_absolute (trace, KYMO_CLOCK_RELATIVE, 2000));
+
+  /* Without clock sync: relative, with a note, never a wrong date */
+  {
+    g_autoptr(GByteArray) p = g_byte_array_new ();
+
+    d9b_header (p);
+    d9b_schema (p, 1, "TaskSpawnEvent", TRUE, spawn);
+    d9b_event (p, 1, 1000); d9b_varint (p, 7); d9b_u8 (p, 1);
+    plain = load (p);
+  }
+  none = kymo_clock_format_absolute (plain, KYMO_CLOCK_UTC, 1000);
+  g_assert_null (none);
+  g_assert_nonnull (kymo_clock_fallback_note (plain, KYMO_CLOCK_LOCAL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -285,5 +323,6 @@ main (int   argc,
   g_test_add_func ("/dial9-analysis/tasks", test_tasks);
   g_test_add_func ("/dial9-analysis/tasks-cli", test_tasks_cli);
   g_test_add_func ("/dial9-analysis/pois", test_pois);
+  g_test_add_func ("/dial9-analysis/absolute-time", test_absolute_time);
   return g_test_run ();
 }
