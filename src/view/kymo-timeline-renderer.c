@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "kymo-timeline-renderer.h"
+#include "kymo-timeline-heat.h"
 
 #define N_HUES         64
 #define NO_HUE         G_MAXUINT16
@@ -60,6 +61,8 @@ struct _KymoTimelineRenderer
   gboolean           flows_indexed;
 
   KymoTimelineStats  stats;
+  KymoTimelineHeat   heat;
+  gboolean           heat_on;      /* dial9: worker lanes by poll length */
 };
 
 /* Shared per frame: where the window is and how to map time to x. */
@@ -76,6 +79,7 @@ typedef struct {
   guint32                     highlighted;
   float                       top;       /* first y of the track area */
   float                       bottom;
+  gboolean                    heat_lane; /* the lane drawn is a worker's polls */
 } Frame;
 
 static inline double
@@ -198,6 +202,7 @@ kymo_timeline_renderer_set_theme (KymoTimelineRenderer    *self,
   gdk_rgba_parse (&self->label_colour, theme->dark ? "#f2f2f2" : "#1c1c1c");
   g_clear_pointer (&self->hatch, gsk_render_node_unref);
   self->hatch = make_hatch (theme);
+  kymo_timeline_heat_init (&self->heat, theme->dark);
   g_hash_table_remove_all (self->labels);
 }
 
@@ -218,6 +223,7 @@ kymo_timeline_renderer_new (KymoTrace    *trace,
   int height;
 
   self->trace = g_object_ref (trace);
+  self->heat_on = kymo_timeline_heat_applies (trace);
   self->context = g_object_ref (context);
   self->layout = pango_layout_new (context);
   pango_font_description_set_family (font, font_family ? font_family : "Sans");
@@ -591,7 +597,8 @@ draw_span_box (Frame          *f,
   if (w > 4 && x1 <= width)
     w -= 1;
   box = GRAPHENE_RECT_INIT (cx0, y + 1, w, KYMO_TIMELINE_LANE_HEIGHT - 2);
-  gtk_snapshot_append_color (f->snapshot, name_colour (self, name), &box);
+  gtk_snapshot_append_color (f->snapshot, f->heat_lane ? kymo_timeline_heat_colour (&self->heat, span)
+                                                      : name_colour (self, name), &box);
   f->self->stats.spans_drawn++;
 
   if ((flags & KYMO_EVENT_INCOMPLETE) && x1 <= width + 2)
@@ -652,7 +659,7 @@ draw_merged_run (Frame          *f,
     }
 
   box = GRAPHENE_RECT_INIT (x0, y + 1, MAX (x1 - x0, 1), KYMO_TIMELINE_LANE_HEIGHT - 2);
-  colour = *name_colour (self, kymo_span_name (sample));
+  colour = f->heat_lane ? *kymo_timeline_heat_colour (&self->heat, sample) : *name_colour (self, kymo_span_name (sample));
   colour.alpha = 0.7f;
   gtk_snapshot_append_color (f->snapshot, &colour, &box);
   gtk_snapshot_push_repeat (f->snapshot, &box, &GRAPHENE_RECT_INIT (0, 0, HATCH_SIZE, HATCH_SIZE));
@@ -1655,7 +1662,9 @@ draw_row (Frame                 *f,
           float lane_y = cy + content.lanes_y + d * KYMO_TIMELINE_LANE_HEIGHT;
           if (lane_y + KYMO_TIMELINE_LANE_HEIGHT < f->top || lane_y > f->bottom)
             continue;
+          f->heat_lane = f->self->heat_on && d == 0 && content.kind == KYMO_TRACK_THREAD;
           draw_depth (f, track, d, lane_y);
+          f->heat_lane = FALSE;
         }
     }
   if (n_annotations > 0)
@@ -1729,6 +1738,9 @@ kymo_timeline_renderer_snapshot_base (KymoTimelineRenderer       *self,
       draw_row (&f, row, y);
     }
   draw_flows (&f);
+  if (self->heat_on)
+    kymo_timeline_heat_append_legend (&self->heat, snapshot, self->layout, &self->theme.foreground,
+                                      viewport->width, f.bottom);
   gtk_snapshot_pop (snapshot);
 
   draw_ruler (&f);
