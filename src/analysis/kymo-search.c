@@ -764,6 +764,8 @@ search_scan (KymoSearch    *self,
   KymoSearchResult *result;
   gboolean any_name = FALSE;
 
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
   g_array_set_clear_func (runs, run_clear);
   name_matches = match_names (self->trace, self->needle);
   scan.name_matches = name_matches;
