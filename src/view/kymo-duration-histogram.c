@@ -259,7 +259,7 @@ kymo_duration_histogram_snapshot (GtkWidget   *widget,
   percentile (h, 50, p50, sizeof p50);
   percentile (h, 90, p90, sizeof p90);
   percentile (h, 99, p99, sizeof p99);
-  count = g_strdup_printf ("%'" G_GSIZE_FORMAT, h->n_entries);
+  count = g_strdup_printf ("%" G_GSIZE_FORMAT, h->n_entries);
   /* Translators: statistics over the durations of the spans of one name */
   stats = g_strdup_printf (_("%s — count %s · min %s · p50 %s · p90 %s · p99 %s · max %s"),
                            name, count, min, p50, p90, p99, max);

@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <locale.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "kymo-search-bar.h"
@@ -27,7 +29,28 @@ struct _KymoSearchBar
 
 G_DEFINE_FINAL_TYPE (KymoSearchBar, kymo_search_bar, GTK_TYPE_WIDGET)
 
-/* "12 of 1,204" with the locale's digit grouping. */
+/* Digits in groups of three: the locale's separator, "," where it has none
+ * (the C locale), so that "1,204" reads as a count everywhere. */
+static char *
+group_digits (guint64 value)
+{
+  const char *sep = localeconv ()->thousands_sep;
+  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+  GString *out = g_string_new (NULL);
+  gsize len = strlen (digits);
+
+  if (sep == NULL || sep[0] == '\0')
+    sep = ",";
+  for (gsize i = 0; i < len; i++)
+    {
+      if (i > 0 && (len - i) % 3 == 0)
+        g_string_append (out, sep);
+      g_string_append_c (out, digits[i]);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* "12 of 1,204" */
 static void
 update_count (KymoSearchBar *self)
 {
@@ -43,7 +66,7 @@ update_count (KymoSearchBar *self)
       return;
     }
   n = kymo_search_result_get_n_hits (result);
-  total = g_strdup_printf ("%'" G_GSIZE_FORMAT, n);
+  total = group_digits (n);
   if (n == 0)
     text = g_strdup (_("No matches"));
   else if (current < 0)
@@ -51,7 +74,7 @@ update_count (KymoSearchBar *self)
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s match", "%s matches", n), total);
   else
     {
-      g_autofree char *number = g_strdup_printf ("%'d", current + 1);
+      g_autofree char *number = group_digits ((guint64) current + 1);
       /* Translators: "12 of 1,204": the current match and how many there are */
       text = g_strdup_printf (_("%s of %s"), number, total);
     }
@@ -113,7 +136,10 @@ static void
 on_search_mode (KymoSearchBar *self)
 {
   if (!gtk_search_bar_get_search_mode (GTK_SEARCH_BAR (self->bar)))
-    gtk_editable_set_text (GTK_EDITABLE (self->entry), "");
+    {
+      gtk_editable_set_text (GTK_EDITABLE (self->entry), "");
+      kymo_session_set_search_text (self->session, "");
+    }
 }
 
 static void

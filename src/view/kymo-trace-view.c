@@ -120,14 +120,30 @@ kymo_trace_view_class_init (KymoTraceViewClass *klass)
   gtk_widget_class_install_action (widget_class, "trace-view.find", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "trace-view.find-next", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "trace-view.find-previous", NULL, find_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "trace-view.find", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F3, 0, "trace-view.find-next", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F3, GDK_SHIFT_MASK, "trace-view.find-previous", NULL);
+}
+
+static void
+add_find_shortcut (GtkShortcutController *controller,
+                   guint                  keyval,
+                   GdkModifierType        modifiers,
+                   const char            *action)
+{
+  gtk_shortcut_controller_add_shortcut (controller,
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (keyval, modifiers),
+                                                          gtk_named_action_new (action)));
 }
 
 static void
 kymo_trace_view_init (KymoTraceView *self)
 {
+  GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+
+  /* Find works wherever the focus is in the window (the header bar too). */
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_GLOBAL);
+  add_find_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), GDK_KEY_f, GDK_CONTROL_MASK, "trace-view.find");
+  add_find_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), GDK_KEY_F3, 0, "trace-view.find-next");
+  add_find_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), GDK_KEY_F3, GDK_SHIFT_MASK, "trace-view.find-previous");
+  gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
 }
 
 GtkWidget *
