@@ -15,7 +15,7 @@
 #include "kymo-timeline-renderer.h"
 
 #define N_BINS       KYMO_DURATION_HISTOGRAM_BINS
-#define TEXT_ROW     20
+#define TEXT_ROW     40  /* two lines: the name, then the statistics */
 #define AXIS_ROW     18
 #define SIDE_PAD     8
 
@@ -261,11 +261,16 @@ kymo_duration_histogram_snapshot (GtkWidget   *widget,
   percentile (h, 99, p99, sizeof p99);
   count = g_strdup_printf ("%" G_GSIZE_FORMAT, h->n_entries);
   /* Translators: statistics over the durations of the spans of one name */
-  stats = g_strdup_printf (_("%s — count %s · min %s · p50 %s · p90 %s · p99 %s · max %s"),
-                           name, count, min, p50, p90, p99, max);
+  stats = g_strdup_printf (_("min %s · p50 %s · p90 %s · p99 %s · max %s"),
+                           min, p50, p90, p99, max);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
   pango_layout_set_width (layout, MAX (width - 2 * SIDE_PAD, 1) * PANGO_SCALE);
-  append_text (snapshot, layout, stats, SIDE_PAD, 2, &fg);
+  {
+    /* Translators: a span name and how many of its spans matched */
+    g_autofree char *title = g_strdup_printf (_("%s — %s spans"), name, count);
+    append_text (snapshot, layout, title, SIDE_PAD, 2, &fg);
+  }
+  append_text (snapshot, layout, stats, SIDE_PAD, 20, &dim);
   pango_layout_set_width (layout, -1);
 
   for (guint b = 0; b < N_BINS; b++)

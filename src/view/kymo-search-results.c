@@ -46,6 +46,7 @@ setup_cell (GtkSignalListItemFactory *factory,
   if (column == COLUMN_START || column == COLUMN_DURATION)
     {
       gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), 1.0);
+      gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), 10);
       gtk_widget_add_css_class (cell, "numeric");
     }
   gtk_list_item_set_child (item, cell);
@@ -217,7 +218,7 @@ kymo_search_results_new (KymoSession *session)
   gtk_widget_set_hexpand (scroller, TRUE);
 
   self->histogram = kymo_duration_histogram_new (self->model);
-  gtk_widget_set_size_request (self->histogram, 320, -1);
+  gtk_widget_set_size_request (self->histogram, 520, -1);
 
   self->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   gtk_paned_set_start_child (GTK_PANED (self->paned), scroller);
