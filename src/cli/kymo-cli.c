@@ -25,6 +25,7 @@ static const struct {
   { "export", kymo_cli_export, "export --chrome TRACE [-o OUT]" },
   { "stats",  kymo_cli_stats,  "stats [--csv] TRACE [--from NS --to NS]" },
   { "render", kymo_cli_render, "render TRACE -o OUT.png|.svg [--from NS --to NS] [--width PX]" },
+  { "find",   kymo_cli_find,   "find [--json] [--args] [--longest N] [--from NS --to NS] PATTERN TRACE" },
 };
 
 static void
@@ -145,6 +146,8 @@ main (int   argc,
     { "to", 0, 0, G_OPTION_ARG_STRING, &options.to, "End of the time window (ns)", "NS" },
     { "width", 0, 0, G_OPTION_ARG_INT, &options.width, "render: image width", "PX" },
     { "height", 0, 0, G_OPTION_ARG_INT, &options.height, "render: image height", "PX" },
+    { "args", 0, 0, G_OPTION_ARG_NONE, &options.args, "find: match argument values too", NULL },
+    { "longest", 0, 0, G_OPTION_ARG_INT, &options.longest, "find: keep the N longest spans", "N" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, "TRACE" },
     { NULL }
   };
