@@ -27,6 +27,8 @@ typedef struct {
   char    *to;
   int      width;
   int      height;
+  gboolean samples;
+  char    *svg;
 } KymoCliOptions;
 
 /* Opens and loads the trace named by @paths; prints the error and sets
@@ -46,5 +48,6 @@ int kymo_cli_dump   (const KymoCliOptions *options, char **paths);
 int kymo_cli_export (const KymoCliOptions *options, char **paths);
 int kymo_cli_stats  (const KymoCliOptions *options, char **paths);
 int kymo_cli_render (const KymoCliOptions *options, char **paths);
+int kymo_cli_flamegraph (const KymoCliOptions *options, char **paths);
 
 G_END_DECLS

@@ -25,6 +25,7 @@ static const struct {
   { "export", kymo_cli_export, "export --chrome TRACE [-o OUT]" },
   { "stats",  kymo_cli_stats,  "stats [--csv] TRACE [--from NS --to NS]" },
   { "render", kymo_cli_render, "render TRACE -o OUT.png|.svg [--from NS --to NS] [--width PX]" },
+  { "flamegraph", kymo_cli_flamegraph, "flamegraph [--samples] [--from NS --to NS] [--svg OUT] TRACE" },
 };
 
 static void
@@ -119,6 +120,7 @@ options_clear (KymoCliOptions *options)
   g_clear_pointer (&options->output, g_free);
   g_clear_pointer (&options->from, g_free);
   g_clear_pointer (&options->to, g_free);
+  g_clear_pointer (&options->svg, g_free);
 }
 
 /* Freed on every return so that LeakSanitizer runs of kymo-cli stay clean. */
@@ -145,6 +147,8 @@ main (int   argc,
     { "to", 0, 0, G_OPTION_ARG_STRING, &options.to, "End of the time window (ns)", "NS" },
     { "width", 0, 0, G_OPTION_ARG_INT, &options.width, "render: image width", "PX" },
     { "height", 0, 0, G_OPTION_ARG_INT, &options.height, "render: image height", "PX" },
+    { "samples", 0, 0, G_OPTION_ARG_NONE, &options.samples, "flamegraph: sampled call stacks", NULL },
+    { "svg", 0, 0, G_OPTION_ARG_FILENAME, &options.svg, "flamegraph: also draw it to an SVG file", "OUT" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, "TRACE" },
     { NULL }
   };
