@@ -20,7 +20,7 @@
 #define LABEL_PAD       3.0
 
 void
-kymo_flame_graph_theme_init_default (KymoFlameGraphTheme *theme,
+kymo_flame_render_theme_init_default (KymoFlameGraphTheme *theme,
                                      gboolean             dark)
 {
   g_return_if_fail (theme != NULL);
@@ -43,7 +43,7 @@ kymo_flame_graph_theme_init_default (KymoFlameGraphTheme *theme,
 }
 
 int
-kymo_flame_graph_natural_height (KymoCallTree *tree,
+kymo_flame_render_natural_height (KymoCallTree *tree,
                                  guint32       focus)
 {
   const KymoCallNode *nodes;
@@ -61,7 +61,7 @@ kymo_flame_graph_natural_height (KymoCallTree *tree,
 }
 
 char *
-kymo_flame_graph_module_of (const char *name)
+kymo_flame_render_module_of (const char *name)
 {
   const char *p = name;
   const char *sep;
@@ -93,7 +93,7 @@ stable_hash (const char *s)
 }
 
 void
-kymo_flame_graph_frame_color (const char *name,
+kymo_flame_render_frame_color (const char *name,
                               gboolean    by_module,
                               GdkRGBA    *color)
 {
@@ -106,7 +106,7 @@ kymo_flame_graph_frame_color (const char *name,
     {
       float hue;
 
-      module = kymo_flame_graph_module_of (name);
+      module = kymo_flame_render_module_of (name);
       h = stable_hash (module);
       /* One pastel hue per module, so that crates stand apart. */
       hue = (h % 360) / 360.0f;
@@ -276,7 +276,7 @@ draw_frame (const KymoCallNode    *nodes,
   else if (d->diff)
     diff_color (cn, d->max_delta, &color);
   else
-    kymo_flame_graph_frame_color (cn->name, d->view->by_module, &color);
+    kymo_flame_render_frame_color (cn->name, d->view->by_module, &color);
 
   if (d->view->match != NULL && d->view->match[0] != '\0' && node != 0)
     {
@@ -346,7 +346,7 @@ find_marks (const KymoCallNode    *nodes,
 }
 
 void
-kymo_flame_graph_snapshot (GtkSnapshot               *snapshot,
+kymo_flame_render_snapshot (GtkSnapshot               *snapshot,
                            PangoLayout               *layout,
                            const KymoFlameGraphTheme *theme,
                            const KymoFlameGraphView  *view)
@@ -409,7 +409,7 @@ pick_frame (const KymoCallNode    *nodes,
 }
 
 guint32
-kymo_flame_graph_pick (const KymoFlameGraphView *view,
+kymo_flame_render_pick (const KymoFlameGraphView *view,
                        double                    x,
                        double                    y)
 {
@@ -422,7 +422,7 @@ kymo_flame_graph_pick (const KymoFlameGraphView *view,
 }
 
 gboolean
-kymo_flame_graph_get_node_rect (const KymoFlameGraphView *view,
+kymo_flame_render_get_node_rect (const KymoFlameGraphView *view,
                                 guint32                   node,
                                 graphene_rect_t          *rect)
 {
@@ -437,7 +437,7 @@ kymo_flame_graph_get_node_rect (const KymoFlameGraphView *view,
 }
 
 gboolean
-kymo_flame_graph_export_svg (KymoCallTree              *tree,
+kymo_flame_render_export_svg (KymoCallTree              *tree,
                              KymoFlameGraphOrientation  orientation,
                              int                        width,
                              const char                *path,
@@ -468,7 +468,7 @@ kymo_flame_graph_export_svg (KymoCallTree              *tree,
   pango_layout_set_font_description (layout, font);
   pango_font_description_free (font);
 
-  kymo_flame_graph_theme_init_default (&theme, FALSE);
+  kymo_flame_render_theme_init_default (&theme, FALSE);
   view.tree = tree;
   view.focus = 0;
   view.hover = KYMO_FLAME_GRAPH_NO_NODE;
@@ -476,10 +476,10 @@ kymo_flame_graph_export_svg (KymoCallTree              *tree,
   view.orientation = orientation;
   view.by_module = kymo_call_tree_get_source (tree) == KYMO_CALL_TREE_SAMPLES;
   view.width = width;
-  view.height = kymo_flame_graph_natural_height (tree, 0);
+  view.height = kymo_flame_render_natural_height (tree, 0);
 
   snapshot = gtk_snapshot_new ();
-  kymo_flame_graph_snapshot (snapshot, layout, &theme, &view);
+  kymo_flame_render_snapshot (snapshot, layout, &theme, &view);
   node = gtk_snapshot_free_to_node (snapshot);
 
   surface = cairo_svg_surface_create (path, view.width, view.height);

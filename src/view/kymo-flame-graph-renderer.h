@@ -42,39 +42,39 @@ typedef struct {
   int                        height;
 } KymoFlameGraphView;
 
-void      kymo_flame_graph_theme_init_default (KymoFlameGraphTheme      *theme,
+void      kymo_flame_render_theme_init_default (KymoFlameGraphTheme      *theme,
                                                gboolean                  dark);
 
 /* The height that shows every level of @focus's subtree and its ancestors. */
-int       kymo_flame_graph_natural_height     (KymoCallTree             *tree,
+int       kymo_flame_render_natural_height     (KymoCallTree             *tree,
                                                guint32                   focus);
 
 /* Draws @view with @layout (its font set by the caller; reused for every
  * label). Frames narrower than a quarter pixel are skipped with their
  * subtrees. */
-void      kymo_flame_graph_snapshot           (GtkSnapshot              *snapshot,
+void      kymo_flame_render_snapshot           (GtkSnapshot              *snapshot,
                                                PangoLayout              *layout,
                                                const KymoFlameGraphTheme *theme,
                                                const KymoFlameGraphView *view);
 
 /* The node drawn at (@x, @y), or KYMO_FLAME_GRAPH_NO_NODE. */
-guint32   kymo_flame_graph_pick               (const KymoFlameGraphView *view,
+guint32   kymo_flame_render_pick               (const KymoFlameGraphView *view,
                                                double                    x,
                                                double                    y);
 /* Where @node is drawn; FALSE when it is not (culled or outside the focus). */
-gboolean  kymo_flame_graph_get_node_rect      (const KymoFlameGraphView *view,
+gboolean  kymo_flame_render_get_node_rect      (const KymoFlameGraphView *view,
                                                guint32                   node,
                                                graphene_rect_t          *rect);
 
 /* The frame colour: a stable hash of the name (or of its first "::" part). */
-void      kymo_flame_graph_frame_color        (const char               *name,
+void      kymo_flame_render_frame_color        (const char               *name,
                                                gboolean                  by_module,
                                                GdkRGBA                  *color);
 /* The crate or module of a Rust/C++ path: its first "::" component. */
-char     *kymo_flame_graph_module_of          (const char               *name);
+char     *kymo_flame_render_module_of          (const char               *name);
 
 /* Draws the whole tree, unzoomed, to an SVG file @width pixels wide. */
-gboolean  kymo_flame_graph_export_svg         (KymoCallTree             *tree,
+gboolean  kymo_flame_render_export_svg         (KymoCallTree             *tree,
                                                KymoFlameGraphOrientation orientation,
                                                int                       width,
                                                const char               *path,
