@@ -167,12 +167,13 @@ builder_node (Builder *b,
   return &g_array_index (b->nodes, BuildNode, node);
 }
 
-static const BuildNode *sort_nodes;
-
+/* Folds run in several threads at once: the nodes come as user data. */
 static int
 compare_siblings (gconstpointer a,
-                  gconstpointer b)
+                  gconstpointer b,
+                  gpointer      user_data)
 {
+  const BuildNode *sort_nodes = user_data;
   const BuildNode *na = &sort_nodes[*(const guint32 *) a];
   const BuildNode *nb = &sort_nodes[*(const guint32 *) b];
   int cmp;
@@ -216,7 +217,8 @@ builder_finish (Builder    *b,
   guint32 n = b->nodes->len;
   BuildNode *nodes = (BuildNode *) (gpointer) b->nodes->data;
   g_autofree guint64 *count = g_new (guint64, n);
-  g_autofree guint32 *order = g_new (guint32, n);
+  g_autoptr(GArray) order_array = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
+  guint32 *order;
   g_autofree guint32 *first = g_new0 (guint32, n + 1);
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Visit));
   GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (KymoCallNode), n);
@@ -248,10 +250,9 @@ builder_finish (Builder    *b,
 
   /* Children of one parent become a contiguous, sorted run of order[]. */
   for (guint32 i = 1; i < n; i++)
-    order[i - 1] = i;
-  sort_nodes = nodes;
-  if (n > 1)
-    qsort (order, n - 1, sizeof (guint32), compare_siblings);
+    g_array_append_val (order_array, i);
+  g_array_sort_with_data (order_array, compare_siblings, nodes);
+  order = (guint32 *) (gpointer) order_array->data;
   for (guint32 k = 0; k + 1 < n; k++)
     first[nodes[order[k]].parent + 1]++;
   for (guint32 i = 0; i < n; i++)
@@ -953,6 +954,9 @@ kymo_call_tree_diff (KymoCallTree *before,
           map[i] = builder_child (&b, map[nodes[i].parent], nodes[i].kind,
                                   intern_name (ids, nodes[i].name), nodes[i].name);
           bn = builder_node (&b, map[i]);
+          /* ids name the second trace's names where both have the frame */
+          if (t == 1 || bn->name_id == bn->id)
+            bn->name_id = nodes[i].name_id;
           if (t == 0)
             bn->base_self = add_sat (bn->base_self, nodes[i].self);
           else

@@ -66,7 +66,7 @@ kymo_cli_flamegraph (const KymoCliOptions  *options,
 
 #ifdef KYMO_HAVE_RENDER
   if (options->svg != NULL &&
-      !kymo_flame_graph_export_svg (tree, KYMO_FLAME_GRAPH_FLAME, SVG_WIDTH, options->svg, &error))
+      !kymo_flame_render_export_svg (tree, KYMO_FLAME_GRAPH_FLAME, SVG_WIDTH, options->svg, &error))
     {
       kymo_cli_print_error (error);
       return KYMO_CLI_USAGE;
