@@ -166,6 +166,11 @@ update_changes (KymoFlamePage *self)
   add_cell (GTK_GRID (self->changes_grid), _("After"), 2, 0, TRUE);
   add_cell (GTK_GRID (self->changes_grid), _("Change"), 3, 0, TRUE);
   changes = kymo_call_tree_dup_changes (tree);
+  /* largest first: the unchanged ones come last and say nothing */
+  while (changes->len > 0 &&
+         g_array_index (changes, KymoCallChange, changes->len - 1).self ==
+         g_array_index (changes, KymoCallChange, changes->len - 1).base_self)
+    g_array_set_size (changes, changes->len - 1);
   for (guint i = 0; i < MIN (changes->len, MAX_CHANGES); i++)
     {
       const KymoCallChange *c = &g_array_index (changes, KymoCallChange, i);
