@@ -49,12 +49,17 @@ typedef struct {
   guint64     count;
 } BuildNode;
 
+/* guint64 → guint32, open addressing: the hot lookup of every fold. */
 typedef struct {
-  GArray  *nodes;    /* BuildNode */
   guint64 *keys;
   guint32 *vals;     /* NO_NODE: empty slot */
   guint32  mask;
   guint32  used;
+} IdMap;
+
+typedef struct {
+  GArray  *nodes;    /* BuildNode */
+  IdMap    children; /* (parent, kind, id) → node */
   guint64  last_key;
   guint32  last_val;
 } Builder;
@@ -76,17 +81,91 @@ key_slot (guint64 key,
 }
 
 static void
+id_map_init (IdMap *map)
+{
+  map->mask = 255;
+  map->used = 0;
+  map->keys = g_new (guint64, map->mask + 1);
+  map->vals = g_new (guint32, map->mask + 1);
+  memset (map->vals, 0xFF, sizeof (guint32) * (map->mask + 1));
+}
+
+static void
+id_map_clear (IdMap *map)
+{
+  g_clear_pointer (&map->keys, g_free);
+  g_clear_pointer (&map->vals, g_free);
+}
+
+static void
+id_map_grow (IdMap *map)
+{
+  guint32 old_size = map->mask + 1;
+  guint64 *old_keys = map->keys;
+  guint32 *old_vals = map->vals;
+
+  map->mask = old_size * 2 - 1;
+  map->keys = g_new (guint64, map->mask + 1);
+  map->vals = g_new (guint32, map->mask + 1);
+  memset (map->vals, 0xFF, sizeof (guint32) * (map->mask + 1));
+  for (guint32 i = 0; i < old_size; i++)
+    {
+      guint32 slot;
+
+      if (old_vals[i] == NO_NODE)
+        continue;
+      slot = key_slot (old_keys[i], map->mask);
+      while (map->vals[slot] != NO_NODE)
+        slot = (slot + 1) & map->mask;
+      map->keys[slot] = old_keys[i];
+      map->vals[slot] = old_vals[i];
+    }
+  g_free (old_keys);
+  g_free (old_vals);
+}
+
+/* The slot holding @key, or the empty slot where it would go. */
+static inline guint32
+id_map_slot (const IdMap *map,
+             guint64      key)
+{
+  guint32 slot = key_slot (key, map->mask);
+
+  while (map->vals[slot] != NO_NODE && map->keys[slot] != key)
+    slot = (slot + 1) & map->mask;
+  return slot;
+}
+
+static inline guint32
+id_map_lookup (const IdMap *map,
+               guint64      key)
+{
+  return map->vals[id_map_slot (map, key)];
+}
+
+static inline void
+id_map_insert (IdMap   *map,
+               guint64  key,
+               guint32  val)
+{
+  guint32 slot = id_map_slot (map, key);
+
+  if (map->vals[slot] == NO_NODE)
+    map->used++;
+  map->keys[slot] = key;
+  map->vals[slot] = val;
+  if (map->used * 2 > map->mask)
+    id_map_grow (map);
+}
+
+static void
 builder_init (Builder *b)
 {
   BuildNode root = { "", NO_NODE, 0, 0, KYMO_CALL_FRAME_ROOT, 0, 0, 0, 0, 0 };
 
   b->nodes = g_array_new (FALSE, FALSE, sizeof (BuildNode));
   g_array_append_val (b->nodes, root);
-  b->mask = 255;
-  b->used = 0;
-  b->keys = g_new (guint64, b->mask + 1);
-  b->vals = g_new (guint32, b->mask + 1);
-  memset (b->vals, 0xFF, sizeof (guint32) * (b->mask + 1));
+  id_map_init (&b->children);
   b->last_key = G_MAXUINT64;
   b->last_val = NO_NODE;
 }
@@ -95,35 +174,7 @@ static void
 builder_clear (Builder *b)
 {
   g_clear_pointer (&b->nodes, g_array_unref);
-  g_clear_pointer (&b->keys, g_free);
-  g_clear_pointer (&b->vals, g_free);
-}
-
-static void
-builder_grow (Builder *b)
-{
-  guint32 old_size = b->mask + 1;
-  guint64 *old_keys = b->keys;
-  guint32 *old_vals = b->vals;
-
-  b->mask = old_size * 2 - 1;
-  b->keys = g_new (guint64, b->mask + 1);
-  b->vals = g_new (guint32, b->mask + 1);
-  memset (b->vals, 0xFF, sizeof (guint32) * (b->mask + 1));
-  for (guint32 i = 0; i < old_size; i++)
-    {
-      guint32 slot;
-
-      if (old_vals[i] == NO_NODE)
-        continue;
-      slot = key_slot (old_keys[i], b->mask);
-      while (b->vals[slot] != NO_NODE)
-        slot = (slot + 1) & b->mask;
-      b->keys[slot] = old_keys[i];
-      b->vals[slot] = old_vals[i];
-    }
-  g_free (old_keys);
-  g_free (old_vals);
+  id_map_clear (&b->children);
 }
 
 /* The child of @parent for (@kind, @id), created when new. @name may be NULL
@@ -136,28 +187,21 @@ builder_child (Builder    *b,
                const char *name)
 {
   guint64 key = node_key (parent, kind, id);
-  guint32 slot;
   BuildNode node = { name, parent, id, id, kind, 0, 0, 0, 0, 0 };
+  guint32 found;
 
   if (key == b->last_key)
     return b->last_val;
-
-  for (slot = key_slot (key, b->mask); b->vals[slot] != NO_NODE; slot = (slot + 1) & b->mask)
-    if (b->keys[slot] == key)
-      {
-        b->last_key = key;
-        b->last_val = b->vals[slot];
-        return b->last_val;
-      }
-
-  g_array_append_val (b->nodes, node);
-  b->keys[slot] = key;
-  b->vals[slot] = b->nodes->len - 1;
+  found = id_map_lookup (&b->children, key);
+  if (found == NO_NODE)
+    {
+      g_array_append_val (b->nodes, node);
+      found = b->nodes->len - 1;
+      id_map_insert (&b->children, key, found);
+    }
   b->last_key = key;
-  b->last_val = b->nodes->len - 1;
-  if (++b->used * 2 > b->mask)
-    builder_grow (b);
-  return b->last_val;
+  b->last_val = found;
+  return found;
 }
 
 static inline BuildNode *
@@ -167,25 +211,86 @@ builder_node (Builder *b,
   return &g_array_index (b->nodes, BuildNode, node);
 }
 
-/* Folds run in several threads at once: the nodes come as user data. */
 static int
-compare_siblings (gconstpointer a,
-                  gconstpointer b,
-                  gpointer      user_data)
+compare_u64 (const void *a,
+             const void *b)
 {
-  const BuildNode *sort_nodes = user_data;
-  const BuildNode *na = &sort_nodes[*(const guint32 *) a];
-  const BuildNode *nb = &sort_nodes[*(const guint32 *) b];
-  int cmp;
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
 
-  if (na->parent != nb->parent)
-    return na->parent < nb->parent ? -1 : 1;
-  cmp = strcmp (na->name, nb->name);
+  return x < y ? -1 : x > y;
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  const BuildNode *na = user_data;
+  const BuildNode *x = &na[*(const guint32 *) a];
+  const BuildNode *y = &na[*(const guint32 *) b];
+  int cmp = strcmp (x->name, y->name);
+
   if (cmp != 0)
     return cmp;
-  if (na->kind != nb->kind)
-    return na->kind < nb->kind ? -1 : 1;
-  return na->id < nb->id ? -1 : na->id > nb->id;
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Per node, the rank of its (kind, id) in name order: siblings then sort by
+ * an integer, and only the few distinct names meet strcmp(). */
+static guint32 *
+rank_names (const BuildNode *nodes,
+            guint32          n)
+{
+  g_autoptr(GArray) reps = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 *rank = g_new (guint32, n);
+  g_autofree guint32 *dense = NULL;
+  guint32 max_id = 0;
+  IdMap index;
+
+  /* Named frames (nearly all nodes) have dense ids: index them directly. */
+  for (guint32 i = 0; i < n; i++)
+    if (nodes[i].kind == KYMO_CALL_FRAME_NAMED)
+      max_id = MAX (max_id, nodes[i].id);
+  if (max_id < (1u << 24))
+    {
+      dense = g_new (guint32, (gsize) max_id + 1);
+      memset (dense, 0xFF, sizeof (guint32) * ((gsize) max_id + 1));
+    }
+  id_map_init (&index);
+  for (guint32 i = 0; i < n; i++)
+    {
+      gboolean direct = dense != NULL && nodes[i].kind == KYMO_CALL_FRAME_NAMED;
+      guint64 key = node_key (0, nodes[i].kind, nodes[i].id);
+      guint32 r = direct ? dense[nodes[i].id] : id_map_lookup (&index, key);
+
+      if (r == NO_NODE)
+        {
+          r = reps->len;
+          g_array_append_val (reps, i);
+          if (direct)
+            dense[nodes[i].id] = r;
+          else
+            id_map_insert (&index, key, r);
+        }
+      rank[i] = r;
+    }
+  {
+    g_autofree guint32 *order = g_memdup2 (reps->data, sizeof (guint32) * MAX (reps->len, 1));
+    g_autofree guint32 *rank_of_rep = g_new (guint32, MAX (reps->len, 1));
+
+    g_qsort_with_data (order, reps->len, sizeof (guint32), compare_names, (gpointer) nodes);
+    for (guint32 k = 0; k < reps->len; k++)
+      {
+        /* order[k] is a node; find its representative slot through rank[] */
+        rank_of_rep[rank[order[k]]] = k;
+      }
+    for (guint32 i = 0; i < n; i++)
+      rank[i] = rank_of_rep[rank[i]];
+  }
+  id_map_clear (&index);
+  return rank;
 }
 
 static gint64
@@ -217,8 +322,9 @@ builder_finish (Builder    *b,
   guint32 n = b->nodes->len;
   BuildNode *nodes = (BuildNode *) (gpointer) b->nodes->data;
   g_autofree guint64 *count = g_new (guint64, n);
-  g_autoptr(GArray) order_array = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
-  guint32 *order;
+  g_autofree guint64 *order = g_new (guint64, MAX (n, 1));
+  g_autofree guint32 *fill = g_new0 (guint32, n + 1);
+  g_autofree guint32 *rank = NULL;
   g_autofree guint32 *first = g_new0 (guint32, n + 1);
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (Visit));
   GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (KymoCallNode), n);
@@ -248,15 +354,22 @@ builder_finish (Builder    *b,
         count[p] += count[i];
     }
 
-  /* Children of one parent become a contiguous, sorted run of order[]. */
+  /* Children of one parent become a contiguous run of order[] (bucketed by
+   * parent), each run sorted by name rank: (rank << 32 | node). */
+  rank = rank_names (nodes, n);
   for (guint32 i = 1; i < n; i++)
-    g_array_append_val (order_array, i);
-  g_array_sort_with_data (order_array, compare_siblings, nodes);
-  order = (guint32 *) (gpointer) order_array->data;
-  for (guint32 k = 0; k + 1 < n; k++)
-    first[nodes[order[k]].parent + 1]++;
+    first[nodes[i].parent + 1]++;
   for (guint32 i = 0; i < n; i++)
     first[i + 1] += first[i];
+  for (guint32 i = 1; i < n; i++)
+    {
+      guint32 p = nodes[i].parent;
+
+      order[first[p] + fill[p]++] = ((guint64) rank[i] << 32) | i;
+    }
+  for (guint32 p = 0; p < n; p++)
+    if (first[p + 1] - first[p] > 1)
+      qsort (order + first[p], first[p + 1] - first[p], sizeof (guint64), compare_u64);
 
   for (guint32 pass = 0; pass == 0 || stack->len > 0; pass++)
     {
@@ -279,7 +392,7 @@ builder_finish (Builder    *b,
               g_array_set_size (stack, stack->len - 1);
               continue;
             }
-          node = order[top->next++];
+          node = (guint32) order[top->next++];
           cn.parent = top->out;
         }
       cn.name = nodes[node].name;
@@ -568,6 +681,23 @@ fold_spans (Fold         *f,
 /* ------------------------------------------------------------------------ */
 /* Folding samples */
 
+typedef struct {
+  guint64 key;    /* track << 32 | node of the stack trie */
+  guint64 count;
+} Pending;
+
+static int
+compare_pending (const void *a,
+                 const void *b)
+{
+  return compare_u64 (&((const Pending *) a)->key, &((const Pending *) b)->key);
+}
+
+/* Samples are folded in three steps so that no step costs more than the
+ * samples or the tree it makes: every stack becomes a path of one trie
+ * shared by all threads (once per stack); samples are counted per (thread,
+ * trie leaf); then each thread's tree is copied out of the trie, one node
+ * per node it uses. */
 static gboolean
 fold_samples (Fold         *f,
               KymoTime      from,
@@ -578,17 +708,21 @@ fold_samples (Fold         *f,
 {
   KymoStacks *stacks = kymo_trace_get_stacks (f->trace);
   guint n_all = kymo_trace_get_n_tracks (f->trace);
-  g_autofree guint32 *track_nodes = NULL;
   g_autofree gboolean *wanted = NULL;
-  g_autoptr(GHashTable) leaves = NULL;  /* (track node, stack) → leaf */
+  g_autoptr(GArray) pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+  g_autoptr(GArray) touched = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree guint32 *mapped = NULL;
   const KymoStackSample *samples;
+  const BuildNode *trie_nodes;
+  IdMap leaf_of_stack, pending_of;
+  Builder trie;
+  gboolean ok = TRUE;
   gsize n;
 
   if (stacks == NULL)
     return TRUE;
   samples = kymo_stacks_get_samples (stacks, &n);
-  track_nodes = g_new (guint32, MAX (n_all, 1));
-  memset (track_nodes, 0xFF, sizeof (guint32) * MAX (n_all, 1));
   if (tracks != NULL)
     {
       wanted = g_new0 (gboolean, MAX (n_all, 1));
@@ -596,41 +730,93 @@ fold_samples (Fold         *f,
         if (tracks[i] < n_all)
           wanted[tracks[i]] = TRUE;
     }
-  leaves = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
+  builder_init (&trie);
+  id_map_init (&leaf_of_stack);
+  id_map_init (&pending_of);
   for (gsize i = kymo_stacks_lower_bound (stacks, from); i < n && samples[i].ts <= to; i++)
     {
       const KymoStackSample *s = &samples[i];
-      gint64 key;
-      gpointer leaf;
-      guint32 node;
+      guint32 leaf, at;
+      guint64 key;
 
-      if (!fold_tick (f, error))
-        return FALSE;
+      if (!(ok = fold_tick (f, error)))
+        break;
       if (s->track >= n_all || (wanted != NULL && !wanted[s->track]))
         continue;
-      if (track_nodes[s->track] == NO_NODE)
-        track_nodes[s->track] = builder_child (&f->b, 0, KYMO_CALL_FRAME_TRACK, s->track,
-                                               kymo_track_get_name (kymo_trace_get_track (f->trace, s->track)));
-      key = ((gint64) track_nodes[s->track] << 32) | s->stack;
-      /* Most samples repeat a stack already seen on their thread. */
-      if (g_hash_table_lookup_extended (leaves, &key, NULL, &leaf))
-        node = GPOINTER_TO_UINT (leaf);
-      else
+      leaf = id_map_lookup (&leaf_of_stack, s->stack);
+      if (leaf == NO_NODE)
         {
           gsize n_frames = 0;
           const KymoFrame *frames = s->stack != KYMO_NO_STACK ? kymo_stacks_get (stacks, s->stack, &n_frames) : NULL;
 
-          node = track_nodes[s->track];
+          leaf = 0;
           if (frames == NULL || n_frames == 0)
-            node = builder_child (&f->b, node, KYMO_CALL_FRAME_UNKNOWN, 0, KYMO_CALL_TREE_UNKNOWN_STACK);
+            leaf = builder_child (&trie, leaf, KYMO_CALL_FRAME_UNKNOWN, 0, KYMO_CALL_TREE_UNKNOWN_STACK);
           for (gsize k = 0; k < n_frames; k++)
-            node = builder_child (&f->b, node, KYMO_CALL_FRAME_NAMED, frames[k].name, NULL);
-          g_hash_table_insert (leaves, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (node));
+            leaf = builder_child (&trie, leaf, KYMO_CALL_FRAME_NAMED, frames[k].name, NULL);
+          id_map_insert (&leaf_of_stack, s->stack, leaf);
         }
-      builder_node (&f->b, node)->self++;
+      key = ((guint64) s->track << 32) | leaf;
+      at = id_map_lookup (&pending_of, key);
+      if (at == NO_NODE)
+        {
+          Pending p = { key, 0 };
+
+          at = pending->len;
+          g_array_append_val (pending, p);
+          id_map_insert (&pending_of, key, at);
+        }
+      g_array_index (pending, Pending, at).count++;
     }
-  return TRUE;
+  id_map_clear (&leaf_of_stack);
+  id_map_clear (&pending_of);
+
+  if (ok)
+    {
+      guint32 track_node = NO_NODE;
+      guint32 current_track = G_MAXUINT32;
+
+      qsort (pending->data, pending->len, sizeof (Pending), compare_pending);
+      trie_nodes = (const BuildNode *) (gpointer) trie.nodes->data;
+      mapped = g_new (guint32, trie.nodes->len);
+      memset (mapped, 0xFF, sizeof (guint32) * trie.nodes->len);
+      for (guint k = 0; k < pending->len; k++)
+        {
+          const Pending *p = &g_array_index (pending, Pending, k);
+          guint32 track = (guint32) (p->key >> 32);
+          guint32 leaf = (guint32) p->key;
+
+          if (track != current_track)
+            {
+              for (guint t = 0; t < touched->len; t++)
+                mapped[g_array_index (touched, guint32, t)] = NO_NODE;
+              g_array_set_size (touched, 0);
+              current_track = track;
+              track_node = builder_child (&f->b, 0, KYMO_CALL_FRAME_TRACK, track,
+                                          kymo_track_get_name (kymo_trace_get_track (f->trace, track)));
+              mapped[0] = track_node;
+              g_array_append_val (touched, (guint32) { 0 });
+            }
+          g_array_set_size (chain, 0);
+          for (guint32 at = leaf; mapped[at] == NO_NODE; at = trie_nodes[at].parent)
+            g_array_append_val (chain, at);
+          /* top-down, so a parent is always created before its children */
+          for (guint c = chain->len; c > 0; c--)
+            {
+              guint32 t = g_array_index (chain, guint32, c - 1);
+              BuildNode node = trie_nodes[t];
+
+              node.parent = mapped[node.parent];
+              g_array_append_val (f->b.nodes, node);
+              mapped[t] = f->b.nodes->len - 1;
+              g_array_append_val (touched, t);
+            }
+          builder_node (&f->b, mapped[leaf])->self += p->count;
+        }
+    }
+  builder_clear (&trie);
+  return ok;
 }
 
 KymoCallTree *
