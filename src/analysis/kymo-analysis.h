@@ -6,6 +6,7 @@
 #pragma once
 
 #include "kymo.h"
+#include "kymo-call-tree.h"
 #include "kymo-event-set.h"
 #include "kymo-export-chrome.h"
 #include "kymo-search.h"

@@ -29,6 +29,8 @@ typedef struct {
   int      height;
   gboolean args;
   int      longest;
+  gboolean samples;
+  char    *svg;
 } KymoCliOptions;
 
 /* Opens and loads the trace named by @paths; prints the error and sets
@@ -49,5 +51,6 @@ int kymo_cli_export (const KymoCliOptions *options, char **paths);
 int kymo_cli_stats  (const KymoCliOptions *options, char **paths);
 int kymo_cli_render (const KymoCliOptions *options, char **paths);
 int kymo_cli_find   (const KymoCliOptions *options, char **paths);
+int kymo_cli_flamegraph (const KymoCliOptions *options, char **paths);
 
 G_END_DECLS

@@ -26,6 +26,7 @@ static const struct {
   { "stats",  kymo_cli_stats,  "stats [--csv] TRACE [--from NS --to NS]" },
   { "render", kymo_cli_render, "render TRACE -o OUT.png|.svg [--from NS --to NS] [--width PX]" },
   { "find",   kymo_cli_find,   "find [--json] [--args] [--longest N] [--from NS --to NS] PATTERN TRACE" },
+  { "flamegraph", kymo_cli_flamegraph, "flamegraph [--samples] [--from NS --to NS] [--svg OUT] TRACE" },
 };
 
 static void
@@ -120,6 +121,7 @@ options_clear (KymoCliOptions *options)
   g_clear_pointer (&options->output, g_free);
   g_clear_pointer (&options->from, g_free);
   g_clear_pointer (&options->to, g_free);
+  g_clear_pointer (&options->svg, g_free);
 }
 
 /* Freed on every return so that LeakSanitizer runs of kymo-cli stay clean. */
@@ -148,6 +150,8 @@ main (int   argc,
     { "height", 0, 0, G_OPTION_ARG_INT, &options.height, "render: image height", "PX" },
     { "args", 0, 0, G_OPTION_ARG_NONE, &options.args, "find: match argument values too", NULL },
     { "longest", 0, 0, G_OPTION_ARG_INT, &options.longest, "find: keep the N longest spans", "N" },
+    { "samples", 0, 0, G_OPTION_ARG_NONE, &options.samples, "flamegraph: sampled call stacks", NULL },
+    { "svg", 0, 0, G_OPTION_ARG_FILENAME, &options.svg, "flamegraph: also draw it to an SVG file", "OUT" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, "TRACE" },
     { NULL }
   };

@@ -15,6 +15,8 @@
 #include "kymo-range-summary.h"
 #include "kymo-zone-view.h"
 #include "kymo-search-results.h"
+#include "kymo-flame-page.h"
+#include "kymo-call-tree-view.h"
 
 struct _KymoDetailsSidebar
 {
@@ -86,6 +88,8 @@ kymo_details_sidebar_constructed (GObject *object)
   gtk_stack_add_titled (GTK_STACK (self->stack), self->annotations, KYMO_DETAILS_PAGE_ANNOTATIONS, _("Annotations"));
   gtk_stack_add_titled (GTK_STACK (self->stack), self->range, KYMO_DETAILS_PAGE_RANGE, _("Range"));
   gtk_stack_add_titled (GTK_STACK (self->stack), kymo_search_results_new (self->session), KYMO_DETAILS_PAGE_FIND, _("Find"));
+  gtk_stack_add_titled (GTK_STACK (self->stack), kymo_flame_page_new (self->session), "flame-graph", _("Flame Graph"));
+  gtk_stack_add_titled (GTK_STACK (self->stack), kymo_call_tree_view_new (self->session), "call-tree", _("Call Tree"));
   g_signal_connect_swapped (self->stack, "notify::visible-child-name", G_CALLBACK (on_page_changed), self);
 }
 
