@@ -8,5 +8,6 @@
 #include "kymo.h"
 #include "kymo-event-set.h"
 #include "kymo-export-chrome.h"
+#include "kymo-query.h"
 #include "kymo-short-path.h"
 #include "kymo-stats.h"

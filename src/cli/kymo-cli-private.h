@@ -46,5 +46,6 @@ int kymo_cli_dump   (const KymoCliOptions *options, char **paths);
 int kymo_cli_export (const KymoCliOptions *options, char **paths);
 int kymo_cli_stats  (const KymoCliOptions *options, char **paths);
 int kymo_cli_render (const KymoCliOptions *options, char **paths);
+int kymo_cli_query  (const KymoCliOptions *options, char **paths);
 
 G_END_DECLS
