@@ -10,5 +10,6 @@
 #include "kymo-event-set.h"
 #include "kymo-export-chrome.h"
 #include "kymo-search.h"
+#include "kymo-query.h"
 #include "kymo-short-path.h"
 #include "kymo-stats.h"

@@ -52,5 +52,6 @@ int kymo_cli_stats  (const KymoCliOptions *options, char **paths);
 int kymo_cli_render (const KymoCliOptions *options, char **paths);
 int kymo_cli_find   (const KymoCliOptions *options, char **paths);
 int kymo_cli_flamegraph (const KymoCliOptions *options, char **paths);
+int kymo_cli_query  (const KymoCliOptions *options, char **paths);
 
 G_END_DECLS

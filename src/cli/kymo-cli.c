@@ -24,6 +24,7 @@ static const struct {
   { "dump",   kymo_cli_dump,   "dump TRACE" },
   { "export", kymo_cli_export, "export --chrome TRACE [-o OUT]" },
   { "stats",  kymo_cli_stats,  "stats [--csv] TRACE [--from NS --to NS]" },
+  { "query",  kymo_cli_query,  "query [--json|--csv] SQL TRACE" },
   { "render", kymo_cli_render, "render TRACE -o OUT.png|.svg [--from NS --to NS] [--width PX]" },
   { "find",   kymo_cli_find,   "find [--json] [--args] [--longest N] [--from NS --to NS] PATTERN TRACE" },
   { "flamegraph", kymo_cli_flamegraph, "flamegraph [--samples] [--from NS --to NS] [--svg OUT] TRACE" },
