@@ -31,6 +31,7 @@ typedef struct {
   int      longest;
   gboolean samples;
   char    *svg;
+  char    *clock;
 } KymoCliOptions;
 
 /* Opens and loads the trace named by @paths; prints the error and sets
@@ -53,5 +54,6 @@ int kymo_cli_render (const KymoCliOptions *options, char **paths);
 int kymo_cli_find   (const KymoCliOptions *options, char **paths);
 int kymo_cli_flamegraph (const KymoCliOptions *options, char **paths);
 int kymo_cli_query  (const KymoCliOptions *options, char **paths);
+int kymo_cli_tasks  (const KymoCliOptions *options, char **paths);
 
 G_END_DECLS

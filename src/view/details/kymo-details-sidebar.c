@@ -17,6 +17,9 @@
 #include "kymo-search-results.h"
 #include "kymo-flame-page.h"
 #include "kymo-call-tree-view.h"
+#include "dial9/kymo-dial9-poi-view.h"
+#include "dial9/kymo-dial9-tasks-view.h"
+#include "dial9/kymo-dial9-analysis.h"
 
 struct _KymoDetailsSidebar
 {
@@ -90,6 +93,12 @@ kymo_details_sidebar_constructed (GObject *object)
   gtk_stack_add_titled (GTK_STACK (self->stack), kymo_search_results_new (self->session), KYMO_DETAILS_PAGE_FIND, _("Find"));
   gtk_stack_add_titled (GTK_STACK (self->stack), kymo_flame_page_new (self->session), "flame-graph", _("Flame Graph"));
   gtk_stack_add_titled (GTK_STACK (self->stack), kymo_call_tree_view_new (self->session), "call-tree", _("Call Tree"));
+  if (kymo_dial9_analysis_applies (self->session))
+    {
+      gtk_stack_add_titled (GTK_STACK (self->stack), kymo_dial9_tasks_view_new (self->session), "tasks", _("Tasks"));
+      gtk_stack_add_titled (GTK_STACK (self->stack), kymo_dial9_poi_view_new (self->session), "poi",
+                            _("Points of Interest"));
+    }
   g_signal_connect_swapped (self->stack, "notify::visible-child-name", G_CALLBACK (on_page_changed), self);
 }
 
