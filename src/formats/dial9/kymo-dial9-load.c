@@ -121,6 +121,7 @@ struct _D9Spec {
   gboolean    complete;      /* decoded cleanly up to end_cand or the end */
   guint       end_cand;      /* G_MAXUINT: the end of the data */
   gboolean    bail;
+  gboolean    probe;         /* d9_probe_damaged(): never bails */
   gboolean    has_order;
   KymoTime    first_order_ts;
   GHashTable *names;         /* name → local id + 1 */
@@ -163,7 +164,9 @@ intern_len (D9Loader   *l,
 static inline void
 spec_bail (D9Loader *l)
 {
-  l->spec->bail = TRUE;
+  /* A probe only walks the frames: it takes no event, so needs none. */
+  if (!l->spec->probe)
+    l->spec->bail = TRUE;
 }
 
 static D9TaskNote *
@@ -2722,6 +2725,31 @@ d9_loader_assemble (D9Loader  *l,
   return assemble (l, &l->kept->m, parallel_threads (l->d->size), first, first_done, error);
 }
 
+/* Decodes the first D9_PROBE_BYTES on a loader of its own (no trace, no
+ * job) and tells whether they hold damage. A stream that is damaged at
+ * once is then decoded on one thread, which stops at the damage, rather
+ * than searched whole for segments to decode in parallel. */
+gboolean
+d9_probe_damaged (const guint8 *data,
+                  gsize         size)
+{
+  D9Shared sh = { 0 };
+  D9Loader *l;
+  D9Stop stop;
+  gboolean damaged;
+
+  if (size < D9_HEADER_SIZE)
+    return FALSE;
+  sh.data = data;
+  sh.size = MIN (size, D9_PROBE_BYTES);
+  sh.streaming = TRUE;
+  l = spec_new (&sh);
+  l->spec->probe = TRUE;
+  damaged = decode (l, &sh, 0, 0, &stop, NULL) && stop.status == D9_CORRUPT;
+  spec_free (l);
+  return damaged;
+}
+
 /* Decodes the whole stream after the first header into @l: with more than
  * one thread, the first part for real while other threads decode the
  * later parts on their own, then those are merged in file order (or, when
@@ -2742,6 +2770,9 @@ decode_all (D9Loader  *l,
   guint cur, n_helpers;
 
   if (n_threads <= 1)
+    return decode (l, NULL, D9_HEADER_SIZE, 0, stop, error);
+
+  if (d9_probe_damaged (d->data, d->size))
     return decode (l, NULL, D9_HEADER_SIZE, 0, stop, error);
 
   sh.data = d->data;
