@@ -27,6 +27,7 @@ typedef struct {
   char    *to;
   int      width;
   int      height;
+  int      threads;
 } KymoCliOptions;
 
 /* Opens and loads the trace named by @paths; prints the error and sets

@@ -1538,16 +1538,9 @@ loader_clear (D9Loader *l)
 #define LAST_SEGMENT_SEARCH ((gsize) 4 << 20)
 
 static guint
-parallel_threads (gsize size)
+parallel_threads (D9Loader *l)
 {
-  const char *env = g_getenv ("KYMO_DIAL9_THREADS");
-
-  /* The variable (for tests) also lifts the size floor. */
-  if (env != NULL && *env != '\0')
-    return (guint) CLAMP (g_ascii_strtoull (env, NULL, 10), 1, 64);
-  if (size < PARALLEL_MIN_BYTES)
-    return 1;
-  return CLAMP (g_get_num_processors (), 1, 64);
+  return kymo_load_options_get_threads (kymo_load_job_get_options (l->job), l->d->size, PARALLEL_MIN_BYTES);
 }
 
 /* Candidate segment starts: the first "TRC\0\1" in each of @n_regions
@@ -2722,7 +2715,7 @@ d9_loader_assemble (D9Loader  *l,
   if (l->kept == NULL || l->kept->assembled)
     return TRUE;
   l->kept->assembled = TRUE;
-  return assemble (l, &l->kept->m, parallel_threads (l->d->size), first, first_done, error);
+  return assemble (l, &l->kept->m, parallel_threads (l), first, first_done, error);
 }
 
 /* Decodes the first D9_PROBE_BYTES on a loader of its own (no trace, no
@@ -2761,7 +2754,7 @@ decode_all (D9Loader  *l,
             GError   **error)
 {
   D9Data *d = l->d;
-  guint n_threads = parallel_threads (d->size);
+  guint n_threads = parallel_threads (l);
   D9Shared sh = { 0 };
   D9Crew crew = { &sh, 0 };
   g_autoptr(GPtrArray) threads = g_ptr_array_new ();

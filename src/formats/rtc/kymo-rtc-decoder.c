@@ -1160,7 +1160,7 @@ kymo_rtc_decoder_run (RtcDecoder  *d,
       d->continuity_lost = TRUE;
     }
   d->first_marker = marker;
-  d->ahead = kymo_rtc_ahead_start (data, size, marker);
+  d->ahead = kymo_rtc_ahead_start (data, size, marker, d->job != NULL ? kymo_load_job_get_options (d->job) : NULL);
   ok = decode_units (d, marker, error);
   g_clear_pointer (&d->ahead, kymo_rtc_ahead_stop);
   return ok;
