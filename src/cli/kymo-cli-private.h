@@ -32,6 +32,7 @@ typedef struct {
   gboolean samples;
   char    *svg;
   char    *clock;
+  int      threads;
 } KymoCliOptions;
 
 /* Opens and loads the trace named by @paths; prints the error and sets

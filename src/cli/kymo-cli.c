@@ -37,7 +37,8 @@ print_usage (FILE *out)
   fprintf (out, "Usage:\n");
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (out, "  kymo-cli %s\n", commands[i].usage);
-  fprintf (out, "\nEvery command takes --format=dial9|rtc|atf|wtf|tband and --tband-mode=freertos|bare-metal.\n"
+  fprintf (out, "\nEvery command takes --format=dial9|rtc|atf|wtf|tband and --tband-mode=freertos|bare-metal,\n"
+                "and --threads N (default: all cores; 1: sequential).\n"
                 "TRACE is a file, a folder (an ATF session) or - for standard input.\n");
 }
 
@@ -95,6 +96,7 @@ kymo_cli_load (const KymoCliOptions  *options,
 
   load_options.format = options->format;
   load_options.tband_mode = options->tband_mode;
+  load_options.threads = (guint) MAX (options->threads, 0);
   trace = kymo_load_sync (input, &load_options, NULL, NULL, NULL, &error);
   if (trace == NULL)
     {
@@ -143,6 +145,7 @@ main (int   argc,
   GOptionEntry entries[] = {
     { "format", 0, 0, G_OPTION_ARG_STRING, &options.format, "Skip detection", "dial9|rtc|atf|wtf|tband" },
     { "tband-mode", 0, 0, G_OPTION_ARG_STRING, &options.tband_mode, "Tonbandgerät trace mode", "freertos|bare-metal" },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &options.threads, "Threads a load may use (default: all cores; 1: sequential)", "N" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &options.json, "info: print JSON", NULL },
     { "csv", 0, 0, G_OPTION_ARG_NONE, &options.csv, "stats: print CSV", NULL },
     { "chrome", 0, 0, G_OPTION_ARG_NONE, &options.chrome, "export: Chrome Trace Event JSON", NULL },
@@ -190,6 +193,12 @@ main (int   argc,
         return KYMO_CLI_USAGE;
       }
   }
+
+  if (options.threads < 0)
+    {
+      fprintf (stderr, "kymo-cli: --threads takes a number of threads (0: all cores)\n");
+      return KYMO_CLI_USAGE;
+    }
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (g_str_equal (command, commands[i].name))
