@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "kymo-demangle.h"
 #include "kymo-format.h"
 #include "kymo-input.h"
 #include "kymo-records-private.h"
@@ -28,7 +29,8 @@ struct _KymoTrace
   GDestroyNotify  format_data_destroy;
 
   GHashTable     *name_ids;      /* const char* (in chunk) → id + 1 */
-  GPtrArray      *names;         /* id → const char* (in chunk) */
+  GPtrArray      *names;         /* id → const char* (in chunk), as shown after seal */
+  GPtrArray      *raw_names;     /* id → as spelt in the file; NULL while every name is shown so */
   GStringChunk   *strings;
 
   GPtrArray      *tracks;        /* KymoTrack*, index = id */
@@ -91,6 +93,7 @@ kymo_trace_finalize (GObject *object)
   g_clear_pointer (&self->metadata_values, g_ptr_array_unref);
   g_clear_pointer (&self->name_ids, g_hash_table_unref);
   g_clear_pointer (&self->names, g_ptr_array_unref);
+  g_clear_pointer (&self->raw_names, g_ptr_array_unref);
   g_clear_pointer (&self->strings, g_string_chunk_free);
   g_clear_error (&self->stop_error);
   g_free (self->title);
@@ -289,6 +292,8 @@ kymo_trace_intern_len (KymoTrace  *self,
   stored = g_string_chunk_insert (self->strings, name);
   id = self->names->len;
   g_ptr_array_add (self->names, (gpointer) stored);
+  if (self->raw_names != NULL)
+    g_ptr_array_add (self->raw_names, (gpointer) stored);
   g_hash_table_insert (self->name_ids, (gpointer) stored, GUINT_TO_POINTER (id + 1));
   return id;
 }
@@ -307,6 +312,34 @@ kymo_trace_get_name (KymoTrace *self,
   if (name_id >= self->names->len)
     return "";
   return g_ptr_array_index (self->names, name_id);
+}
+
+const char *
+kymo_trace_get_raw_name (KymoTrace *self,
+                         guint32    name_id)
+{
+  if (self->raw_names == NULL)
+    return kymo_trace_get_name (self, name_id);
+  if (name_id >= self->raw_names->len)
+    return "";
+  return g_ptr_array_index (self->raw_names, name_id);
+}
+
+/* Each distinct name once, however many events carry it: after this every
+ * reader (timeline, details, stats, export, find) shows the same spelling. */
+static void
+demangle_names (KymoTrace *self)
+{
+  for (guint id = 0; id < self->names->len; id++)
+    {
+      g_autofree char *shown = _kymo_demangle_for_display (g_ptr_array_index (self->names, id));
+
+      if (shown == NULL)
+        continue;
+      if (self->raw_names == NULL)
+        self->raw_names = g_ptr_array_copy (self->names, NULL, NULL);
+      g_ptr_array_index (self->names, id) = (gpointer) g_string_chunk_insert (self->strings, shown);
+    }
 }
 
 guint
@@ -584,6 +617,7 @@ kymo_trace_seal (KymoTrace *self)
     return;
   self->sealed = TRUE;
 
+  demangle_names (self);
   seal_tracks_in_parallel (self);
   for (guint i = 0; i < self->tracks->len; i++)
     {

@@ -51,7 +51,12 @@ guint32             kymo_trace_intern_len         (KymoTrace          *self,
  * interns, so threads may call it while nobody interns. */
 guint32             kymo_trace_lookup_name        (KymoTrace          *self,
                                                    const char         *name);
+/* The name as the app shows it: after seal, C++ and Rust symbols are
+ * demangled and invalid UTF-8 is replaced (U+FFFD). */
 const char         *kymo_trace_get_name           (KymoTrace          *self,
+                                                   guint32             name_id);
+/* The name as the file spells it (what kymo_trace_intern() was given). */
+const char         *kymo_trace_get_raw_name       (KymoTrace          *self,
                                                    guint32             name_id);
 guint               kymo_trace_get_n_names        (KymoTrace          *self);
 /* Stores @text for the trace's lifetime (not interned). */

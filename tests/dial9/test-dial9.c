@@ -11,6 +11,9 @@
 #include "kymo-test-utils.h"
 #include "dial9-builder.h"
 
+/* src/formats/dial9: moves runs of @move_min bytes and more (-1: default). */
+void d9_vec_set_move_min_for_testing (gint move_min);
+
 static KymoTrack *
 find_track (KymoTrace  *trace,
             const char *name)
@@ -958,15 +961,15 @@ load_fingerprint (const guint8 *data,
   g_autoptr(KymoTrace) trace = NULL;
 
   /* No other thread runs here: the loader joins its own. */
-  setenv ("KYMO_DIAL9_THREADS", threads, 1);
+  kymo_test_set_threads ((guint) g_ascii_strtoull (threads, NULL, 10));
   trace = kymo_test_load_bytes (data, size, "dial9", &error);
-  unsetenv ("KYMO_DIAL9_THREADS");
+  kymo_test_set_threads (0);
   return fingerprint (trace, error != NULL ? error : (GError *) (trace ? kymo_trace_get_stop_error (trace) : NULL));
 }
 
 /* Decoding segments on several threads gives the model of one thread,
  * whether the parts' arrays are copied or their pages moved into place
- * (KYMO_DIAL9_MOVE_MIN=0 moves runs of any length). */
+ * (a move minimum of 0 moves runs of any length). */
 static void
 test_parallel_same (void)
 {
@@ -974,10 +977,7 @@ test_parallel_same (void)
 
   for (guint v = 0; v < 4; v++)
     {
-      if (v >= 2)
-        setenv ("KYMO_DIAL9_MOVE_MIN", "0", 1);
-      else
-        unsetenv ("KYMO_DIAL9_MOVE_MIN");
+      d9_vec_set_move_min_for_testing (v >= 2 ? 0 : -1);
       /* Long enough for the parts' runs to span pages when moving. */
       g_autoptr(GByteArray) b = build_segments (v % 2 == 1, v >= 2 ? 25 : 1);
       gsize cuts[] = { b->len, b->len - 1, b->len * 2 / 3 + 1, b->len / 2, b->len / 3 + 7, 0 };
@@ -1012,7 +1012,7 @@ test_parallel_same (void)
             }
         }
     }
-  unsetenv ("KYMO_DIAL9_MOVE_MIN");
+  d9_vec_set_move_min_for_testing (-1);
 }
 
 /* An independent frame walker: counts segments and events per schema name,

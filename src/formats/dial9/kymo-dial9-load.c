@@ -124,6 +124,7 @@ struct _D9Spec {
   gboolean    complete;      /* decoded cleanly up to end_cand or the end */
   guint       end_cand;      /* G_MAXUINT: the end of the data */
   gboolean    bail;
+  gboolean    probe;         /* d9_probe_damaged(): never bails */
   gboolean    has_order;
   KymoTime    first_order_ts;
   GHashTable *names;         /* name → local id + 1 */
@@ -166,7 +167,9 @@ intern_len (D9Loader   *l,
 static inline void
 spec_bail (D9Loader *l)
 {
-  l->spec->bail = TRUE;
+  /* A probe only walks the frames: it takes no event, so needs none. */
+  if (!l->spec->probe)
+    l->spec->bail = TRUE;
 }
 
 static D9TaskNote *
@@ -1544,16 +1547,9 @@ loader_clear (D9Loader *l)
 #define LAST_SEGMENT_SEARCH ((gsize) 4 << 20)
 
 static guint
-parallel_threads (gsize size)
+parallel_threads (D9Loader *l)
 {
-  const char *env = g_getenv ("KYMO_DIAL9_THREADS");
-
-  /* The variable (for tests) also lifts the size floor. */
-  if (env != NULL && *env != '\0')
-    return (guint) CLAMP (g_ascii_strtoull (env, NULL, 10), 1, 64);
-  if (size < PARALLEL_MIN_BYTES)
-    return 1;
-  return CLAMP (g_get_num_processors (), 1, 64);
+  return kymo_load_options_get_threads (kymo_load_job_get_options (l->job), l->d->size, PARALLEL_MIN_BYTES);
 }
 
 /* Candidate segment starts: the first "TRC\0\1" in each of @n_regions
@@ -2728,7 +2724,32 @@ d9_loader_assemble (D9Loader  *l,
   if (l->kept == NULL || l->kept->assembled)
     return TRUE;
   l->kept->assembled = TRUE;
-  return assemble (l, &l->kept->m, parallel_threads (l->d->size), first, first_done, error);
+  return assemble (l, &l->kept->m, parallel_threads (l), first, first_done, error);
+}
+
+/* Decodes the first D9_PROBE_BYTES on a loader of its own (no trace, no
+ * job) and tells whether they hold damage. A stream that is damaged at
+ * once is then decoded on one thread, which stops at the damage, rather
+ * than searched whole for segments to decode in parallel. */
+gboolean
+d9_probe_damaged (const guint8 *data,
+                  gsize         size)
+{
+  D9Shared sh = { 0 };
+  D9Loader *l;
+  D9Stop stop;
+  gboolean damaged;
+
+  if (size < D9_HEADER_SIZE)
+    return FALSE;
+  sh.data = data;
+  sh.size = MIN (size, D9_PROBE_BYTES);
+  sh.streaming = TRUE;
+  l = spec_new (&sh);
+  l->spec->probe = TRUE;
+  damaged = decode (l, &sh, 0, 0, &stop, NULL) && stop.status == D9_CORRUPT;
+  spec_free (l);
+  return damaged;
 }
 
 /* Decodes the whole stream after the first header into @l: with more than
@@ -2742,7 +2763,7 @@ decode_all (D9Loader  *l,
             GError   **error)
 {
   D9Data *d = l->d;
-  guint n_threads = parallel_threads (d->size);
+  guint n_threads = parallel_threads (l);
   D9Shared sh = { 0 };
   D9Crew crew = { &sh, 0 };
   g_autoptr(GPtrArray) threads = g_ptr_array_new ();
@@ -2751,6 +2772,9 @@ decode_all (D9Loader  *l,
   guint cur, n_helpers;
 
   if (n_threads <= 1)
+    return decode (l, NULL, D9_HEADER_SIZE, 0, stop, error);
+
+  if (d9_probe_damaged (d->data, d->size))
     return decode (l, NULL, D9_HEADER_SIZE, 0, stop, error);
 
   sh.data = d->data;
