@@ -130,3 +130,129 @@ kymo_timeline_heat_append_legend (const KymoTimelineHeat *heat,
       append_label (snapshot, layout, ticks[i], tx - w / 2.0f, y + text_h + LEGEND_BAR + 5, foreground);
     }
 }
+
+typedef struct {
+  KymoTime start;
+  KymoTime end;
+} Wait;
+
+struct _KymoTimelineSched
+{
+  KymoTrace  *trace;
+  GHashTable *lanes;     /* track + 1 → GArray of Wait, by start */
+  KymoTime    longest;
+  gboolean    built;
+};
+
+KymoTimelineSched *
+kymo_timeline_sched_new (KymoTrace *trace)
+{
+  KymoTimelineSched *self = g_new0 (KymoTimelineSched, 1);
+
+  self->trace = g_object_ref (trace);
+  self->lanes = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  return self;
+}
+
+void
+kymo_timeline_sched_free (KymoTimelineSched *self)
+{
+  if (self == NULL)
+    return;
+  g_hash_table_unref (self->lanes);
+  g_object_unref (self->trace);
+  g_free (self);
+}
+
+static int
+compare_waits (gconstpointer a,
+               gconstpointer b)
+{
+  const Wait *x = a, *y = b;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void
+build (KymoTimelineSched *self)
+{
+  guint32 kind = kymo_trace_lookup_name (self->trace, "unpark");
+  const KymoRecord *records;
+  gsize n;
+  GHashTableIter iter;
+  gpointer value;
+
+  self->built = TRUE;
+  records = kymo_records_get_all (kymo_trace_get_records (self->trace), &n);
+  for (gsize i = 0; kind != G_MAXUINT32 && i < n; i++)
+    {
+      const KymoRecord *r = &records[i];
+      GArray *lane;
+      Wait w;
+
+      if (r->kind != kind || r->value == 0 || r->value > (guint64) G_MAXINT64 / 4 || r->track == KYMO_NO_TRACK)
+        continue;
+      lane = g_hash_table_lookup (self->lanes, GUINT_TO_POINTER (r->track + 1));
+      if (lane == NULL)
+        {
+          lane = g_array_new (FALSE, FALSE, sizeof (Wait));
+          g_hash_table_insert (self->lanes, GUINT_TO_POINTER (r->track + 1), lane);
+        }
+      w.end = r->ts;
+      w.start = r->ts - (KymoTime) r->value;
+      self->longest = MAX (self->longest, w.end - w.start);
+      g_array_append_val (lane, w);
+    }
+  g_hash_table_iter_init (&iter, self->lanes);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_array_sort (value, compare_waits);
+}
+
+void
+kymo_timeline_sched_draw (KymoTimelineSched *self,
+                          GtkSnapshot       *snapshot,
+                          guint              track,
+                          KymoTime           t0,
+                          KymoTime           t1,
+                          double             px_per_ns,
+                          float              y,
+                          float              lane_height)
+{
+  static const GdkRGBA colour = { 0.88f, 0.11f, 0.14f, 1 };
+  GArray *lane;
+  const Wait *w;
+  gsize lo = 0, hi;
+  double last_x = -G_MAXDOUBLE;
+
+  if (!self->built)
+    build (self);
+  lane = g_hash_table_lookup (self->lanes, GUINT_TO_POINTER (track + 1));
+  if (lane == NULL)
+    return;
+  w = (const Wait *) (gpointer) lane->data;
+  hi = lane->len;
+  /* The first wait that may reach into the window. */
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (w[mid].start < t0 - self->longest)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (gsize i = lo; i < lane->len && w[i].start <= t1; i++)
+    {
+      double x0, x1;
+
+      if (w[i].end < t0)
+        continue;
+      x0 = (w[i].start - t0) * px_per_ns;
+      x1 = (w[i].end - t0) * px_per_ns;
+      /* One mark per pixel column is all that shows. */
+      if (floor (x1) <= last_x)
+        continue;
+      last_x = floor (x1);
+      gtk_snapshot_append_color (snapshot, &colour,
+                                 &GRAPHENE_RECT_INIT (MAX (x0, -2), y + lane_height - 3, MAX (x1 - x0, 1), 3));
+    }
+}

@@ -35,4 +35,21 @@ void           kymo_timeline_heat_append_legend (const KymoTimelineHeat *heat,
                                                  float                   right,
                                                  float                   bottom);
 
+/* Kernel scheduling delays of each worker lane, in time order, built on
+ * first use from the trace's records ("unpark": the wait before it). */
+typedef struct _KymoTimelineSched KymoTimelineSched;
+
+KymoTimelineSched *kymo_timeline_sched_new  (KymoTrace         *trace);
+void               kymo_timeline_sched_free (KymoTimelineSched *self);
+/* Marks [unpark − wait, unpark] along the bottom of the lane at @y, for
+ * the part of @track's delays inside [@t0, @t1] (x = (t − @t0) · @px_per_ns). */
+void               kymo_timeline_sched_draw (KymoTimelineSched *self,
+                                             GtkSnapshot       *snapshot,
+                                             guint              track,
+                                             KymoTime           t0,
+                                             KymoTime           t1,
+                                             double             px_per_ns,
+                                             float              y,
+                                             float              lane_height);
+
 G_END_DECLS

@@ -63,6 +63,7 @@ struct _KymoTimelineRenderer
   KymoTimelineStats  stats;
   KymoTimelineHeat   heat;
   gboolean           heat_on;      /* dial9: worker lanes by poll length */
+  KymoTimelineSched *sched;        /* dial9: kernel scheduling delays */
 };
 
 /* Shared per frame: where the window is and how to map time to x. */
@@ -229,6 +230,8 @@ kymo_timeline_renderer_new (KymoTrace    *trace,
 
   self->trace = g_object_ref (trace);
   self->heat_on = kymo_timeline_heat_applies (trace);
+  if (self->heat_on)
+    self->sched = kymo_timeline_sched_new (trace);
   self->context = g_object_ref (context);
   self->layout = pango_layout_new (context);
   pango_font_description_set_family (font, font_family ? font_family : "Sans");
@@ -262,6 +265,7 @@ kymo_timeline_renderer_free (KymoTimelineRenderer *self)
   g_free (self->label_widths);
   g_clear_pointer (&self->span_summaries, g_hash_table_unref);
   g_free (self->flow_order);
+  g_clear_pointer (&self->sched, kymo_timeline_sched_free);
   g_free (self);
 }
 
@@ -1795,6 +1799,9 @@ draw_row (Frame                 *f,
             continue;
           f->heat_lane = f->self->heat_on && d == 0 && content.kind == KYMO_TRACK_THREAD;
           draw_depth (f, track, d, lane_y);
+          if (f->heat_lane)
+            kymo_timeline_sched_draw (f->self->sched, f->snapshot, row->track, f->t0, f->t1, f->px_per_ns, lane_y,
+                                      KYMO_TIMELINE_LANE_HEIGHT);
           f->heat_lane = FALSE;
         }
     }
