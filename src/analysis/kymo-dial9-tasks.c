@@ -614,3 +614,61 @@ kymo_dial9_tasks_dup_polls_set (KymoDial9Tasks *self,
   kymo_event_set_seal (set);
   return set;
 }
+
+/* A wake's instant: on the worker that ran the waking task, or on the
+ * "wakes" track; found by time, then by source. */
+static gboolean
+find_wake_instant (KymoTrace           *trace,
+                   const KymoDial9Wake *wake,
+                   guint               *track_out,
+                   guint32             *index_out)
+{
+  for (guint t = 0; t < kymo_trace_get_n_tracks (trace); t++)
+    {
+      KymoTrack *track = kymo_trace_get_track (trace, t);
+      const KymoInstant *instants;
+      gsize n, i;
+
+      if (kymo_track_get_kind (track) != KYMO_TRACK_THREAD && kymo_track_get_kind (track) != KYMO_TRACK_INSTANT)
+        continue;
+      instants = kymo_track_get_instants (track, &n);
+      for (i = kymo_track_lower_bound_instant (track, wake->ts); i < n && instants[i].ts == wake->ts; i++)
+        if (instants[i].source == wake->source)
+          {
+            *track_out = t;
+            *index_out = (guint32) i;
+            return TRUE;
+          }
+    }
+  return FALSE;
+}
+
+KymoEventSet *
+kymo_dial9_tasks_dup_task_set (KymoDial9Tasks *self,
+                               guint           row)
+{
+  KymoEventSet *set;
+  const guint32 *polls;
+  const KymoDial9Wake *wakes;
+  gsize n;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  set = kymo_event_set_new (self->trace);
+  polls = kymo_dial9_tasks_get_polls_of (self, row, &n);
+  for (gsize i = 0; i < n; i++)
+    {
+      const KymoDial9Poll *p = &g_array_index (self->polls, KymoDial9Poll, polls[i]);
+      kymo_event_set_add_span (set, p->track, p->span);
+    }
+  wakes = kymo_dial9_tasks_get_wakes_of (self, row, &n);
+  for (gsize i = 0; i < n; i++)
+    {
+      guint track;
+      guint32 index;
+
+      if (find_wake_instant (self->trace, &wakes[i], &track, &index))
+        kymo_event_set_add_instant (set, track, index);
+    }
+  kymo_event_set_seal (set);
+  return set;
+}

@@ -78,6 +78,10 @@ const KymoDial9Poll *kymo_dial9_tasks_find_poll     (KymoDial9Tasks *self,
 /* A new sealed set of the row's polls, for kymo_session_set_highlight(). */
 KymoEventSet        *kymo_dial9_tasks_dup_polls_set (KymoDial9Tasks *self,
                                                      guint           row);
+/* The same with the wakes of the task (the instants of the wake records
+ * naming it as woken), so that its wake markers show too. */
+KymoEventSet        *kymo_dial9_tasks_dup_task_set  (KymoDial9Tasks *self,
+                                                     guint           row);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KymoDial9Tasks, kymo_dial9_tasks_free)
 
