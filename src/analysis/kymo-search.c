@@ -412,11 +412,15 @@ report_progress (Scan *scan)
     }
 }
 
+/* Decoding arguments costs microseconds an event: check and report more
+ * often then, so that a cancel or a new keystroke is felt at once. */
+#define CHECK_EVERY_ARGS 1024
+
 static gboolean
 tick (Scan *scan)
 {
   scan->done++;
-  if (scan->done % CHECK_EVERY != 0)
+  if (scan->done % (scan->search->args ? CHECK_EVERY_ARGS : CHECK_EVERY) != 0)
     return TRUE;
   if (scan->search->args)
     report_progress (scan);
