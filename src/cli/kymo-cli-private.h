@@ -29,6 +29,10 @@ typedef struct {
   int      height;
   gboolean args;
   int      longest;
+  gboolean samples;
+  char    *svg;
+  char    *clock;
+  int      threads;
 } KymoCliOptions;
 
 /* Opens and loads the trace named by @paths; prints the error and sets
@@ -49,5 +53,8 @@ int kymo_cli_export (const KymoCliOptions *options, char **paths);
 int kymo_cli_stats  (const KymoCliOptions *options, char **paths);
 int kymo_cli_render (const KymoCliOptions *options, char **paths);
 int kymo_cli_find   (const KymoCliOptions *options, char **paths);
+int kymo_cli_flamegraph (const KymoCliOptions *options, char **paths);
+int kymo_cli_query  (const KymoCliOptions *options, char **paths);
+int kymo_cli_tasks  (const KymoCliOptions *options, char **paths);
 
 G_END_DECLS

@@ -12,6 +12,7 @@
 #include "kymo-demangle.h"
 #include "kymo-format.h"
 #include "kymo-input.h"
+#include "kymo-records-private.h"
 #include "kymo-stacks-private.h"
 #include "kymo-trace-private.h"
 #include "kymo-track-private.h"
@@ -36,6 +37,7 @@ struct _KymoTrace
   GArray         *roots;         /* guint */
   KymoVec         flows;         /* KymoFlow */
   KymoStacks     *stacks;        /* sampled call stacks */
+  KymoRecords    *records;       /* numbers read from records, for analyses */
   GArray         *warnings;      /* KymoWarning */
   GPtrArray      *metadata_keys;
   GPtrArray      *metadata_values;
@@ -83,6 +85,7 @@ kymo_trace_finalize (GObject *object)
   g_clear_pointer (&self->roots, g_array_unref);
   g_clear_pointer (&self->flows.data, g_free);
   g_clear_pointer (&self->stacks, _kymo_stacks_free);
+  g_clear_pointer (&self->records, _kymo_records_free);
   for (guint i = 0; i < self->warnings->len; i++)
     g_free (g_array_index (self->warnings, KymoWarning, i).message);
   g_clear_pointer (&self->warnings, g_array_unref);
@@ -159,6 +162,7 @@ kymo_trace_init (KymoTrace *self)
   self->tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) _kymo_track_free);
   self->roots = g_array_new (FALSE, FALSE, sizeof (guint));
   self->stacks = _kymo_stacks_new ();
+  self->records = _kymo_records_new ();
   self->warnings = g_array_new (FALSE, FALSE, sizeof (KymoWarning));
   self->metadata_keys = g_ptr_array_new_with_free_func (g_free);
   self->metadata_values = g_ptr_array_new_with_free_func (g_free);
@@ -463,6 +467,14 @@ kymo_trace_get_stacks (KymoTrace *self)
   return self->stacks;
 }
 
+KymoRecords *
+kymo_trace_get_records (KymoTrace *self)
+{
+  g_return_val_if_fail (KYMO_IS_TRACE (self), NULL);
+
+  return self->records;
+}
+
 void
 kymo_trace_add_warning (KymoTrace  *self,
                         guint64     offset,
@@ -623,6 +635,7 @@ kymo_trace_seal (KymoTrace *self)
     }
   g_qsort_with_data (self->roots->data, self->roots->len, sizeof (guint), compare_roots, self);
   _kymo_stacks_seal (self->stacks);
+  _kymo_records_seal (self->records);
 }
 
 gboolean

@@ -8,6 +8,7 @@
 #include <glib-object.h>
 #include <json-glib/json-glib.h>
 
+#include "kymo-records.h"
 #include "kymo-stacks.h"
 #include "kymo-track.h"
 
@@ -89,6 +90,8 @@ const KymoFlow     *kymo_trace_get_flows          (KymoTrace          *self,
 
 /* Sampled call stacks (never NULL; empty when the trace has none). */
 KymoStacks         *kymo_trace_get_stacks         (KymoTrace          *self);
+/* Numbers formats read from records for analyses (never NULL). */
+KymoRecords        *kymo_trace_get_records        (KymoTrace          *self);
 
 void                kymo_trace_add_warning        (KymoTrace          *self,
                                                    guint64             offset,

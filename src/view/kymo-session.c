@@ -42,6 +42,7 @@ struct _KymoSession
   char         *search_text;
   int           search_match;
   gboolean      wallclock;
+  gboolean      utc;          /* wall clock in UTC rather than local time */
 
   char         *filter_text;
   char         *filter_folded;
@@ -68,6 +69,7 @@ enum {
   PROP_HIGHLIGHTED_NAME,
   PROP_HIGHLIGHT,
   PROP_WALLCLOCK,
+  PROP_UTC,
   PROP_FILTER_TEXT,
   PROP_SEARCH_TEXT,
   PROP_SEARCH_MATCH,
@@ -179,6 +181,9 @@ kymo_session_get_property (GObject    *object,
     case PROP_WALLCLOCK:
       g_value_set_boolean (value, self->wallclock);
       break;
+    case PROP_UTC:
+      g_value_set_boolean (value, self->utc);
+      break;
     case PROP_FILTER_TEXT:
       g_value_set_string (value, self->filter_text);
       break;
@@ -232,6 +237,9 @@ kymo_session_set_property (GObject      *object,
       break;
     case PROP_WALLCLOCK:
       kymo_session_set_wallclock (self, g_value_get_boolean (value));
+      break;
+    case PROP_UTC:
+      kymo_session_set_utc (self, g_value_get_boolean (value));
       break;
     case PROP_FILTER_TEXT:
       kymo_session_set_filter_text (self, g_value_get_string (value));
@@ -324,6 +332,9 @@ kymo_session_class_init (KymoSessionClass *klass)
                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_WALLCLOCK] =
     g_param_spec_boolean ("wallclock", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_UTC] =
+    g_param_spec_boolean ("utc", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_FILTER_TEXT] =
     g_param_spec_string ("filter-text", NULL, NULL, NULL,
@@ -905,6 +916,27 @@ kymo_session_set_wallclock (KymoSession *self,
     return;
   self->wallclock = wallclock;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WALLCLOCK]);
+}
+
+gboolean
+kymo_session_get_utc (KymoSession *self)
+{
+  g_return_val_if_fail (KYMO_IS_SESSION (self), FALSE);
+
+  return self->utc;
+}
+
+void
+kymo_session_set_utc (KymoSession *self,
+                      gboolean     utc)
+{
+  g_return_if_fail (KYMO_IS_SESSION (self));
+
+  utc = !!utc;
+  if (utc == self->utc)
+    return;
+  self->utc = utc;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UTC]);
 }
 
 const char *

@@ -103,6 +103,10 @@ void                kymo_session_set_search_match     (KymoSession        *self,
 gboolean            kymo_session_get_wallclock        (KymoSession        *self);
 void                kymo_session_set_wallclock        (KymoSession        *self,
                                                        gboolean            wallclock);
+/* Wall-clock times in UTC rather than the local time zone. */
+gboolean            kymo_session_get_utc              (KymoSession        *self);
+void                kymo_session_set_utc              (KymoSession        *self,
+                                                       gboolean            utc);
 
 /* Track state: changes emit ::tracks-changed. */
 const char         *kymo_session_get_filter_text      (KymoSession        *self);

@@ -451,6 +451,7 @@ format_tick (char     *buf,
              KymoTime  t,
              KymoTime  step,
              gboolean  wallclock,
+             gboolean  utc,
              gint64    offset)
 {
   int decimals;
@@ -460,7 +461,7 @@ format_tick (char     *buf,
       gint64 epoch = t + offset;
       gint64 secs = epoch >= 0 ? epoch / 1000000000 : (epoch - 999999999) / 1000000000;
       gint64 frac = epoch - secs * 1000000000;
-      g_autoptr(GDateTime) dt = g_date_time_new_from_unix_local (secs);
+      g_autoptr(GDateTime) dt = utc ? g_date_time_new_from_unix_utc (secs) : g_date_time_new_from_unix_local (secs);
       g_autofree char *hms = dt ? g_date_time_format (dt, "%H:%M:%S") : g_strdup ("?");
 
       decimals = step >= 1000000000 ? 0 : (int) ceil (log10 (1e9 / step));
@@ -546,7 +547,7 @@ draw_ruler (Frame *f)
                                                       KYMO_TIMELINE_RULER_HEIGHT - (major ? 10 : 18)));
       if (major)
         {
-          format_tick (buf, sizeof buf, t - origin, step, wallclock, offset);
+          format_tick (buf, sizeof buf, t - origin, step, wallclock, kymo_session_get_utc (f->session), offset);
           if (x + 3 + text_width (self, buf) <= width)
             append_text (f, buf, x + 3, 1, &theme->dim);
         }

@@ -71,6 +71,17 @@ find_action (GtkWidget  *widget,
     kymo_find_model_previous (model);
 }
 
+/* F9: the bottom area folds away to nothing and comes back at its size. */
+static void
+toggle_bottom_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  KymoTraceView *self = KYMO_TRACE_VIEW (widget);
+
+  kymo_trace_view_set_bottom_visible (self, !kymo_trace_view_get_bottom_visible (self));
+}
+
 static void
 kymo_trace_view_measure (GtkWidget      *widget,
                          GtkOrientation  orientation,
@@ -120,6 +131,8 @@ kymo_trace_view_class_init (KymoTraceViewClass *klass)
   gtk_widget_class_install_action (widget_class, "trace-view.find", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "trace-view.find-next", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "trace-view.find-previous", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "trace-view.toggle-bottom", NULL, toggle_bottom_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "trace-view.toggle-bottom", NULL);
 }
 
 static void
@@ -249,4 +262,23 @@ kymo_trace_view_get_details (KymoTraceView *self)
   g_return_val_if_fail (KYMO_IS_TRACE_VIEW (self), NULL);
 
   return self->details;
+}
+
+gboolean
+kymo_trace_view_get_bottom_visible (KymoTraceView *self)
+{
+  g_return_val_if_fail (KYMO_IS_TRACE_VIEW (self), FALSE);
+
+  return self->details != NULL && gtk_widget_get_visible (self->details);
+}
+
+void
+kymo_trace_view_set_bottom_visible (KymoTraceView *self,
+                                    gboolean       visible)
+{
+  g_return_if_fail (KYMO_IS_TRACE_VIEW (self));
+
+  /* A hidden end child takes the paned's handle with it: no room at all. */
+  if (self->details != NULL)
+    gtk_widget_set_visible (self->details, visible);
 }

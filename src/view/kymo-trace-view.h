@@ -29,4 +29,9 @@ void         kymo_trace_view_set_details  (KymoTraceView *self,
                                            GtkWidget     *details);
 GtkWidget   *kymo_trace_view_get_details  (KymoTraceView *self);
 
+/* The bottom area (details, zones, flame graph…): F9 toggles it. */
+gboolean     kymo_trace_view_get_bottom_visible (KymoTraceView *self);
+void         kymo_trace_view_set_bottom_visible (KymoTraceView *self,
+                                                 gboolean       visible);
+
 G_END_DECLS
