@@ -372,8 +372,6 @@ counting_sort (const guint32 *keys,
 #define POLL_BEFORE(a, b) ((a)->start < (b)->start || ((a)->start == (b)->start && \
                            ((a)->track < (b)->track || ((a)->track == (b)->track && (a)->span < (b)->span))))
 KYMO_DEFINE_RUN_SORT (sort_polls, KymoDial9Poll, POLL_BEFORE)
-#define WAKE_BEFORE(a, b) ((a)->ts < (b)->ts || ((a)->ts == (b)->ts && (a)->source < (b)->source))
-KYMO_DEFINE_RUN_SORT (sort_wakes, KymoDial9Wake, WAKE_BEFORE)
 
 static void
 build_indexes (KymoDial9Tasks *self)
@@ -401,7 +399,9 @@ build_indexes (KymoDial9Tasks *self)
     keys[i] = polls[i].track;
   counting_sort (keys, n_polls, n_tracks, (guint32 *) (gpointer) self->by_track->data, track_first);
 
-  /* Wakes by the task woken, each task's in time order. */
+  /* Wakes by the task woken, each task's in file order (the page only
+   * counts them by waker: a time sort per task would cost more than the
+   * rest). */
   {
     GArray *sorted = g_array_sized_new (FALSE, FALSE, sizeof (KymoDial9Wake), n_wakes);
     g_autofree guint32 *order = g_new (guint32, MAX (n_wakes, 1));
@@ -413,11 +413,6 @@ build_indexes (KymoDial9Tasks *self)
     counting_sort (keys, n_wakes, n_rows, order, (guint32 *) (gpointer) self->wake_first->data);
     for (guint32 i = 0; i < n_wakes; i++)
       g_array_append_val (sorted, wakes[order[i]]);
-    for (guint32 r = 0; r < n_rows; r++)
-      {
-        guint32 a = g_array_index (self->wake_first, guint32, r), b = g_array_index (self->wake_first, guint32, r + 1);
-        sort_wakes ((KymoDial9Wake *) (gpointer) sorted->data + a, b - a);
-      }
     g_array_unref (self->wakes);
     self->wakes = sorted;
   }

@@ -67,7 +67,7 @@ const KymoDial9Poll *kymo_dial9_tasks_get_polls     (KymoDial9Tasks *self,
 const guint32       *kymo_dial9_tasks_get_polls_of  (KymoDial9Tasks *self,
                                                      guint           row,
                                                      gsize          *n_polls);
-/* The wakes of one row (it was woken), in time order. */
+/* The wakes of one row (it was woken), in file order. */
 const KymoDial9Wake *kymo_dial9_tasks_get_wakes_of  (KymoDial9Tasks *self,
                                                      guint           row,
                                                      gsize          *n_wakes);

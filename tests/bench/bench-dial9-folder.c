@@ -87,13 +87,14 @@ segment_file (guint   index,
   for (guint w = 0; w < N_WORKERS; w++)
     {
       guint64 ts = start + w * 37;
+      guint task = ((*rng = *rng * 1103515245 + 12345) >> 8) % N_TASKS, prev = task;
 
       schemas (&o);
       while (ts < start + window && o.b->len < raw * (w + 1) / N_WORKERS)
         {
-          guint task = ((*rng = *rng * 1103515245 + 12345) >> 8) % N_TASKS;
-
-          at (&o, 4, ts); d9b_varint (o.b, task + 1); d9b_varint (o.b, (task * 7) % N_TASKS + 1); d9b_u8 (o.b, 255);
+          /* The task polled last wakes the next one a little before its
+           * poll, as a request handed from task to task does. */
+          at (&o, 4, ts); d9b_varint (o.b, prev + 1); d9b_varint (o.b, task + 1); d9b_u8 (o.b, 255);
           ts += 200 + *rng % 3000;
           at (&o, 0, ts); d9b_varint (o.b, w); d9b_u8 (o.b, task % 5); d9b_varint (o.b, task + 1); d9b_u32 (o.b, task % 16);
           if (task % 9 == 0)
@@ -115,6 +116,8 @@ segment_file (guint   index,
               at (&o, 6, ts + 10); d9b_varint (o.b, task + 1); d9b_u32 (o.b, task % 16); d9b_u8 (o.b, 1);
             }
           ts += 100;
+          prev = task;
+          task = ((*rng = *rng * 1103515245 + 12345) >> 8) % N_TASKS;
         }
     }
   /* The symbolizer's segment, timestamp 0 */
