@@ -263,11 +263,11 @@ on_released (GtkGestureClick *gesture,
   KymoFlameGraphView view;
   guint32 node;
 
+  gtk_widget_grab_focus (GTK_WIDGET (self));
   view_init (self, &view);
   node = kymo_flame_render_pick (&view, x, y);
   if (node == KYMO_FLAME_GRAPH_NO_NODE)
     return;
-  gtk_widget_grab_focus (GTK_WIDGET (self));
   kymo_flame_graph_set_focus (self, node);
   kymo_flame_model_set_selected_node (self->model, node);
 }

@@ -220,6 +220,13 @@ on_samples_toggled (GtkToggleButton *button,
 }
 
 static void
+on_source_changed (KymoFlamePage *self)
+{
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->samples_button),
+                                kymo_flame_model_get_source (self->model) == KYMO_CALL_TREE_SAMPLES);
+}
+
+static void
 on_flip_toggled (GtkToggleButton *button,
                  KymoFlamePage   *self)
 {
@@ -448,7 +455,9 @@ kymo_flame_page_constructed (GObject *object)
   gtk_box_append (GTK_BOX (row), self->stack);
 
   self->changes_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  gtk_widget_set_size_request (self->changes_box, 340, -1);
+  gtk_widget_set_size_request (self->changes_box, 360, -1);
+  /* the name labels expand within the table, not the table in the page */
+  gtk_widget_set_hexpand (self->changes_box, FALSE);
   title = gtk_label_new (_("Largest Changes of Self Time"));
   gtk_widget_add_css_class (title, "heading");
   gtk_box_append (GTK_BOX (self->changes_box), title);
@@ -479,6 +488,8 @@ kymo_flame_page_constructed (GObject *object)
 
   g_signal_connect_object (self->model, "notify::tree", G_CALLBACK (on_tree_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->model, "notify::busy", G_CALLBACK (on_busy_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->model, "notify::source", G_CALLBACK (on_source_changed), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->flame_graph, "notify::focus", G_CALLBACK (update_breadcrumbs), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->flame_graph, "notify::focus", G_CALLBACK (update_info), self, G_CONNECT_SWAPPED);

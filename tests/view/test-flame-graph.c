@@ -274,6 +274,55 @@ test_compare_ranges (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Sampled stacks of two crates on two workers, one sample without a stack. */
+static void
+test_samples (void)
+{
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  KymoStacks *stacks = kymo_trace_get_stacks (trace);
+  const char *a[] = { "std::rt::main", "tokio::runtime::block_on", "app::server::handle", "app::db::query" };
+  const char *b[] = { "std::rt::main", "tokio::runtime::block_on", "hyper::proto::h1::decode" };
+  guint32 cpu = kymo_trace_intern (trace, "cpu");
+  KymoFrame frames[4];
+  guint32 sa, sb;
+  g_autoptr(KymoSession) session = NULL;
+  GtkWidget *page, *window;
+  KymoFlameGraph *graph;
+  KymoFlameModel *model;
+  KymoCallTree *tree;
+
+  kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_THREAD, "worker-0");
+  kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_THREAD, "worker-1");
+  for (guint i = 0; i < G_N_ELEMENTS (a); i++)
+    frames[i] = (KymoFrame) { kymo_trace_intern (trace, a[i]), 0 };
+  sa = kymo_stacks_add (stacks, frames, G_N_ELEMENTS (a));
+  for (guint i = 0; i < G_N_ELEMENTS (b); i++)
+    frames[i] = (KymoFrame) { kymo_trace_intern (trace, b[i]), 0 };
+  sb = kymo_stacks_add (stacks, frames, G_N_ELEMENTS (b));
+  for (guint i = 0; i < 100; i++)
+    kymo_stacks_add_sample (stacks, i % 2, i * MS, i % 50 == 7 ? KYMO_NO_STACK : i % 3 ? sa : sb, cpu, i);
+  kymo_trace_set_time_range (trace, 0, 100 * MS);
+  kymo_trace_seal (trace);
+
+  session = kymo_session_new (trace);
+  page = kymo_flame_page_new (session);
+  window = show_window (page, 1000, 300);
+  graph = kymo_flame_page_get_flame_graph (KYMO_FLAME_PAGE (page));
+  model = kymo_flame_graph_get_model (graph);
+  g_assert_true (kymo_flame_model_has_samples (model));
+  wait_for_tree (model);
+  kymo_flame_model_set_source (model, KYMO_CALL_TREE_SAMPLES);
+  tree = wait_for_tree (model);
+  g_assert_cmpint (kymo_call_tree_get_source (tree), ==, KYMO_CALL_TREE_SAMPLES);
+  g_assert_cmpint (kymo_call_tree_get_nodes (tree, NULL)[0].total, ==, 100);
+  g_assert_cmpuint (find (tree, "worker-1;<unknown stack>"), !=, G_MAXUINT32);
+  /* samples are coloured by crate */
+  g_assert_true (kymo_flame_graph_get_by_module (graph));
+  kymo_flame_graph_set_orientation (graph, KYMO_FLAME_GRAPH_FLAME);
+  screenshot (page, window, "flame-graph-samples.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -284,6 +333,7 @@ main (int   argc,
   g_test_add_func ("/flame-graph/range-and-zoom", test_range_and_zoom);
   g_test_add_func ("/flame-graph/call-tree-activate", test_call_tree_activate);
   g_test_add_func ("/flame-graph/compare-ranges", test_compare_ranges);
+  g_test_add_func ("/flame-graph/samples", test_samples);
 
   return g_test_run ();
 }
