@@ -546,7 +546,8 @@ level_reserve (Level *level,
       level->node = g_renew (guint32, level->node, level->alloc);
       level->child = g_renew (gint64, level->child, level->alloc);
     }
-  memset (level->child, 0, sizeof (gint64) * n);
+  if (n > 0)
+    memset (level->child, 0, sizeof (gint64) * n);
 }
 
 static gboolean
@@ -576,7 +577,7 @@ fold_track_spans (Fold      *f,
       cur->lo = lower_bound (spans, n, from, FALSE);
       hi = lower_bound (spans, n, to, TRUE);
       g_array_set_size (cur->anc, 0);
-      if (cur->lo > 0 && cur->lo < n + 1 && from != G_MININT64)
+      if (cur->lo > 0 && from != G_MININT64)
         {
           /* Spans running into the window name their children's stacks. */
           g_array_set_size (hits, 0);
@@ -777,7 +778,8 @@ fold_samples (Fold         *f,
       guint32 track_node = NO_NODE;
       guint32 current_track = G_MAXUINT32;
 
-      qsort (pending->data, pending->len, sizeof (Pending), compare_pending);
+      if (pending->len > 1)
+        qsort (pending->data, pending->len, sizeof (Pending), compare_pending);
       trie_nodes = (const BuildNode *) (gpointer) trie.nodes->data;
       mapped = g_new (guint32, trie.nodes->len);
       memset (mapped, 0xFF, sizeof (guint32) * trie.nodes->len);

@@ -123,7 +123,7 @@ bind_name (GtkSignalListItemFactory *factory,
   g_autoptr(KymoCallTreeItem) item = row_item (list_item);
 
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), gtk_list_item_get_item (list_item));
-  gtk_label_set_text (GTK_LABEL (label), item != NULL ? kymo_call_tree_item_get_data (item)->name : "");
+  gtk_label_set_text (GTK_LABEL (label), item != NULL ? kymo_short_path (kymo_call_tree_item_get_data (item)->name) : "");
 }
 
 static void

@@ -20,6 +20,7 @@ struct _KymoFlameModel
   KymoCallTree       *shown;
   KymoCallTree       *baseline;
   char               *baseline_label;
+  gboolean            baseline_is_after;  /* another trace: it is the second */
   GCancellable       *cancellable;
   guint               fold_idle;
   guint32             selected_node;
@@ -59,7 +60,9 @@ publish (KymoFlameModel *self)
   g_clear_pointer (&self->shown, kymo_call_tree_unref);
   if (self->current != NULL)
     {
-      if (self->baseline != NULL)
+      if (self->baseline != NULL && self->baseline_is_after)
+        self->shown = kymo_call_tree_diff (self->current, self->baseline);
+      else if (self->baseline != NULL)
         self->shown = kymo_call_tree_diff (self->baseline, self->current);
       else
         self->shown = kymo_call_tree_ref (self->current);
@@ -382,6 +385,25 @@ kymo_flame_model_set_baseline (KymoFlameModel *self,
   self->baseline = baseline;
   g_free (self->baseline_label);
   self->baseline_label = g_strdup (label);
+  self->baseline_is_after = FALSE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BASELINE]);
+  publish (self);
+}
+
+void
+kymo_flame_model_set_other_trace (KymoFlameModel *self,
+                                  KymoCallTree   *other,
+                                  const char     *label)
+{
+  g_return_if_fail (KYMO_IS_FLAME_MODEL (self));
+  g_return_if_fail (other != NULL);
+
+  kymo_call_tree_ref (other);
+  g_clear_pointer (&self->baseline, kymo_call_tree_unref);
+  self->baseline = other;
+  g_free (self->baseline_label);
+  self->baseline_label = g_strdup (label);
+  self->baseline_is_after = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BASELINE]);
   publish (self);
 }
@@ -464,7 +486,9 @@ kymo_flame_model_find_longest_span (KymoFlameModel *self,
   g_return_val_if_fail (KYMO_IS_FLAME_MODEL (self), FALSE);
   g_return_val_if_fail (ref != NULL, FALSE);
 
-  if (self->shown == NULL || kymo_call_tree_get_source (self->shown) != KYMO_CALL_TREE_SPANS)
+  /* a diff against another trace names that trace's spans */
+  if (self->shown == NULL || kymo_call_tree_get_source (self->shown) != KYMO_CALL_TREE_SPANS ||
+      kymo_call_tree_get_trace (self->shown) != self->trace)
     return FALSE;
   nodes = kymo_call_tree_get_nodes (self->shown, &n_nodes);
   if (node >= n_nodes || nodes[node].kind != KYMO_CALL_FRAME_NAMED || nodes[node].depth < 2)

@@ -77,7 +77,7 @@ update_breadcrumbs (KymoFlamePage *self)
   for (guint i = 0; i < chain->len; i++)
     {
       guint32 n = g_array_index (chain, guint32, i);
-      GtkWidget *button = gtk_button_new_with_label (n == 0 ? _("all") : nodes[n].name);
+      GtkWidget *button = gtk_button_new_with_label (n == 0 ? _("all") : kymo_short_path (nodes[n].name));
       GtkWidget *label = gtk_button_get_child (GTK_BUTTON (button));
 
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
@@ -178,7 +178,7 @@ update_changes (KymoFlamePage *self)
       g_autofree char *after = format_weight (tree, c->self, FALSE);
       g_autofree char *delta = format_weight (tree, c->self - c->base_self, TRUE);
 
-      add_cell (GTK_GRID (self->changes_grid), c->name, 0, i + 1, FALSE);
+      add_cell (GTK_GRID (self->changes_grid), kymo_short_path (c->name), 0, i + 1, FALSE);
       add_cell (GTK_GRID (self->changes_grid), before, 1, i + 1, TRUE);
       add_cell (GTK_GRID (self->changes_grid), after, 2, i + 1, TRUE);
       add_cell (GTK_GRID (self->changes_grid), delta, 3, i + 1, TRUE);
@@ -283,7 +283,7 @@ on_compare_folded (GObject      *source,
   g_autoptr(KymoCallTree) tree = kymo_call_tree_build_finish (result, &error);
 
   if (tree != NULL)
-    kymo_flame_model_set_baseline (data->self->model, tree, data->label);
+    kymo_flame_model_set_other_trace (data->self->model, tree, data->label);
   else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     show_compare_error (data->self, error->message);
   compare_data_free (data);

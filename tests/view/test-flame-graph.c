@@ -5,13 +5,16 @@
  */
 #include "config.h"
 
+#include <unistd.h>
 #include <adwaita.h>
+#include <glib/gstdio.h>
 
 #include "kymo-session.h"
 #include "kymo-call-tree-item.h"
 #include "kymo-call-tree-view.h"
 #include "kymo-flame-page.h"
 #include "kymo-trace-view.h"
+#include "../wtf/wtf-writer.h"
 
 #define MS 1000000LL
 
@@ -274,6 +277,72 @@ test_compare_ranges (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+enum { W_ENTER = 2, W_LEAVE };
+
+/* main [0,100 µs] holding parse [0,@parse µs], in a WTF file. */
+static char *
+write_wtf (guint parse)
+{
+  WwWriter *w = ww_new (WW_LEGACY_LE, "{}", NULL, 0);
+  g_autoptr(GBytes) bytes = NULL;
+  char *path = NULL;
+  int fd;
+
+  ww_define (w, 1, W_ENTER, 1, 0x20, "wtf.scope#enter", "ascii name");
+  ww_define (w, 1, W_LEAVE, 0, 0x28, "wtf.scope#leave", NULL);
+  ww_event (w, W_ENTER, 1000);
+  ww_string (w, WW_ASCII, "main");
+  ww_event (w, W_ENTER, 1000);
+  ww_string (w, WW_ASCII, "parse");
+  ww_event (w, W_LEAVE, 1000 + parse);
+  ww_event (w, W_LEAVE, 1100);
+  bytes = ww_finish (w);
+  fd = g_file_open_tmp ("kymo-flame-XXXXXX.wtf-trace", &path, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
+  return path;
+}
+
+/* Comparing with a second file of the same format: the second gives the
+ * widths, the first the baseline. */
+static void
+test_compare_files (void)
+{
+  g_autofree char *first = write_wtf (30);
+  g_autofree char *second = write_wtf (50);
+  g_autoptr(KymoInput) input = kymo_input_new_for_path (first, NULL);
+  g_autoptr(KymoTrace) trace = kymo_load_sync (input, &(KymoLoadOptions) { 0 }, NULL, NULL, NULL, NULL);
+  g_autoptr(KymoSession) session = kymo_session_new (trace);
+  g_autoptr(GFile) file = g_file_new_for_path (second);
+  GtkWidget *page = kymo_flame_page_new (session);
+  GtkWidget *window = show_window (page, 1000, 300);
+  KymoFlameModel *model = kymo_flame_graph_get_model (kymo_flame_page_get_flame_graph (KYMO_FLAME_PAGE (page)));
+  KymoCallTree *tree;
+  const KymoCallNode *nodes;
+  guint32 parse = G_MAXUINT32;
+  guint n;
+
+  wait_for_tree (model);
+  kymo_flame_page_compare_with_file (KYMO_FLAME_PAGE (page), file);
+  for (int i = 0; i < 2000 && kymo_flame_model_get_baseline (model) == NULL; i++)
+    iterate (1);
+  tree = kymo_flame_model_get_tree (model);
+  g_assert_true (kymo_call_tree_is_diff (tree));
+  nodes = kymo_call_tree_get_nodes (tree, &n);
+  for (guint32 i = 0; i < n; i++)
+    if (g_str_equal (nodes[i].name, "parse"))
+      parse = i;
+  g_assert_cmpuint (parse, !=, G_MAXUINT32);
+  g_assert_cmpint (nodes[parse].base_self, ==, 30000);
+  g_assert_cmpint (nodes[parse].self, ==, 50000);
+  g_assert_cmpint (nodes[0].total, ==, 100000);
+  g_assert_cmpstr (kymo_flame_model_get_baseline_label (model), ==, strrchr (second, '/') + 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_remove (first);
+  g_remove (second);
+}
+
 /* Sampled stacks of two crates on two workers, one sample without a stack. */
 static void
 test_samples (void)
@@ -334,6 +403,7 @@ main (int   argc,
   g_test_add_func ("/flame-graph/call-tree-activate", test_call_tree_activate);
   g_test_add_func ("/flame-graph/compare-ranges", test_compare_ranges);
   g_test_add_func ("/flame-graph/samples", test_samples);
+  g_test_add_func ("/flame-graph/compare-files", test_compare_files);
 
   return g_test_run ();
 }
