@@ -694,6 +694,32 @@ compare_pending (const void *a,
   return compare_u64 (&((const Pending *) a)->key, &((const Pending *) b)->key);
 }
 
+/* The trie leaf of @stack, its path built on first sight. */
+static guint32
+trie_leaf (Builder    *trie,
+           IdMap      *leaf_of_stack,
+           KymoStacks *stacks,
+           guint32     stack)
+{
+  guint32 leaf = id_map_lookup (leaf_of_stack, stack);
+  gsize n_frames = 0;
+  const KymoFrame *frames;
+
+  if (leaf != NO_NODE)
+    return leaf;
+  frames = stack != KYMO_NO_STACK ? kymo_stacks_get (stacks, stack, &n_frames) : NULL;
+  leaf = 0;
+  if (frames == NULL || n_frames == 0)
+    leaf = builder_child (trie, leaf, KYMO_CALL_FRAME_UNKNOWN, 0, KYMO_CALL_TREE_UNKNOWN_STACK);
+  for (gsize k = 0; k < n_frames; k++)
+    leaf = builder_child (trie, leaf, KYMO_CALL_FRAME_NAMED, frames[k].name, NULL);
+  id_map_insert (leaf_of_stack, stack, leaf);
+  return leaf;
+}
+
+/* Counting per (thread, stack) in a plain table when it is small enough. */
+#define DENSE_MAX (1u << 22)
+
 /* Samples are folded in three steps so that no step costs more than the
  * samples or the tree it makes: every stack becomes a path of one trie
  * shared by all threads (once per stack); samples are counted per (thread,
@@ -716,10 +742,11 @@ fold_samples (Fold         *f,
   g_autofree guint32 *mapped = NULL;
   const KymoStackSample *samples;
   const BuildNode *trie_nodes;
+  g_autofree guint32 *dense = NULL;
   IdMap leaf_of_stack, pending_of;
   Builder trie;
   gboolean ok = TRUE;
-  gsize n;
+  gsize n, n_rows;
 
   if (stacks == NULL)
     return TRUE;
@@ -735,6 +762,11 @@ fold_samples (Fold         *f,
   builder_init (&trie);
   id_map_init (&leaf_of_stack);
   id_map_init (&pending_of);
+  /* Stack ids are dense: count into a (stack, thread) table, the unknown
+   * ones in its last row, and find each stack's trie leaf once. */
+  n_rows = (gsize) kymo_stacks_get_n_stacks (stacks) + 1;
+  if (n_rows * MAX (n_all, 1) <= DENSE_MAX)
+    dense = g_new0 (guint32, n_rows * MAX (n_all, 1));
   for (gsize i = kymo_stacks_lower_bound (stacks, from); i < n && samples[i].ts <= to; i++)
     {
       const KymoStackSample *s = &samples[i];
@@ -745,19 +777,14 @@ fold_samples (Fold         *f,
         break;
       if (s->track >= n_all || (wanted != NULL && !wanted[s->track]))
         continue;
-      leaf = id_map_lookup (&leaf_of_stack, s->stack);
-      if (leaf == NO_NODE)
+      if (dense != NULL)
         {
-          gsize n_frames = 0;
-          const KymoFrame *frames = s->stack != KYMO_NO_STACK ? kymo_stacks_get (stacks, s->stack, &n_frames) : NULL;
+          gsize row = s->stack < n_rows - 1 ? s->stack : n_rows - 1;
 
-          leaf = 0;
-          if (frames == NULL || n_frames == 0)
-            leaf = builder_child (&trie, leaf, KYMO_CALL_FRAME_UNKNOWN, 0, KYMO_CALL_TREE_UNKNOWN_STACK);
-          for (gsize k = 0; k < n_frames; k++)
-            leaf = builder_child (&trie, leaf, KYMO_CALL_FRAME_NAMED, frames[k].name, NULL);
-          id_map_insert (&leaf_of_stack, s->stack, leaf);
+          dense[row * n_all + s->track]++;
+          continue;
         }
+      leaf = trie_leaf (&trie, &leaf_of_stack, stacks, s->stack);
       key = ((guint64) s->track << 32) | leaf;
       at = id_map_lookup (&pending_of, key);
       if (at == NO_NODE)
@@ -770,6 +797,17 @@ fold_samples (Fold         *f,
         }
       g_array_index (pending, Pending, at).count++;
     }
+  if (ok && dense != NULL)
+    for (guint t = 0; t < n_all; t++)
+      for (gsize row = 0; row < n_rows; row++)
+        if (dense[row * n_all + t] > 0)
+          {
+            guint32 stack = row < n_rows - 1 ? (guint32) row : KYMO_NO_STACK;
+            Pending p = { ((guint64) t << 32) | trie_leaf (&trie, &leaf_of_stack, stacks, stack),
+                          dense[row * n_all + t] };
+
+            g_array_append_val (pending, p);
+          }
   id_map_clear (&leaf_of_stack);
   id_map_clear (&pending_of);
 
