@@ -163,6 +163,16 @@ test_range_and_zoom (void)
   g_assert_false (kymo_flame_page_get_empty (KYMO_FLAME_PAGE (page)));
   screenshot (page, window, "flame-graph-range.png");
 
+  /* The session's search (for now its highlighted name) marks frames. */
+  kymo_session_set_highlighted_name (session, kymo_trace_intern (trace, "paint"));
+  {
+    g_autofree char *text = kymo_flame_model_dup_search_text (model);
+
+    g_assert_cmpstr (text, ==, "paint");
+  }
+  screenshot (page, window, "flame-graph-search.png");
+  kymo_session_set_highlighted_name (session, KYMO_SESSION_NO_NAME);
+
   /* Click "paint": the view zooms to it, it fills the width. */
   paint = find (tree, "main;frame;paint");
   g_assert_true (kymo_flame_graph_get_node_rect (graph, paint, &rect));
