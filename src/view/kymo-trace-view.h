@@ -22,6 +22,8 @@ KymoTrace   *kymo_trace_view_get_trace    (KymoTraceView *self);
 KymoSession *kymo_trace_view_get_session  (KymoTraceView *self);
 GtkWidget   *kymo_trace_view_get_timeline (KymoTraceView *self);
 GtkWidget   *kymo_trace_view_get_track_list (KymoTraceView *self);
+/* The find bar over the timeline (Ctrl+F). */
+GtkWidget   *kymo_trace_view_get_search_bar (KymoTraceView *self);
 /* The pane under the timeline (the details pane); NULL removes it. */
 void         kymo_trace_view_set_details  (KymoTraceView *self,
                                            GtkWidget     *details);
