@@ -273,8 +273,9 @@ kymo_flame_model_get_for_session (KymoSession *session)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::selection-end", G_CALLBACK (on_range_changed),
                            self, G_CONNECT_SWAPPED);
-  /* FIXME(find): follow the session's search query once the find work adds
-   * it; until then the highlighted name stands for the search. */
+  /* the find bar's query, or a name picked elsewhere (the range summary) */
+  g_signal_connect_object (session, "notify::search-text", G_CALLBACK (on_search_changed),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::highlighted-name", G_CALLBACK (on_search_changed),
                            self, G_CONNECT_SWAPPED);
   queue_fold (self);
@@ -528,6 +529,7 @@ char *
 kymo_flame_model_dup_search_text (KymoFlameModel *self)
 {
   g_autoptr(KymoSession) session = NULL;
+  const char *text;
   guint32 name;
 
   g_return_val_if_fail (KYMO_IS_FLAME_MODEL (self), NULL);
@@ -535,7 +537,9 @@ kymo_flame_model_dup_search_text (KymoFlameModel *self)
   session = g_weak_ref_get (&self->session);
   if (session == NULL)
     return NULL;
-  /* FIXME(find): the session's search query, once the find work adds it. */
+  text = kymo_session_get_search_text (session);
+  if (text != NULL && text[0] != '\0')
+    return g_strdup (text);
   name = kymo_session_get_highlighted_name (session);
   if (name == KYMO_SESSION_NO_NAME)
     return NULL;

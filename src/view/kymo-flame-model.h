@@ -66,7 +66,9 @@ gboolean        kymo_flame_model_find_longest_span  (KymoFlameModel     *self,
                                                      guint32             node,
                                                      KymoEventRef       *ref);
 
-/* The text the session searches for, matched against frame names. */
+/* What frames to mark: the find bar's query, else the session's highlighted
+ * name; NULL for none. Frames whose name holds it (ASCII case ignored) are
+ * outlined and the rest dimmed. */
 char           *kymo_flame_model_dup_search_text    (KymoFlameModel     *self);
 
 G_END_DECLS

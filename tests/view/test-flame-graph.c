@@ -172,6 +172,14 @@ test_range_and_zoom (void)
   }
   screenshot (page, window, "flame-graph-search.png");
   kymo_session_set_highlighted_name (session, KYMO_SESSION_NO_NAME);
+  /* the find bar's query wins, as a case-insensitive substring */
+  kymo_session_set_search_text (session, "LAY");
+  {
+    g_autofree char *text = kymo_flame_model_dup_search_text (model);
+
+    g_assert_cmpstr (text, ==, "LAY");
+  }
+  kymo_session_set_search_text (session, "");
 
   /* Click "paint": the view zooms to it, it fills the width. */
   paint = find (tree, "main;frame;paint");
