@@ -12,6 +12,8 @@
 #include <string.h>
 
 #define CHECK_EVERY 65536
+/* Below this many events one thread is quicker than starting a pool. */
+#define PARALLEL_MIN 1000000
 
 struct _KymoSearchResult
 {
@@ -410,11 +412,15 @@ report_progress (Scan *scan)
     }
 }
 
+/* Decoding arguments costs microseconds an event: check and report more
+ * often then, so that a cancel or a new keystroke is felt at once. */
+#define CHECK_EVERY_ARGS 1024
+
 static gboolean
 tick (Scan *scan)
 {
   scan->done++;
-  if (scan->done % CHECK_EVERY != 0)
+  if (scan->done % (scan->search->args ? CHECK_EVERY_ARGS : CHECK_EVERY) != 0)
     return TRUE;
   if (scan->search->args)
     report_progress (scan);
@@ -520,6 +526,154 @@ event_matches (Scan               *scan,
   if (scan->name_matches[name])
     return TRUE;
   return scan->search->args && args_match (scan->search->trace, ref, scan->search->needle);
+}
+
+/* Name search alone (no arguments, no "longest") is what a 10M-span trace
+ * mostly costs: one tight pass over the name of each span, a table lookup,
+ * a cancellation check per block. */
+static gboolean
+scan_depth_names (Scan           *scan,
+                  const KymoSpan *spans,
+                  gsize           n,
+                  gsize           first,
+                  Run            *run)
+{
+  const guint8 *matches = scan->name_matches;
+
+  for (gsize lo = 0; lo < n; lo += CHECK_EVERY)
+    {
+      gsize hi = MIN (n, lo + CHECK_EVERY);
+
+      if (g_cancellable_is_cancelled (scan->cancellable))
+        return FALSE;
+      for (gsize i = lo; i < hi; i++)
+        {
+          guint32 name = kymo_span_name (&spans[i]);
+          guint32 index = (guint32) (first + i);
+
+          if (G_LIKELY (!matches[name]) || !in_window (scan->search, spans[i].start, spans[i].end))
+            continue;
+          /* tracks may be scanned side by side */
+          __atomic_fetch_add (&scan->counts[name], 1, __ATOMIC_RELAXED);
+          if (run->indexes == NULL)
+            run->indexes = g_array_new (FALSE, FALSE, sizeof (guint32));
+          g_array_append_val (run->indexes, index);
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+scan_instants_names (Scan              *scan,
+                     const KymoInstant *instants,
+                     gsize              n,
+                     Run               *run)
+{
+  const guint8 *matches = scan->name_matches;
+
+  for (gsize lo = 0; lo < n; lo += CHECK_EVERY)
+    {
+      gsize hi = MIN (n, lo + CHECK_EVERY);
+
+      if (g_cancellable_is_cancelled (scan->cancellable))
+        return FALSE;
+      for (gsize i = lo; i < hi; i++)
+        {
+          guint32 name = instants[i].name_flags & KYMO_NAME_MAX;
+          guint32 index = (guint32) i;
+
+          if (G_LIKELY (!matches[name]) || !in_window (scan->search, instants[i].ts, instants[i].ts))
+            continue;
+          __atomic_fetch_add (&scan->counts[name], 1, __ATOMIC_RELAXED);
+          if (run->indexes == NULL)
+            run->indexes = g_array_new (FALSE, FALSE, sizeof (guint32));
+          g_array_append_val (run->indexes, index);
+        }
+    }
+  return TRUE;
+}
+
+/* One track of a name-only search, into its own runs (depths in order, then
+ * instants): any thread may run it. */
+static gboolean
+scan_track_names (Scan      *scan,
+                  KymoTrack *track,
+                  guint      track_id,
+                  GArray    *runs)
+{
+  const KymoInstant *instants;
+  gsize n_instants, n_all;
+  const KymoSpan *all = kymo_track_get_spans (track, &n_all);
+
+  for (guint depth = 0; depth < kymo_track_get_n_depths (track); depth++)
+    {
+      gsize n, first;
+      const KymoSpan *spans = kymo_track_get_depth_spans (track, depth, &n, &first);
+      Run run = { track_id, depth, NULL, all, NULL, 0 };
+      gboolean ok = scan_depth_names (scan, spans, n, first, &run);
+
+      g_array_append_val (runs, run);
+      if (!ok)
+        return FALSE;
+    }
+  instants = kymo_track_get_instants (track, &n_instants);
+  if (n_instants > 0)
+    {
+      Run run = { track_id, KYMO_SEARCH_INSTANT, NULL, NULL, instants, 0 };
+      gboolean ok = scan_instants_names (scan, instants, n_instants, &run);
+
+      g_array_append_val (runs, run);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+typedef struct {
+  Scan     *scan;
+  guint     track_id;
+  GArray   *runs;      /* Run */
+  gboolean  ok;
+} TrackJob;
+
+static void
+track_job_run (gpointer data,
+               gpointer user_data)
+{
+  TrackJob *job = data;
+
+  job->ok = scan_track_names (job->scan, kymo_trace_get_track (job->scan->search->trace, job->track_id),
+                              job->track_id, job->runs);
+}
+
+/* A large name-only search reads every span's name once, which is memory
+ * bound: the tracks are read side by side, their runs kept in track order. */
+static gboolean
+scan_names_in_parallel (Scan   *scan,
+                        GArray *order)
+{
+  g_autofree TrackJob *jobs = g_new0 (TrackJob, MAX (order->len, 1));
+  guint n_threads = MIN (g_get_num_processors (), order->len);
+  GThreadPool *pool = g_thread_pool_new (track_job_run, NULL, (gint) MAX (n_threads, 1), FALSE, NULL);
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < order->len; i++)
+    {
+      jobs[i].scan = scan;
+      jobs[i].track_id = g_array_index (order, guint, i);
+      jobs[i].runs = g_array_new (FALSE, FALSE, sizeof (Run));
+      g_thread_pool_push (pool, &jobs[i], NULL);
+    }
+  g_thread_pool_free (pool, FALSE, TRUE);
+
+  for (guint i = 0; i < order->len; i++)
+    {
+      ok = ok && jobs[i].ok;
+      /* the runs array owns what it is given (its clear func frees) */
+      g_array_append_vals (scan->runs, jobs[i].runs->data, jobs[i].runs->len);
+      g_array_unref (jobs[i].runs);
+    }
+  return ok;
 }
 
 static gboolean
@@ -777,7 +931,28 @@ search_scan (KymoSearch    *self,
     scan.total += kymo_track_get_n_events (kymo_trace_get_track (self->trace, g_array_index (order, guint, i)));
 
   /* An empty query clears; a query no name holds needs no scan at all. */
-  if (self->needle[0] != '\0' && (any_name || self->args))
+  if (self->needle[0] == '\0' || (!any_name && !self->args))
+    ;
+  else if (!self->args && self->longest == 0)
+    {
+      gboolean ok;
+
+      if (scan.total > PARALLEL_MIN && g_get_num_processors () > 1)
+        ok = scan_names_in_parallel (&scan, order);
+      else
+        {
+          ok = TRUE;
+          for (guint i = 0; i < order->len && ok; i++)
+            ok = scan_track_names (&scan, kymo_trace_get_track (self->trace, g_array_index (order, guint, i)),
+                                   g_array_index (order, guint, i), runs);
+        }
+      if (!ok)
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Search cancelled");
+          return NULL;
+        }
+    }
+  else
     for (guint i = 0; i < order->len; i++)
       {
         guint track_id = g_array_index (order, guint, i);

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "kymo-demangle.h"
+#include "kymo-short-path.h"
 
 #include <stdlib.h>
 #include <libiberty/demangle.h>
@@ -42,6 +43,15 @@ _kymo_demangle_for_display (const char *raw)
           free (demangled);
           return shown;
         }
+    }
+  /* Tokio names polls by spawn location: a crate's path under cargo's
+   * registry is mostly noise before "tokio-1.52.2/src/…". */
+  else if (raw[0] == '/' || raw[0] == '~')
+    {
+      const char *tail = kymo_short_path (raw);
+
+      if (tail != raw)
+        return g_utf8_make_valid (tail, -1);
     }
   if (!g_utf8_validate (raw, -1, NULL))
     return g_utf8_make_valid (raw, -1);

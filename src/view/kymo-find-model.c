@@ -260,6 +260,17 @@ kymo_find_model_init (KymoFindModel *self)
   self->view_width = 1000;
 }
 
+/* The view closed: a search still running is cancelled with it. */
+static void
+on_session_gone (gpointer  data,
+                 GObject  *where_the_session_was)
+{
+  KymoFindModel *self = data;
+
+  self->session = NULL;
+  stop_search (self);
+}
+
 KymoFindModel *
 kymo_find_model_get_for_session (KymoSession *session)
 {
@@ -272,7 +283,7 @@ kymo_find_model_get_for_session (KymoSession *session)
     return self;
   self = g_object_new (KYMO_TYPE_FIND_MODEL, NULL);
   self->session = session;
-  g_object_add_weak_pointer (G_OBJECT (session), (gpointer *) &self->session);
+  g_object_weak_ref (G_OBJECT (session), on_session_gone, self);
   g_signal_connect_object (session, "notify::search-text", G_CALLBACK (restart), self, G_CONNECT_SWAPPED);
   g_object_set_data_full (G_OBJECT (session), "kymo-find-model", self, g_object_unref);
   return self;

@@ -198,7 +198,7 @@ kymo_search_results_new (KymoSession *session)
   self->list = gtk_column_view_new (NULL);
   gtk_column_view_set_show_column_separators (GTK_COLUMN_VIEW (self->list), FALSE);
   add_column (self, COLUMN_NAME, _("Name"), TRUE);
-  add_column (self, COLUMN_TRACK, _("Track"), TRUE);
+  add_column (self, COLUMN_TRACK, _("Track"), FALSE);
   add_column (self, COLUMN_START, _("Start"), FALSE);
   add_column (self, COLUMN_DURATION, _("Duration"), FALSE);
 

@@ -336,6 +336,39 @@ test_find_samples (void)
     }
 }
 
+/* Over a million events: the tracks are scanned side by side, and the
+ * result must be the one a single thread gives. */
+static void
+test_find_large (void)
+{
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  guint32 names[5];
+
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      g_autofree char *name = g_strdup_printf ("call_%u", k);
+      names[k] = kymo_trace_intern (trace, name);
+    }
+  for (guint t = 0; t < 3; t++)
+    {
+      g_autofree char *name = g_strdup_printf ("thread %u", t);
+      KymoTrack *track = kymo_trace_get_track (trace, kymo_trace_add_track (trace, KYMO_NO_TRACK,
+                                                                            KYMO_TRACK_THREAD, name));
+
+      for (guint i = 0; i < 200000; i++)
+        {
+          KymoTime start = (KymoTime) i * 100 + t * 7;
+
+          kymo_track_add_span (track, start, start + 90, names[i % 5], 0, 0, i);
+          kymo_track_add_span (track, start + 10, start + 20 + i % 50, names[(i * 3) % 5], 1, 0, i);
+          kymo_track_add_instant (track, start + 50, names[(i * 7) % 5], 0, i);
+        }
+    }
+  kymo_trace_seal (trace);
+  check_against_brute_force (trace, "CALL_3");
+  check_against_brute_force (trace, "call_");
+}
+
 /* --- kymo-cli find on a generated WTF file ------------------------------- */
 
 enum { W_ENTER = 4, W_LEAVE, W_CALL, W_MARK };
@@ -541,6 +574,7 @@ main (int   argc,
   g_test_add_func ("/find/counts", test_find_counts);
   g_test_add_func ("/find/async", test_find_async);
   g_test_add_func ("/find/samples", test_find_samples);
+  g_test_add_func ("/find/large", test_find_large);
   g_test_add_func ("/find/cli", test_find_cli);
   return g_test_run ();
 }

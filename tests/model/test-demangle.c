@@ -1,4 +1,4 @@
-/* test-demangle.c: C++ and Rust symbols read as people read them
+/* test-demangle.c: C++ and Rust symbols, and cargo paths, read as people read them
  *
  * Copyright 2026 The Kymo authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -29,6 +29,13 @@ static const struct {
   { "_R", "_R" },
   { "_Z", "_Z" },
   { "Zoo_Z3fooi", "Zoo_Z3fooi" },
+  /* Tokio's poll names are spawn locations: a crate under cargo's registry
+   * starts at its folder, a project's own path stays as it is */
+  { "/home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/hyper-util-0.1.20/src/rt/tokio.rs:115:9",
+    "hyper-util-0.1.20/src/rt/tokio.rs:115:9" },
+  { "/rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/core/src/ops/function.rs:250:5",
+    "library/core/src/ops/function.rs:250:5" },
+  { "/home/u/src/app/main.rs:12:4", "/home/u/src/app/main.rs:12:4" },
   /* not UTF-8: shown with U+FFFD */
   { "bad\xff" "byte", "bad\xef\xbf\xbd" "byte" },
 };

@@ -12,6 +12,8 @@
 #include "kymo-search-bar.h"
 #include "kymo-search-results.h"
 #include "kymo-session.h"
+#include "kymo-timeline-export.h"
+#include "kymo-timeline-layout.h"
 #include "kymo-trace-view.h"
 
 #define MS 1000000LL
@@ -269,6 +271,97 @@ test_find_histogram (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Renders the session's window 1000 px wide; returns the pixel rows. */
+static cairo_surface_t *
+render (KymoSession *session,
+        int          height)
+{
+  g_autoptr(GskRenderNode) node = kymo_timeline_export_to_node (session, 1000, height, FALSE, NULL);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1000, height);
+  cairo_t *cr = cairo_create (surface);
+
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static guint32
+pixel (cairo_surface_t *surface,
+       int              x,
+       int              y)
+{
+  const guint8 *px = cairo_image_surface_get_data (surface) + y * cairo_image_surface_get_stride (surface) + x * 4;
+
+  return (px[2] << 16) | (px[1] << 8) | px[0];
+}
+
+static int
+brightness (guint32 rgb)
+{
+  return ((rgb >> 16) & 0xff) + ((rgb >> 8) & 0xff) + (rgb & 0xff);
+}
+
+/* Members keep their colour and get an accent outline, the rest is veiled
+ * toward the background, and a folded "N spans" box holding a member is
+ * outlined too: at full zoom-out a match is never invisible. */
+static void
+test_highlight_drawing (void)
+{
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  guint id = kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_THREAD, "t");
+  KymoTrack *track = kymo_trace_get_track (trace, id);
+  g_autoptr(KymoSession) session = NULL;
+  g_autoptr(KymoEventSet) set = NULL;
+  g_autoptr(KymoTimelineLayout) layout = NULL;
+  guint32 dense = kymo_trace_intern (trace, "dense");
+  cairo_surface_t *plain, *marked;
+  const KymoTimelineRow *row;
+  int height, top, mid;
+  const guint32 accent = 0x1c71d8;
+
+  kymo_track_add_span (track, 100 * MS, 300 * MS, kymo_trace_intern (trace, "hit"), 0, 0, 0);
+  kymo_track_add_span (track, 500 * MS, 700 * MS, kymo_trace_intern (trace, "miss"), 0, 0, 1);
+  /* 100k spans of 50 ns over 800..810 ms: folded into one box at full zoom */
+  for (guint i = 0; i < 100000; i++)
+    kymo_track_add_span (track, 800 * MS + i * 100, 800 * MS + i * 100 + 50,
+                         i == 4321 ? kymo_trace_intern (trace, "needle") : dense, 0, 0, 2 + i);
+  kymo_trace_set_time_range (trace, 0, 1000 * MS);
+  kymo_trace_seal (trace);
+
+  session = kymo_session_new (trace);
+  kymo_session_set_visible_range (session, 0, 1000 * MS);
+  layout = kymo_timeline_layout_new (session);
+  row = kymo_timeline_layout_get_row (layout, kymo_timeline_layout_find_track (layout, id));
+  top = KYMO_TIMELINE_RULER_HEIGHT + row->y + row->lanes_y;
+  mid = top + KYMO_TIMELINE_LANE_HEIGHT / 2;
+  height = kymo_timeline_export_natural_height (session);
+
+  plain = render (session, height);
+  set = kymo_event_set_new (trace);
+  kymo_event_set_add_span (set, id, 0);            /* hit */
+  kymo_event_set_add_span (set, id, 2 + 4321);     /* the needle */
+  kymo_session_set_highlight (session, set);
+  marked = render (session, height);
+
+  /* the member is drawn as before, inside its outline */
+  g_assert_cmphex (pixel (marked, 200, mid), ==, pixel (plain, 200, mid));
+  g_assert_cmphex (pixel (marked, 200, top), ==, accent);
+  /* the other span is dimmed toward the white background */
+  g_assert_cmpint (brightness (pixel (marked, 600, mid)), >, brightness (pixel (plain, 600, mid)) + 60);
+  g_assert_cmphex (pixel (marked, 600, top), !=, accent);
+  /* the folded box holding the needle is outlined */
+  g_assert_cmphex (pixel (marked, 805, top), ==, accent);
+
+  /* no highlight: nothing veiled */
+  kymo_session_set_highlight (session, NULL);
+  cairo_surface_destroy (marked);
+  marked = render (session, height);
+  g_assert_cmphex (pixel (marked, 600, mid), ==, pixel (plain, 600, mid));
+  cairo_surface_destroy (marked);
+  cairo_surface_destroy (plain);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -278,5 +371,6 @@ main (int   argc,
 
   g_test_add_func ("/find-bar/enter", test_find_bar_enter);
   g_test_add_func ("/find-bar/histogram", test_find_histogram);
+  g_test_add_func ("/find-bar/highlight-drawing", test_highlight_drawing);
   return g_test_run ();
 }
