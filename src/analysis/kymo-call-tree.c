@@ -517,20 +517,21 @@ fold_tick (Fold    *f,
   return !g_cancellable_set_error_if_cancelled (f->cancellable, error);
 }
 
-/* Adds the self time of the spans of @level that start in the window. */
+/* Adds the self time of spans [@from_k, @to_k) of @level that start in the
+ * window (the ancestors before them only name stacks). */
 static void
 level_settle (Fold        *f,
               const Level *level,
-              KymoTime     from)
+              gsize        from_k,
+              gsize        to_k)
 {
-  for (gsize k = level->anc->len; k < level->n; k++)
+  for (gsize k = MAX (from_k, level->anc->len); k < to_k; k++)
     {
       const KymoSpan *s = level_span (level, k);
       BuildNode *node = builder_node (&f->b, level->node[k]);
       guint64 duration = (guint64) s->end - (guint64) s->start;
       guint64 covered = (guint64) level->child[k];
 
-      g_assert (s->start >= from);
       node->self = add_sat (node->self, (gint64) (duration - MIN (covered, duration)));
       node->count++;
     }
@@ -568,7 +569,7 @@ fold_track_spans (Fold      *f,
   g_array_set_size (prev->anc, 0);
   for (guint d = 0; d < n_depths; d++)
     {
-      gsize n, first, hi, j = 0, max_k = 0;
+      gsize n, first, hi, j = 0, max_k = 0, settled = 0;
       const KymoSpan *spans = kymo_track_get_depth_spans (track, d, &n, &first);
       gboolean have_j = FALSE;
       Level *tmp;
@@ -635,16 +636,24 @@ fold_track_spans (Fold      *f,
               parent_node = track_node;
             }
           cur->node[k] = builder_child (&f->b, parent_node, KYMO_CALL_FRAME_NAMED, kymo_span_name (s), NULL);
+          /* Spans one depth up before both parent candidates get no more
+           * children (both only move forward): settle them while they are
+           * still in the cache. */
+          if (have_j && MIN (j, max_k) > settled)
+            {
+              level_settle (f, prev, settled, MIN (j, max_k));
+              settled = MIN (j, max_k);
+            }
           if (!fold_tick (f, error))
             return FALSE;
         }
 
-      level_settle (f, prev, from);
+      level_settle (f, prev, settled, prev->n);
       tmp = prev;
       prev = cur;
       cur = tmp;
     }
-  level_settle (f, prev, from);
+  level_settle (f, prev, 0, prev->n);
   return TRUE;
 }
 
