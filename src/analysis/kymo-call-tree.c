@@ -1266,6 +1266,61 @@ kymo_call_tree_dup_changes (KymoCallTree *diff)
   return changes;
 }
 
+static void
+derive_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  KymoCallTree **trees = task_data;
+  KymoCallTree *derived;
+
+  derived = trees[0] != NULL ? kymo_call_tree_diff (trees[0], trees[1]) : kymo_call_tree_invert (trees[1]);
+  g_task_return_pointer (task, derived, (GDestroyNotify) kymo_call_tree_unref);
+}
+
+static void
+derive_data_free (KymoCallTree **trees)
+{
+  g_clear_pointer (&trees[0], kymo_call_tree_unref);
+  g_clear_pointer (&trees[1], kymo_call_tree_unref);
+  g_free (trees);
+}
+
+void
+kymo_call_tree_derive_async (KymoCallTree        *before,
+                             KymoCallTree        *tree,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  KymoCallTree **trees;
+
+  g_return_if_fail (tree != NULL);
+
+  trees = g_new0 (KymoCallTree *, 2);
+  trees[0] = before != NULL ? kymo_call_tree_ref (before) : NULL;
+  trees[1] = kymo_call_tree_ref (tree);
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, kymo_call_tree_derive_async);
+  g_task_set_name (task, "[kymo] derive call tree");
+  /* the result is worthless once cancelled: drop it rather than publish */
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_set_task_data (task, trees, (GDestroyNotify) derive_data_free);
+  g_task_run_in_thread (task, derive_thread);
+}
+
+KymoCallTree *
+kymo_call_tree_derive_finish (GAsyncResult  *result,
+                              GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == kymo_call_tree_derive_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Folded stacks */
 

@@ -22,6 +22,7 @@ struct _KymoFlameModel
   char               *baseline_label;
   gboolean            baseline_is_after;  /* another trace: it is the second */
   GCancellable       *cancellable;
+  GCancellable       *derive_cancellable;
   guint               fold_idle;
   guint32             selected_node;
   gboolean            busy;
@@ -55,21 +56,49 @@ set_busy (KymoFlameModel *self,
 }
 
 static void
-publish (KymoFlameModel *self)
+publish_tree (KymoFlameModel *self,
+              KymoCallTree   *shown)
 {
   g_clear_pointer (&self->shown, kymo_call_tree_unref);
-  if (self->current != NULL)
-    {
-      if (self->baseline != NULL && self->baseline_is_after)
-        self->shown = kymo_call_tree_diff (self->current, self->baseline);
-      else if (self->baseline != NULL)
-        self->shown = kymo_call_tree_diff (self->baseline, self->current);
-      else
-        self->shown = kymo_call_tree_ref (self->current);
-    }
+  self->shown = shown;
   self->selected_node = G_MAXUINT32;
+  set_busy (self, FALSE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TREE]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
+}
+
+static void
+on_derived (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(KymoFlameModel) self = user_data;
+  KymoCallTree *diff = kymo_call_tree_derive_finish (result, NULL);
+
+  /* NULL: a newer fold or baseline replaced this one */
+  if (diff != NULL)
+    publish_tree (self, diff);
+}
+
+/* A diff costs the size of both trees: it is made in a thread too. */
+static void
+publish (KymoFlameModel *self)
+{
+  g_cancellable_cancel (self->derive_cancellable);
+  g_clear_object (&self->derive_cancellable);
+  if (self->current == NULL || self->baseline == NULL)
+    {
+      publish_tree (self, self->current != NULL ? kymo_call_tree_ref (self->current) : NULL);
+      return;
+    }
+  self->derive_cancellable = g_cancellable_new ();
+  set_busy (self, TRUE);
+  if (self->baseline_is_after)
+    kymo_call_tree_derive_async (self->current, self->baseline, self->derive_cancellable, on_derived,
+                                 g_object_ref (self));
+  else
+    kymo_call_tree_derive_async (self->baseline, self->current, self->derive_cancellable, on_derived,
+                                 g_object_ref (self));
 }
 
 static void
@@ -91,7 +120,6 @@ on_folded (GObject      *source,
     }
   g_clear_pointer (&self->current, kymo_call_tree_unref);
   self->current = tree;
-  set_busy (self, FALSE);
   publish (self);
 }
 
@@ -144,6 +172,8 @@ kymo_flame_model_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->derive_cancellable);
+  g_clear_object (&self->derive_cancellable);
   g_clear_handle_id (&self->fold_idle, g_source_remove);
   G_OBJECT_CLASS (kymo_flame_model_parent_class)->dispose (object);
 }

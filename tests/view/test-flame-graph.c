@@ -257,6 +257,38 @@ test_call_tree_activate (void)
                    ==, 400 * MS);
   screenshot (box, window, "call-tree.png");
 
+  /* Callers: the first level is every function's self time (made in a
+   * thread); activating "paint" there selects its heaviest stack. */
+  kymo_call_tree_view_set_callers (KYMO_CALL_TREE_VIEW (calls), TRUE);
+  {
+    guint paint_row = G_MAXUINT;
+
+    for (int i = 0; i < 2000 && paint_row == G_MAXUINT; i++)
+      {
+        rows = kymo_call_tree_view_get_model (KYMO_CALL_TREE_VIEW (calls));
+        for (guint r = 0; r < g_list_model_get_n_items (rows); r++)
+          {
+            g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, r);
+            g_autoptr(GObject) item = gtk_tree_list_row_get_item (row);
+            const KymoCallNode *node = kymo_call_tree_item_get_data ((KymoCallTreeItem *) item);
+
+            if (g_str_equal (node->name, "paint") && node->depth == 1)
+              {
+                /* ten paints: nine of 30 ms, one of 50 ms */
+                g_assert_cmpint (node->self, ==, 320 * MS);
+                g_assert_cmpint (node->total, ==, 320 * MS);
+                paint_row = r;
+              }
+          }
+        iterate (1);
+      }
+    g_assert_cmpuint (paint_row, !=, G_MAXUINT);
+    screenshot (box, window, "call-tree-callers.png");
+    kymo_call_tree_view_activate_row (KYMO_CALL_TREE_VIEW (calls), paint_row);
+    g_assert_cmpuint (kymo_flame_model_get_selected_node (model), ==,
+                      find (kymo_flame_model_get_tree (model), "main;frame;paint"));
+  }
+
   /* F9 folds the bottom area away and brings it back. */
   g_assert_true (kymo_trace_view_get_bottom_visible (KYMO_TRACE_VIEW (view)));
   gtk_widget_activate_action (view, "trace-view.toggle-bottom", NULL);
@@ -343,9 +375,10 @@ test_compare_files (void)
 
   wait_for_tree (model);
   kymo_flame_page_compare_with_file (KYMO_FLAME_PAGE (page), file);
-  for (int i = 0; i < 2000 && kymo_flame_model_get_baseline (model) == NULL; i++)
+  for (int i = 0; i < 2000 && (kymo_flame_model_get_baseline (model) == NULL ||
+                               !kymo_call_tree_is_diff (kymo_flame_model_get_tree (model))); i++)
     iterate (1);
-  tree = kymo_flame_model_get_tree (model);
+  tree = wait_for_tree (model);
   g_assert_true (kymo_call_tree_is_diff (tree));
   nodes = kymo_call_tree_get_nodes (tree, &n);
   for (guint32 i = 0; i < n; i++)
