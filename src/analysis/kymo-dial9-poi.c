@@ -55,18 +55,65 @@ add (GArray      *pois,
   g_array_append_val (pois, poi);
 }
 
-#define WORST_BEFORE(x, y)                                                           \
-  ((x)->severity > (y)->severity ||                                                  \
-   ((x)->severity == (y)->severity &&                                                \
-    ((x)->start < (y)->start ||                                                      \
-     ((x)->start == (y)->start &&                                                    \
-      ((x)->kind < (y)->kind || ((x)->kind == (y)->kind && (x)->track < (y)->track))))))
 #define TIMED_BEFORE(x, y)                                                           \
   ((x)->start < (y)->start ||                                                        \
    ((x)->start == (y)->start &&                                                      \
     ((x)->kind < (y)->kind || ((x)->kind == (y)->kind && (x)->track < (y)->track))))
-KYMO_DEFINE_RUN_SORT (sort_worst, KymoPoi, WORST_BEFORE)
 KYMO_DEFINE_RUN_SORT (sort_timed, KymoPoi, TIMED_BEFORE)
+
+typedef struct {
+  guint64 key;
+  guint32 index;
+  guint32 pad;
+} WorstKey;
+
+/* Worst first is time order stably sorted by severity, longest first
+ * (ties: earlier first, as time order has them): an LSD radix sort of 16-byte
+ * keys, skipping the digits all severities share, then one gather. The
+ * severities are random, so a merge sort would take log2 (n) passes
+ * over the 40-byte points. */
+static void
+order_worst (const KymoPoi *timed,
+             guint          n,
+             KymoPoi       *worst)
+{
+  g_autofree WorstKey *a = g_new (WorstKey, MAX (n, 1));
+  g_autofree WorstKey *b = g_new (WorstKey, MAX (n, 1));
+  WorstKey *src = a, *dst = b;
+
+  for (guint i = 0; i < n; i++)
+    {
+      /* Signed to unsigned order, then reversed: longest first. */
+      a[i].key = ~((guint64) timed[i].severity ^ G_GUINT64_CONSTANT (0x8000000000000000));
+      a[i].index = i;
+      a[i].pad = 0;
+    }
+  for (guint shift = 0; shift < 64; shift += 11)
+    {
+      guint32 count[2048] = { 0 };
+      guint32 sum = 0;
+
+      for (guint i = 0; i < n; i++)
+        count[(src[i].key >> shift) & 2047]++;
+      if (n == 0 || count[(src[0].key >> shift) & 2047] == n)
+        continue;
+      for (guint d = 0; d < 2048; d++)
+        {
+          guint32 c = count[d];
+          count[d] = sum;
+          sum += c;
+        }
+      for (guint i = 0; i < n; i++)
+        dst[count[(src[i].key >> shift) & 2047]++] = src[i];
+      {
+        WorstKey *t = src;
+        src = dst;
+        dst = t;
+      }
+    }
+  for (guint i = 0; i < n; i++)
+    worst[i] = timed[src[i].index];
+}
 
 /* Samples per track, in time order: each track's polls then meet them
  * with two cursors. */
@@ -141,7 +188,7 @@ kymo_dial9_pois_new (KymoDial9Tasks          *tasks,
 
   trace = kymo_dial9_tasks_get_trace (tasks);
   self = g_new0 (KymoDial9Pois, 1);
-  pois = self->worst = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
+  pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
 
   rows = kymo_dial9_tasks_get_rows (tasks, &n_rows);
   polls = kymo_dial9_tasks_get_polls (tasks, &n_polls);
@@ -191,10 +238,13 @@ kymo_dial9_pois_new (KymoDial9Tasks          *tasks,
            kymo_track_find_span_at (kymo_trace_get_track (trace, f->to_track), 0, f->to_ts), 0);
     }
 
-  self->timed = g_array_sized_new (FALSE, FALSE, sizeof (KymoPoi), pois->len);
-  g_array_append_vals (self->timed, pois->data, pois->len);
-  sort_worst ((KymoPoi *) (gpointer) self->worst->data, self->worst->len);
+  /* The points come a kind at a time, each in time order: few runs. */
+  self->timed = pois;
   sort_timed ((KymoPoi *) (gpointer) self->timed->data, self->timed->len);
+  self->worst = g_array_sized_new (FALSE, FALSE, sizeof (KymoPoi), pois->len);
+  g_array_set_size (self->worst, pois->len);
+  order_worst ((const KymoPoi *) (gpointer) self->timed->data, self->timed->len,
+               (KymoPoi *) (gpointer) self->worst->data);
   return self;
 }
 

@@ -98,6 +98,19 @@ row_for (Builder *b,
   return index;
 }
 
+/* The first row of a task already seen, or G_MAXUINT32. */
+static guint32
+known_row (Builder *b,
+           guint64  id)
+{
+  gpointer v;
+
+  if (id < b->n_direct)
+    return b->direct[id] != 0 ? b->direct[id] - 1 : G_MAXUINT32;
+  v = g_hash_table_lookup (b->first_row, &id);
+  return v != NULL ? GPOINTER_TO_UINT (v) - 1 : G_MAXUINT32;
+}
+
 /* Spawns, terminations and wakes name a task, not a runtime: its first row. */
 static guint32
 any_row_for (Builder *b,
@@ -145,7 +158,9 @@ KYMO_DEFINE_RUN_SORT (sort_span_at, SpanAt, SPAN_AT_BEFORE)
 
 /* Each poll record meets its span by source: per track, the records (in
  * source order already) and the depth-0 spans sorted by source, walked
- * together. */
+ * together. The polls are then written in span order, which on a track
+ * is start order: the global start order is a merge of one run per
+ * track. */
 static void
 add_polls (Builder          *b,
            const KymoRecord *records,
@@ -158,6 +173,8 @@ add_polls (Builder          *b,
   g_autofree guint32 *first = g_new0 (guint32, n_tracks + 2);
   g_autofree guint32 *by_track = NULL;
   g_autoptr(GArray) at = g_array_new (FALSE, FALSE, sizeof (SpanAt));
+  g_autoptr(GArray) row_of_span = g_array_new (FALSE, FALSE, sizeof (guint32));
+  KymoDial9Poll *out;
   gsize n_polls = 0;
 
   for (gsize i = 0; i < n_records; i++)
@@ -178,6 +195,9 @@ add_polls (Builder          *b,
   }
   g_array_unref (self->polls);
   self->polls = g_array_sized_new (FALSE, FALSE, sizeof (KymoDial9Poll), (guint) MIN (n_polls, G_MAXUINT));
+  g_array_set_size (self->polls, (guint) MIN (n_polls, G_MAXUINT));
+  out = (KymoDial9Poll *) (gpointer) self->polls->data;
+  n_polls = 0;
 
   /* Tracks in id order, so that rows are made in the same order each time. */
   for (guint track = 0; track < n_tracks; track++)
@@ -186,6 +206,7 @@ add_polls (Builder          *b,
       guint32 runtime;
       gsize n, first_span, k = first[track];
       const KymoSpan *spans;
+      guint32 *row_of;
 
       if (first[track] == first[track + 1])
         continue;
@@ -193,45 +214,58 @@ add_polls (Builder          *b,
       runtime = track_runtime (trace, track);
       spans = kymo_track_get_depth_spans (t, 0, &n, &first_span);
       g_array_set_size (at, n);
+      g_array_set_size (row_of_span, n);
+      row_of = (guint32 *) (gpointer) row_of_span->data;
       for (gsize i = 0; i < n; i++)
         {
           SpanAt *a = &g_array_index (at, SpanAt, i);
           a->source = spans[i].source;
           a->span = (guint32) i;
+          row_of[i] = G_MAXUINT32;
         }
       sort_span_at ((SpanAt *) (gpointer) at->data, n);
 
+      /* Source order meets the records, and makes rows and keeps the
+       * first spawn location met, as the file says them. */
       for (gsize i = 0; i < n && k < first[track + 1]; i++)
         {
           const SpanAt *a = &g_array_index (at, SpanAt, i);
           const KymoSpan *span = &spans[a->span];
-          const KymoRecord *r;
-          KymoDial9Poll poll;
           KymoDial9Task *row;
           KymoTime dur;
+          guint32 task;
 
           while (k < first[track + 1] && records[by_track[k]].source < a->source)
             k++;
           if (k >= first[track + 1] || records[by_track[k]].source != a->source)
             continue;
-          r = &records[by_track[k]];
-          poll.start = span->start;
-          poll.end = span->end;
-          poll.track = track;
-          poll.span = (guint32) (first_span + a->span);
-          poll.task = row_for (b, r->key, runtime);
-          poll.source = span->source;
-          g_array_append_val (self->polls, poll);
-
-          row = &g_array_index (self->rows, KymoDial9Task, poll.task);
-          dur = poll.end - poll.start;
+          task = row_for (b, records[by_track[k]].key, runtime);
+          row_of[a->span] = task;
+          row = &g_array_index (self->rows, KymoDial9Task, task);
+          dur = span->end - span->start;
           row->polls++;
           row->poll_total += dur;
           row->poll_max = MAX (row->poll_max, dur);
           if (row->spawn_loc == 0 && kymo_span_name (span) != 0)
             row->spawn_loc = kymo_span_name (span);
         }
+
+      for (gsize i = 0; i < n; i++)
+        {
+          KymoDial9Poll *poll;
+
+          if (row_of[i] == G_MAXUINT32)
+            continue;
+          poll = &out[n_polls++];
+          poll->start = spans[i].start;
+          poll->end = spans[i].end;
+          poll->track = track;
+          poll->span = (guint32) (first_span + i);
+          poll->task = row_of[i];
+          poll->source = spans[i].source;
+        }
     }
+  g_array_set_size (self->polls, (guint) n_polls);
 }
 
 static void
@@ -277,11 +311,10 @@ add_others (Builder          *b,
       else if (r->kind == kind_wake)
         {
           KymoDial9Wake wake = { r->ts, r->value, G_MAXUINT32, 0, r->source, 0 };
-          gpointer v;
 
           wake.woken = any_row_for (b, r->key);
-          if (r->value != 0 && (v = g_hash_table_lookup (b->first_row, &r->value)) != NULL)
-            wake.waker = GPOINTER_TO_UINT (v) - 1;
+          if (r->value != 0)
+            wake.waker = known_row (b, r->value);
           g_array_index (self->rows, KymoDial9Task, wake.woken).wakes++;
           g_array_append_val (self->wakes, wake);
         }
@@ -371,48 +404,93 @@ counting_sort (const guint32 *keys,
 
 #define POLL_BEFORE(a, b) ((a)->start < (b)->start || ((a)->start == (b)->start && \
                            ((a)->track < (b)->track || ((a)->track == (b)->track && (a)->span < (b)->span))))
-KYMO_DEFINE_RUN_SORT (sort_polls, KymoDial9Poll, POLL_BEFORE)
+
+/* The polls come by track, each track's in start order: one pass takes
+ * the earliest head among the tracks (there are a few workers), and
+ * notes each poll's place for by_track on the way. */
+static void
+merge_polls (KymoDial9Tasks *self)
+{
+  guint32 n_polls = self->polls->len;
+  const KymoDial9Poll *in = (const KymoDial9Poll *) (gpointer) self->polls->data;
+  g_autoptr(GArray) heads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (guint32));
+  GArray *merged = g_array_sized_new (FALSE, FALSE, sizeof (KymoDial9Poll), n_polls);
+  KymoDial9Poll *out;
+  guint32 *by_track;
+
+  g_array_set_size (merged, n_polls);
+  g_array_set_size (self->by_track, n_polls);
+  out = (KymoDial9Poll *) (gpointer) merged->data;
+  by_track = (guint32 *) (gpointer) self->by_track->data;
+  for (guint32 i = 0; i < n_polls; i++)
+    if (i == 0 || in[i].track != in[i - 1].track)
+      {
+        if (i > 0)
+          g_array_append_val (ends, i);
+        g_array_append_val (heads, i);
+      }
+  if (n_polls > 0)
+    g_array_append_val (ends, n_polls);
+
+  for (guint32 o = 0; o < n_polls; o++)
+    {
+      guint32 *h = (guint32 *) (gpointer) heads->data;
+      guint32 *e = (guint32 *) (gpointer) ends->data;
+      guint best = G_MAXUINT;
+
+      for (guint r = 0; r < heads->len; r++)
+        if (h[r] < e[r] && (best == G_MAXUINT || POLL_BEFORE (&in[h[r]], &in[h[best]])))
+          best = r;
+      out[o] = in[h[best]];
+      /* The input's order is by_track's order. */
+      by_track[h[best]] = o;
+      h[best]++;
+    }
+  g_array_unref (self->polls);
+  self->polls = merged;
+}
 
 static void
 build_indexes (KymoDial9Tasks *self)
 {
   guint32 n_rows = self->rows->len, n_polls = self->polls->len, n_wakes = self->wakes->len;
-  guint32 n_tracks = kymo_trace_get_n_tracks (self->trace);
   const KymoDial9Poll *polls;
   g_autofree guint32 *keys = NULL;
-  g_autofree guint32 *track_first = NULL;
 
-  /* Each track's polls are one run in start order: a merge of runs. */
-  sort_polls ((KymoDial9Poll *) (gpointer) self->polls->data, n_polls);
+  merge_polls (self);
   polls = (const KymoDial9Poll *) (gpointer) self->polls->data;
   g_array_set_size (self->by_row, n_polls);
-  g_array_set_size (self->by_track, n_polls);
   g_array_set_size (self->row_first, n_rows + 1);
-  keys = g_new (guint32, MAX (MAX (n_polls, n_wakes), 1));
+  keys = g_new (guint32, MAX (n_polls, 1));
   for (guint32 i = 0; i < n_polls; i++)
     keys[i] = polls[i].task;
   counting_sort (keys, n_polls, n_rows, (guint32 *) (gpointer) self->by_row->data,
                  (guint32 *) (gpointer) self->row_first->data);
-  /* On a track, start order is span order. */
-  track_first = g_new (guint32, n_tracks + 1);
-  for (guint32 i = 0; i < n_polls; i++)
-    keys[i] = polls[i].track;
-  counting_sort (keys, n_polls, n_tracks, (guint32 *) (gpointer) self->by_track->data, track_first);
 
   /* Wakes by the task woken, each task's in file order (the page only
    * counts them by waker: a time sort per task would cost more than the
    * rest). */
   {
     GArray *sorted = g_array_sized_new (FALSE, FALSE, sizeof (KymoDial9Wake), n_wakes);
-    g_autofree guint32 *order = g_new (guint32, MAX (n_wakes, 1));
     const KymoDial9Wake *wakes = (const KymoDial9Wake *) (gpointer) self->wakes->data;
+    KymoDial9Wake *out;
+    guint32 *first;
+    g_autofree guint32 *at = NULL;
 
-    for (guint32 i = 0; i < n_wakes; i++)
-      keys[i] = wakes[i].woken;
+    g_array_set_size (sorted, n_wakes);
     g_array_set_size (self->wake_first, n_rows + 1);
-    counting_sort (keys, n_wakes, n_rows, order, (guint32 *) (gpointer) self->wake_first->data);
+    out = (KymoDial9Wake *) (gpointer) sorted->data;
+    first = (guint32 *) (gpointer) self->wake_first->data;
+    memset (first, 0, sizeof (guint32) * (n_rows + 1));
     for (guint32 i = 0; i < n_wakes; i++)
-      g_array_append_val (sorted, wakes[order[i]]);
+      first[wakes[i].woken + 1]++;
+    for (guint32 r = 0; r < n_rows; r++)
+      first[r + 1] += first[r];
+    /* Each wake straight to its row's place: one pass, no gather. */
+    at = g_memdup2 (first, sizeof (guint32) * (n_rows + 1));
+    for (guint32 i = 0; i < n_wakes; i++)
+      out[at[wakes[i].woken]++] = wakes[i];
     g_array_unref (self->wakes);
     self->wakes = sorted;
   }
