@@ -262,6 +262,7 @@ _kymo_window_update_actions (KymoWindow *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", self->loader != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", self->trace != NULL && self->loader == NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trace-properties", self->trace != NULL);
   /* Offer the mode the trace is not shown in. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reload-freertos",
                                  tband && g_strcmp0 (variant, "freertos") != 0);

@@ -49,6 +49,7 @@ void _kymo_window_init_dnd           (KymoWindow     *self);
 #define KYMO_WINDOW_EXPORT_CHROME "chrome"
 
 void _kymo_window_class_init_export  (GtkWidgetClass *widget_class);
+void _kymo_window_class_init_properties (GtkWidgetClass *widget_class);
 /* Images show the timeline as it is on screen (the selected time range if
  * there is one); Chrome JSON holds the whole trace, written in a thread. */
 void     _kymo_window_export_async   (KymoWindow          *self,

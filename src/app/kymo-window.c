@@ -303,6 +303,7 @@ kymo_window_class_init (KymoWindowClass *klass)
 
   _kymo_window_class_init_actions (widget_class);
   _kymo_window_class_init_export (widget_class);
+  _kymo_window_class_init_properties (widget_class);
 }
 
 static void
