@@ -1,4 +1,5 @@
-/* test-trace-properties.c: the Trace Properties dialog (run under Xvfb)
+/* test-trace-properties.c: the Trace Properties dialog, and the time base
+ * the timeline's "c" key and the Time menu share (run under Xvfb)
  *
  * Copyright 2026 The Kymo authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -183,6 +184,47 @@ test_properties_dialog (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static const char *
+clock_choice (KymoWindow *window)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (window), "clock");
+  g_autoptr(GVariant) state = g_action_get_state (action);
+  static char choice[16];
+
+  g_strlcpy (choice, g_variant_get_string (state, NULL), sizeof choice);
+  return choice;
+}
+
+static void
+test_clock_key_and_menu_agree (void)
+{
+  KymoWindow *window = window_with_trace ();
+  GtkWidget *timeline = find_descendant (GTK_WIDGET (window), KYMO_TYPE_TIMELINE);
+  GtkWidget *view = find_descendant (GTK_WIDGET (window), KYMO_TYPE_TRACE_VIEW);
+  KymoSession *session = kymo_trace_view_get_session (KYMO_TRACE_VIEW (view));
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "clock", g_variant_new_string ("relative"));
+  g_assert_false (kymo_session_get_wallclock (session));
+
+  /* The "c" key: the menu then shows wall clock as chosen */
+  g_assert_true (gtk_widget_activate_action (timeline, "timeline.toggle-wallclock", NULL));
+  g_assert_true (kymo_session_get_wallclock (session));
+  g_assert_cmpstr (clock_choice (window), ==, "local");
+  g_assert_true (gtk_widget_activate_action (timeline, "timeline.toggle-wallclock", NULL));
+  g_assert_cmpstr (clock_choice (window), ==, "relative");
+
+  /* The menu: the key then toggles from what the menu chose */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "clock", g_variant_new_string ("utc"));
+  g_assert_true (kymo_session_get_wallclock (session));
+  g_assert_true (kymo_session_get_utc (session));
+  g_assert_cmpstr (clock_choice (window), ==, "utc");
+  g_assert_true (gtk_widget_activate_action (timeline, "timeline.toggle-wallclock", NULL));
+  g_assert_false (kymo_session_get_wallclock (session));
+  g_assert_cmpstr (clock_choice (window), ==, "relative");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -206,6 +248,7 @@ main (int   argc,
   g_application_hold (G_APPLICATION (app));
 
   g_test_add_func ("/app/trace-properties/dialog", test_properties_dialog);
+  g_test_add_func ("/app/trace-properties/clock-key-and-menu", test_clock_key_and_menu_agree);
 
   status = g_test_run ();
 
