@@ -10,7 +10,6 @@
 #include <glib/gi18n-lib.h>
 
 #include "kymo-dial9-poi.h"
-#include "kymo-run-sort.h"
 
 #include <string.h>
 
@@ -55,47 +54,30 @@ add (GArray      *pois,
   g_array_append_val (pois, poi);
 }
 
-#define TIMED_BEFORE(x, y)                                                           \
-  ((x)->start < (y)->start ||                                                        \
-   ((x)->start == (y)->start &&                                                      \
-    ((x)->kind < (y)->kind || ((x)->kind == (y)->kind && (x)->track < (y)->track))))
-KYMO_DEFINE_RUN_SORT (sort_timed, KymoPoi, TIMED_BEFORE)
 
 typedef struct {
   guint64 key;
   guint32 index;
   guint32 pad;
-} WorstKey;
+} RadixKey;
 
-/* Worst first is time order stably sorted by severity, longest first
- * (ties: earlier first, as time order has them): an LSD radix sort of 16-byte
- * keys, skipping the digits all severities share, then one gather. The
- * severities are random, so a merge sort would take log2 (n) passes
- * over the 40-byte points. */
-static void
-order_worst (const KymoPoi *timed,
-             guint          n,
-             KymoPoi       *worst)
+/* A stable LSD radix sort of @n keys, 11 bits a pass, skipping the digits
+ * they all share; returns whichever of @a and @b holds the result. */
+static RadixKey *
+radix_sort (RadixKey *a,
+            RadixKey *b,
+            guint     n)
 {
-  g_autofree WorstKey *a = g_new (WorstKey, MAX (n, 1));
-  g_autofree WorstKey *b = g_new (WorstKey, MAX (n, 1));
-  WorstKey *src = a, *dst = b;
+  RadixKey *src = a, *dst = b;
 
-  for (guint i = 0; i < n; i++)
-    {
-      /* Signed to unsigned order, then reversed: longest first. */
-      a[i].key = ~((guint64) timed[i].severity ^ G_GUINT64_CONSTANT (0x8000000000000000));
-      a[i].index = i;
-      a[i].pad = 0;
-    }
-  for (guint shift = 0; shift < 64; shift += 11)
+  for (guint shift = 0; shift < 64 && n > 0; shift += 11)
     {
       guint32 count[2048] = { 0 };
       guint32 sum = 0;
 
       for (guint i = 0; i < n; i++)
         count[(src[i].key >> shift) & 2047]++;
-      if (n == 0 || count[(src[0].key >> shift) & 2047] == n)
+      if (count[(src[0].key >> shift) & 2047] == n)
         continue;
       for (guint d = 0; d < 2048; d++)
         {
@@ -106,13 +88,98 @@ order_worst (const KymoPoi *timed,
       for (guint i = 0; i < n; i++)
         dst[count[(src[i].key >> shift) & 2047]++] = src[i];
       {
-        WorstKey *t = src;
+        RadixKey *t = src;
         src = dst;
         dst = t;
       }
     }
+  return src;
+}
+
+/* Signed to unsigned order. */
+#define ORDERED(t) ((guint64) (t) ^ G_GUINT64_CONSTANT (0x8000000000000000))
+
+/* Time order (start, then kind, then track; else as added), then worst
+ * first: time order stably sorted by severity, longest first (ties:
+ * earlier first). Radix passes over 16-byte keys and one gather each:
+ * severities are random, so a merge sort would take log2 (n) passes
+ * over the 40-byte points. */
+static void
+order_pois (const KymoPoi *pois,
+            guint          n,
+            KymoPoi       *timed,
+            KymoPoi       *worst)
+{
+  g_autofree RadixKey *a = g_new (RadixKey, MAX (n, 1));
+  g_autofree RadixKey *b = g_new (RadixKey, MAX (n, 1));
+  RadixKey *sorted;
+
   for (guint i = 0; i < n; i++)
-    worst[i] = timed[src[i].index];
+    a[i] = (RadixKey) { (guint64) pois[i].kind << 32 | pois[i].track, i, 0 };
+  sorted = radix_sort (a, b, n);
+  for (guint i = 0; i < n; i++)
+    sorted[i].key = ORDERED (pois[sorted[i].index].start);
+  sorted = radix_sort (sorted, sorted == a ? b : a, n);
+  for (guint i = 0; i < n; i++)
+    timed[i] = pois[sorted[i].index];
+
+  for (guint i = 0; i < n; i++)
+    a[i] = (RadixKey) { ~ORDERED (timed[i].severity), i, 0 };
+  sorted = radix_sort (a, b, n);
+  for (guint i = 0; i < n; i++)
+    worst[i] = timed[sorted[i].index];
+}
+
+/* kymo_track_find_span_at (track, 0, ts) without a tree query and an
+ * array per call: depth 0 is sorted by start, and a running maximum of
+ * the ends says how far back a span can still hold @ts (only damaged
+ * traces overlap there). Same answer: the shortest, the first in index
+ * order on ties. */
+typedef struct {
+  KymoTrace  *trace;
+  KymoTime  **max_end; /* per track, built on first use */
+  guint       n_tracks;
+} SpanFinder;
+
+static guint32
+find_span_at (SpanFinder *finder,
+              guint       track,
+              KymoTime    ts)
+{
+  KymoTrack *t = kymo_trace_get_track (finder->trace, track);
+  gsize n, first, lo = 0, hi;
+  const KymoSpan *spans = kymo_track_get_depth_spans (t, 0, &n, &first);
+  KymoTime *max_end;
+  guint32 best = G_MAXUINT32;
+
+  if (n == 0)
+    return G_MAXUINT32;
+  if (finder->max_end[track] == NULL)
+    {
+      finder->max_end[track] = g_new (KymoTime, n);
+      for (gsize i = 0; i < n; i++)
+        finder->max_end[track][i] = i > 0 ? MAX (finder->max_end[track][i - 1], spans[i].end) : spans[i].end;
+    }
+  max_end = finder->max_end[track];
+  /* The first span that starts after ts. */
+  hi = n;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (spans[mid].start <= ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (gsize i = lo; i > 0 && max_end[i - 1] >= ts; i--)
+    {
+      const KymoSpan *s = &spans[i - 1];
+
+      if (s->end >= ts &&
+          (best == G_MAXUINT32 || s->end - s->start <= spans[best].end - spans[best].start))
+        best = (guint32) (i - 1);
+    }
+  return best == G_MAXUINT32 ? G_MAXUINT32 : (guint32) (first + best);
 }
 
 /* Samples per track, in time order: each track's polls then meet them
@@ -183,10 +250,14 @@ kymo_dial9_pois_new (KymoDial9Tasks          *tasks,
   gsize n_rows, n_polls, n_records, n_flows;
   guint32 kind_unpark;
   GArray *pois;
+  SpanFinder finder;
 
   g_return_val_if_fail (tasks != NULL && thresholds != NULL, NULL);
 
   trace = kymo_dial9_tasks_get_trace (tasks);
+  finder.trace = trace;
+  finder.n_tracks = kymo_trace_get_n_tracks (trace);
+  finder.max_end = g_new0 (KymoTime *, finder.n_tracks + 1);
   self = g_new0 (KymoDial9Pois, 1);
   pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
 
@@ -221,7 +292,7 @@ kymo_dial9_pois_new (KymoDial9Tasks          *tasks,
         continue;
       /* The park it ends, to select. */
       if (r->ts > 0)
-        span = kymo_track_find_span_at (kymo_trace_get_track (trace, r->track), 0, r->ts - 1);
+        span = find_span_at (&finder, r->track, r->ts - 1);
       add (pois, KYMO_POI_SCHED_DELAY, r->ts - wait, r->ts, wait, r->track, span, 0);
     }
 
@@ -235,16 +306,19 @@ kymo_dial9_pois_new (KymoDial9Tasks          *tasks,
       if (delay <= thresholds->wake_delay_ns || f->to_track >= kymo_trace_get_n_tracks (trace))
         continue;
       add (pois, KYMO_POI_WAKE_DELAY, f->from_ts, f->to_ts, delay, f->to_track,
-           kymo_track_find_span_at (kymo_trace_get_track (trace, f->to_track), 0, f->to_ts), 0);
+           find_span_at (&finder, f->to_track, f->to_ts), 0);
     }
+  for (guint t = 0; t < finder.n_tracks; t++)
+    g_free (finder.max_end[t]);
+  g_free (finder.max_end);
 
-  /* The points come a kind at a time, each in time order: few runs. */
-  self->timed = pois;
-  sort_timed ((KymoPoi *) (gpointer) self->timed->data, self->timed->len);
+  self->timed = g_array_sized_new (FALSE, FALSE, sizeof (KymoPoi), pois->len);
   self->worst = g_array_sized_new (FALSE, FALSE, sizeof (KymoPoi), pois->len);
+  g_array_set_size (self->timed, pois->len);
   g_array_set_size (self->worst, pois->len);
-  order_worst ((const KymoPoi *) (gpointer) self->timed->data, self->timed->len,
-               (KymoPoi *) (gpointer) self->worst->data);
+  order_pois ((const KymoPoi *) (gpointer) pois->data, pois->len,
+              (KymoPoi *) (gpointer) self->timed->data, (KymoPoi *) (gpointer) self->worst->data);
+  g_array_unref (pois);
   return self;
 }
 

@@ -271,7 +271,8 @@ add_polls (Builder          *b,
 static void
 add_others (Builder          *b,
             const KymoRecord *records,
-            gsize             n_records)
+            gsize             n_records,
+            guint             n_wakes)
 {
   KymoDial9Tasks *self = b->self;
   KymoTrace *trace = self->trace;
@@ -279,6 +280,7 @@ add_others (Builder          *b,
   guint32 kind_term = kymo_trace_lookup_name (trace, "terminate");
   guint32 kind_wake = kymo_trace_lookup_name (trace, "wake");
   guint32 name_poll = kymo_trace_lookup_name (trace, "poll");
+  guint n_kept = 0;
 
   /* Poll spans are named after the spawn location, or "poll" without one. */
   for (guint i = 0; i < self->rows->len; i++)
@@ -310,15 +312,19 @@ add_others (Builder          *b,
         }
       else if (r->kind == kind_wake)
         {
-          KymoDial9Wake wake = { r->ts, r->value, G_MAXUINT32, 0, r->source, 0 };
+          KymoDial9Wake *wake;
 
-          wake.woken = any_row_for (b, r->key);
+          /* The room was taken for every wake record. */
+          g_assert (n_kept < n_wakes);
+          wake = &((KymoDial9Wake *) (gpointer) self->wakes->data)[n_kept++];
+          *wake = (KymoDial9Wake) { r->ts, r->value, G_MAXUINT32, 0, r->source, 0 };
+          wake->woken = any_row_for (b, r->key);
           if (r->value != 0)
-            wake.waker = known_row (b, r->value);
-          g_array_index (self->rows, KymoDial9Task, wake.woken).wakes++;
-          g_array_append_val (self->wakes, wake);
+            wake->waker = known_row (b, r->value);
+          g_array_index (self->rows, KymoDial9Task, wake->woken).wakes++;
         }
     }
+  g_array_set_size (self->wakes, n_kept);
 }
 
 static const char *
@@ -504,6 +510,7 @@ kymo_dial9_tasks_new (KymoTrace *trace)
   const KymoRecord *records;
   gsize n_records;
   guint32 kind_poll;
+  guint n_wakes = 0;
   Builder b;
 
   g_return_val_if_fail (KYMO_IS_TRACE (trace), NULL);
@@ -527,17 +534,26 @@ kymo_dial9_tasks_new (KymoTrace *trace)
   b.first_row = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   b.default_runtime = only_runtime (trace);
   {
+    guint32 kind_wake = kymo_trace_lookup_name (trace, "wake");
     guint64 max_id = 0;
 
+    /* The wakes' room is taken once: growing it by doubling cost more
+     * than the wakes themselves. */
     for (gsize i = 0; i < n_records; i++)
-      max_id = MAX (max_id, records[i].key);
+      {
+        max_id = MAX (max_id, records[i].key);
+        n_wakes += records[i].kind == kind_wake;
+      }
     b.n_direct = (gsize) MIN (max_id + 1, (guint64) n_records * 4 + 65536);
     b.direct = g_new0 (guint32, b.n_direct);
+    g_array_unref (self->wakes);
+    self->wakes = g_array_sized_new (FALSE, FALSE, sizeof (KymoDial9Wake), n_wakes);
+    g_array_set_size (self->wakes, n_wakes);
   }
 
   if (kind_poll != G_MAXUINT32)
     add_polls (&b, records, n_records, kind_poll);
-  add_others (&b, records, n_records);
+  add_others (&b, records, n_records, n_wakes);
   g_hash_table_unref (b.rows);
   g_hash_table_unref (b.first_row);
   g_free (b.direct);
