@@ -172,7 +172,7 @@ constraint_slot (TableKind kind,
       else if (column == SPANS_END) key_lo = SLOT_END_LO;
       else if (eq && column == SPANS_TRACK) return SLOT_TRACK;
       else if (eq && column == SPANS_NAME) return SLOT_NAME;
-      else if (eq && column == SPANS_PARENT) return SLOT_PARENT;
+      else if (op == SQLITE_INDEX_CONSTRAINT_EQ && column == SPANS_PARENT) return SLOT_PARENT;
       break;
     case TABLE_INSTANTS:
       if (column == INSTANTS_ID) key_lo = SLOT_ID_LO;
@@ -902,6 +902,10 @@ cursor_filter (sqlite3_vtab_cursor  *base,
 
       if (s < 0 || s >= N_SLOTS)
         continue;
+      /* No column a plan narrows is ever NULL (parent IS NULL is not
+       * planned): comparing with NULL keeps nothing. */
+      if (sqlite3_value_type (argv[a]) == SQLITE_NULL)
+        cursor->eof = TRUE;
       slots[s] = argv[a];
       if (!is_key)
         continue;
