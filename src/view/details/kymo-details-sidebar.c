@@ -12,6 +12,7 @@
 #include "kymo-details-sidebar.h"
 #include "kymo-annotation-view.h"
 #include "kymo-details-pane.h"
+#include "kymo-query-view.h"
 #include "kymo-range-summary.h"
 #include "kymo-zone-view.h"
 
@@ -84,6 +85,7 @@ kymo_details_sidebar_constructed (GObject *object)
   gtk_stack_add_titled (GTK_STACK (self->stack), self->zones, KYMO_DETAILS_PAGE_ZONES, _("Zones"));
   gtk_stack_add_titled (GTK_STACK (self->stack), self->annotations, KYMO_DETAILS_PAGE_ANNOTATIONS, _("Annotations"));
   gtk_stack_add_titled (GTK_STACK (self->stack), self->range, KYMO_DETAILS_PAGE_RANGE, _("Range"));
+  gtk_stack_add_titled (GTK_STACK (self->stack), kymo_query_view_new (self->session), KYMO_DETAILS_PAGE_QUERY, _("Query"));
   g_signal_connect_swapped (self->stack, "notify::visible-child-name", G_CALLBACK (on_page_changed), self);
 }
 

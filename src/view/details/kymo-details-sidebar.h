@@ -20,6 +20,7 @@ G_DECLARE_FINAL_TYPE (KymoDetailsSidebar, kymo_details_sidebar, KYMO, DETAILS_SI
 #define KYMO_DETAILS_PAGE_ZONES       "zones"
 #define KYMO_DETAILS_PAGE_ANNOTATIONS "annotations"
 #define KYMO_DETAILS_PAGE_RANGE       "range"
+#define KYMO_DETAILS_PAGE_QUERY       "query"
 
 /* Binds itself to @session; put it anywhere in the trace view.
  * Widget actions: "details.follow-link" (also J inside the sidebar) and
