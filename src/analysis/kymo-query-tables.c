@@ -310,11 +310,12 @@ table_best_index (sqlite3_vtab       *vtab,
     }
   rows = MAX (rows, 1.0);
 
-  /* Spans by name: ordered (or grouped) without SQLite's sorter. */
+  /* Spans by name: ordered (or grouped) without SQLite's sorter. SQLite
+   * hands over no ORDER BY term whose collation differs from the column's
+   * (BINARY, the strcmp() order the name index has). */
   if (table->kind == TABLE_SPANS && info->nOrderBy == 1 &&
       info->aOrderBy[0].iColumn == SPANS_NAME && !info->aOrderBy[0].desc &&
       (plan & ~(1 << SLOT_NAME)) == 0 &&
-      g_strcmp0 (sqlite3_vtab_collation (info, 0), "BINARY") == 0 &&
       table->cat->span_base[table->cat->n_tracks] < G_MAXUINT32)
     {
       plan |= PLAN_BY_NAME;
