@@ -99,6 +99,9 @@ typedef struct {
   GList               *keys, *key;
 
   GArray              *scratch;      /* guint32 */
+  KymoTrack           *track;        /* at position track_p */
+  guint                track_p;
+  const KymoSpan      *spans;        /* of track */
 } Cursor;
 
 static int
@@ -450,10 +453,27 @@ name_kept (Cursor  *cursor,
   return lo < cursor->n_names && cursor->names[lo] == name;
 }
 
+/* The track at the cursor's position, looked up once per track: xColumn
+ * asks for it several times a row. */
 static KymoTrack *
 cursor_track (Cursor *cursor)
 {
-  return kymo_trace_get_track (cursor->cat->trace, cursor->cat->order[cursor->p]);
+  if (cursor->track == NULL || cursor->track_p != cursor->p)
+    {
+      gsize n;
+
+      cursor->track = kymo_trace_get_track (cursor->cat->trace, cursor->cat->order[cursor->p]);
+      cursor->track_p = cursor->p;
+      cursor->spans = kymo_track_get_spans (cursor->track, &n);
+    }
+  return cursor->track;
+}
+
+static const KymoSpan *
+cursor_span (Cursor *cursor)
+{
+  cursor_track (cursor);
+  return &cursor->spans[cursor->index];
 }
 
 static void
@@ -632,11 +652,7 @@ row_kept (Cursor *cursor)
 static gboolean
 span_row_kept (Cursor *cursor)
 {
-  const KymoSpan *spans;
-  gsize n;
-
-  spans = kymo_track_get_spans (cursor_track (cursor), &n);
-  return name_kept (cursor, kymo_span_name (&spans[cursor->index]));
+  return cursor->names == NULL || name_kept (cursor, kymo_span_name (cursor_span (cursor)));
 }
 
 static void
@@ -784,9 +800,13 @@ settle_by_name (Cursor *cursor)
 
       if (++cursor->steps % CHECK_EVERY == 0 && g_cancellable_is_cancelled (cat->cancellable))
         return SQLITE_INTERRUPT;
-      cursor->p = _kymo_query_find_base (cat->span_base, cat->n_tracks, id);
+      /* Ids of one name ascend: the track changes rarely. */
+      if (id < cat->span_base[cursor->p] || id >= cat->span_base[cursor->p + 1])
+        {
+          cursor->p = _kymo_query_find_base (cat->span_base, cat->n_tracks, id);
+          cursor->depth_end = 0;
+        }
       cursor->index = id - cat->span_base[cursor->p];
-      cursor->depth_end = 0;
       if (span_row_kept (cursor))
         return SQLITE_OK;
     }
@@ -1037,6 +1057,8 @@ cursor_filter (sqlite3_vtab_cursor  *base,
           if (!build_name_order (cat))
             return g_cancellable_is_cancelled (cat->cancellable) ? SQLITE_INTERRUPT : SQLITE_NOMEM;
           cursor->order_pos = 0;
+          cursor->p = 0;
+          cursor->depth_end = 0;
           return settle_by_name (cursor);
         }
       G_GNUC_FALLTHROUGH;
@@ -1178,12 +1200,9 @@ cursor_column (sqlite3_vtab_cursor *base,
     case TABLE_SPANS:
       {
         KymoTrack *track = cursor_track (cursor);
-        const KymoSpan *spans, *span;
-        gsize n;
+        const KymoSpan *span = cursor_span (cursor);
         guint32 parent;
 
-        spans = kymo_track_get_spans (track, &n);
-        span = &spans[cursor->index];
         switch (column)
           {
           case SPANS_ID:
