@@ -28,6 +28,14 @@ kymo_test_sample_path (const char *relative)
   return g_steal_pointer (&path);
 }
 
+static guint test_threads;
+
+void
+kymo_test_set_threads (guint threads)
+{
+  test_threads = threads;
+}
+
 KymoTrace *
 kymo_test_load_bytes (const guint8  *data,
                       gsize          size,
@@ -36,7 +44,7 @@ kymo_test_load_bytes (const guint8  *data,
 {
   g_autoptr(GBytes) bytes = g_bytes_new (data, size);
   g_autoptr(KymoInput) input = kymo_input_new_for_bytes (bytes, "test-input");
-  KymoLoadOptions options = { .format = format };
+  KymoLoadOptions options = { .format = format, .threads = test_threads };
 
   return kymo_load_sync (input, &options, NULL, NULL, NULL, error);
 }
@@ -47,7 +55,7 @@ kymo_test_load_path (const char  *path,
                      GError     **error)
 {
   g_autoptr(KymoInput) input = kymo_input_new_for_path (path, error);
-  KymoLoadOptions options = { .format = format };
+  KymoLoadOptions options = { .format = format, .threads = test_threads };
 
   if (input == NULL)
     return NULL;
@@ -64,7 +72,7 @@ kymo_test_dump_bytes (const guint8  *data,
   g_autoptr(GBytes) bytes = g_bytes_new (data, size);
   g_autoptr(KymoInput) input = kymo_input_new_for_bytes (bytes, "test-input");
   g_autoptr(KymoJsonWriter) writer = kymo_json_writer_new (NULL);
-  KymoLoadOptions options = { .format = format };
+  KymoLoadOptions options = { .format = format, .threads = test_threads };
 
   *ok = kymo_dump_sync (input, &options, writer, error);
   return g_strdup (kymo_json_writer_get_string (writer));

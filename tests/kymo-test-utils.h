@@ -12,6 +12,9 @@ G_BEGIN_DECLS
 /* ../shared/samples/<relative>, or NULL after g_test_skip() with a message
  * when the samples are not there (a user's clone). */
 char      *kymo_test_sample_path (const char   *relative);
+/* The threads option of every load and dump below (0 by default: as
+ * the loader decides). */
+void       kymo_test_set_threads (guint         threads);
 /* Loads @bytes as @format (NULL: detect) in the calling thread. */
 KymoTrace *kymo_test_load_bytes  (const guint8 *data,
                                   gsize         size,

@@ -27,6 +27,7 @@ kymo_cli_dump (const KymoCliOptions  *options,
 
   load_options.format = options->format;
   load_options.tband_mode = options->tband_mode;
+  load_options.threads = (guint) MAX (options->threads, 0);
   writer = kymo_json_writer_new (stdout);
   if (!kymo_dump_sync (input, &load_options, writer, &error))
     {

@@ -26,6 +26,9 @@ static const struct {
   { "stats",  kymo_cli_stats,  "stats [--csv] TRACE [--from NS --to NS]" },
   { "query",  kymo_cli_query,  "query [--json|--csv] SQL TRACE" },
   { "render", kymo_cli_render, "render TRACE -o OUT.png|.svg [--from NS --to NS] [--width PX]" },
+  { "find",   kymo_cli_find,   "find [--json] [--args] [--longest N] [--from NS --to NS] PATTERN TRACE" },
+  { "flamegraph", kymo_cli_flamegraph, "flamegraph [--samples] [--from NS --to NS] [--svg OUT] TRACE" },
+  { "tasks",  kymo_cli_tasks,  "tasks [--json] TRACE" },
 };
 
 static void
@@ -34,7 +37,8 @@ print_usage (FILE *out)
   fprintf (out, "Usage:\n");
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (out, "  kymo-cli %s\n", commands[i].usage);
-  fprintf (out, "\nEvery command takes --format=dial9|rtc|atf|wtf|tband and --tband-mode=freertos|bare-metal.\n"
+  fprintf (out, "\nEvery command takes --format=dial9|rtc|atf|wtf|tband and --tband-mode=freertos|bare-metal,\n"
+                "and --threads N (default: all cores; 1: sequential).\n"
                 "TRACE is a file, a folder (an ATF session) or - for standard input.\n");
 }
 
@@ -92,6 +96,7 @@ kymo_cli_load (const KymoCliOptions  *options,
 
   load_options.format = options->format;
   load_options.tband_mode = options->tband_mode;
+  load_options.threads = (guint) MAX (options->threads, 0);
   trace = kymo_load_sync (input, &load_options, NULL, NULL, NULL, &error);
   if (trace == NULL)
     {
@@ -120,6 +125,8 @@ options_clear (KymoCliOptions *options)
   g_clear_pointer (&options->output, g_free);
   g_clear_pointer (&options->from, g_free);
   g_clear_pointer (&options->to, g_free);
+  g_clear_pointer (&options->svg, g_free);
+  g_clear_pointer (&options->clock, g_free);
 }
 
 /* Freed on every return so that LeakSanitizer runs of kymo-cli stay clean. */
@@ -138,6 +145,7 @@ main (int   argc,
   GOptionEntry entries[] = {
     { "format", 0, 0, G_OPTION_ARG_STRING, &options.format, "Skip detection", "dial9|rtc|atf|wtf|tband" },
     { "tband-mode", 0, 0, G_OPTION_ARG_STRING, &options.tband_mode, "Tonbandgerät trace mode", "freertos|bare-metal" },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &options.threads, "Threads a load may use (default: all cores; 1: sequential)", "N" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &options.json, "info: print JSON", NULL },
     { "csv", 0, 0, G_OPTION_ARG_NONE, &options.csv, "stats: print CSV", NULL },
     { "chrome", 0, 0, G_OPTION_ARG_NONE, &options.chrome, "export: Chrome Trace Event JSON", NULL },
@@ -146,6 +154,11 @@ main (int   argc,
     { "to", 0, 0, G_OPTION_ARG_STRING, &options.to, "End of the time window (ns)", "NS" },
     { "width", 0, 0, G_OPTION_ARG_INT, &options.width, "render: image width", "PX" },
     { "height", 0, 0, G_OPTION_ARG_INT, &options.height, "render: image height", "PX" },
+    { "args", 0, 0, G_OPTION_ARG_NONE, &options.args, "find: match argument values too", NULL },
+    { "longest", 0, 0, G_OPTION_ARG_INT, &options.longest, "find: keep the N longest spans", "N" },
+    { "samples", 0, 0, G_OPTION_ARG_NONE, &options.samples, "flamegraph: sampled call stacks", NULL },
+    { "svg", 0, 0, G_OPTION_ARG_FILENAME, &options.svg, "flamegraph: also draw it to an SVG file", "OUT" },
+    { "clock", 0, 0, G_OPTION_ARG_STRING, &options.clock, "Times in tables: relative, or wall clock", "relative|local|utc" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, "TRACE" },
     { NULL }
   };
@@ -180,6 +193,12 @@ main (int   argc,
         return KYMO_CLI_USAGE;
       }
   }
+
+  if (options.threads < 0)
+    {
+      fprintf (stderr, "kymo-cli: --threads takes a number of threads (0: all cores)\n");
+      return KYMO_CLI_USAGE;
+    }
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (g_str_equal (command, commands[i].name))

@@ -134,6 +134,35 @@ kymo_byte_reader_uleb128 (KymoByteReader *r,
   return FALSE;
 }
 
+/* The first byte in [from, to) that is not 0x00, or @to: zero padding
+ * (a preallocated file, a crashed writer) is passed at memory speed, 64
+ * bytes a step, rather than read as a frame a byte. */
+static inline gsize
+kymo_skip_zeros (const guint8 *data,
+                 gsize         from,
+                 gsize         to)
+{
+  while (from < to && ((guintptr) (data + from) & 7) != 0)
+    {
+      if (data[from] != 0)
+        return from;
+      from++;
+    }
+  while (to - from >= 64)
+    {
+      guint64 w[8], any;
+
+      memcpy (w, data + from, sizeof w);
+      any = w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7];
+      if (any != 0)
+        break;
+      from += 64;
+    }
+  while (from < to && data[from] == 0)
+    from++;
+  return from;
+}
+
 static inline guint16 kymo_read_u16le (const guint8 *p) { return (guint16) (p[0] | p[1] << 8); }
 static inline guint32 kymo_read_u32le (const guint8 *p) { return (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16 | (guint32) p[3] << 24; }
 static inline guint64 kymo_read_u64le (const guint8 *p) { return (guint64) kymo_read_u32le (p) | (guint64) kymo_read_u32le (p + 4) << 32; }

@@ -29,7 +29,17 @@ typedef struct {
   const char *format;      /* skip detection: "dial9", "rtc", "atf", "wtf", "tband" */
   const char *tband_mode;  /* "freertos", "bare-metal" or NULL for auto */
   gboolean    show_internal;
+  /* Threads a load may use: 0 all the processors (a decoder may keep a
+   * small input on one), 1 sequential, N exactly N where the format can
+   * split its input. The result is the same for every value. */
+  guint       threads;
 } KymoLoadOptions;
+
+/* The threads a load of @size bytes runs on, from @options->threads: 0
+ * takes every processor once the input reaches @parallel_min bytes. */
+guint kymo_load_options_get_threads (const KymoLoadOptions *options,
+                                     gsize                  size,
+                                     gsize                  parallel_min);
 
 struct _KymoFormat
 {

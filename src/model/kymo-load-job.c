@@ -30,6 +30,7 @@ _kymo_load_job_init (KymoLoadJob           *job,
       job->options.format = g_strdup (options->format);
       job->options.tband_mode = g_strdup (options->tband_mode);
       job->options.show_internal = options->show_internal;
+      job->options.threads = options->threads;
     }
   job->cancellable = cancellable ? g_object_ref (cancellable) : NULL;
   job->progress = progress;
@@ -43,6 +44,21 @@ _kymo_load_job_clear (KymoLoadJob *job)
   g_free ((char *) job->options.format);
   g_free ((char *) job->options.tband_mode);
   g_clear_object (&job->cancellable);
+}
+
+/* More would only wait on each other: the merges are in file order. */
+#define MAX_THREADS 64
+
+guint
+kymo_load_options_get_threads (const KymoLoadOptions *options,
+                               gsize                  size,
+                               gsize                  parallel_min)
+{
+  if (options != NULL && options->threads > 0)
+    return MIN (options->threads, MAX_THREADS);
+  if (size < parallel_min)
+    return 1;
+  return CLAMP (g_get_num_processors (), 1, MAX_THREADS);
 }
 
 KymoInput *

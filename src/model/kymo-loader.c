@@ -310,6 +310,7 @@ kymo_loader_new (KymoInput             *input,
       self->options.format = g_strdup (options->format);
       self->options.tband_mode = g_strdup (options->tband_mode);
       self->options.show_internal = options->show_internal;
+      self->options.threads = options->threads;
     }
   return self;
 }

@@ -15,8 +15,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 {
   kymo_fuzz_run ("dial9", data, size);
   /* Again with later segments decoded on other threads and merged. */
-  setenv ("KYMO_DIAL9_THREADS", "3", 1);
-  kymo_fuzz_run ("dial9", data, size);
-  unsetenv ("KYMO_DIAL9_THREADS");
+  kymo_fuzz_run_threads ("dial9", 3, data, size);
   return 0;
 }

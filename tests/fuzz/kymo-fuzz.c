@@ -15,12 +15,21 @@ kymo_fuzz_run (const char    *format,
                const uint8_t *data,
                size_t         size)
 {
+  kymo_fuzz_run_threads (format, 0, data, size);
+}
+
+void
+kymo_fuzz_run_threads (const char    *format,
+                       unsigned       threads,
+                       const uint8_t *data,
+                       size_t         size)
+{
   g_autoptr(GBytes) bytes = g_bytes_new (data, size);
   g_autoptr(KymoInput) input = kymo_input_new_for_bytes (bytes, "fuzz");
   g_autoptr(KymoTrace) trace = NULL;
   g_autoptr(KymoJsonWriter) writer = NULL;
   g_autoptr(GError) error = NULL;
-  KymoLoadOptions options = { .format = format };
+  KymoLoadOptions options = { .format = format, .threads = threads };
 
   trace = kymo_load_sync (input, &options, NULL, NULL, NULL, &error);
   g_clear_error (&error);

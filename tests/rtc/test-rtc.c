@@ -12,7 +12,6 @@
 
 /* Internal to the decoder, but its check value is part of the format. */
 guint32 kymo_rtc_crc (const guint8 *data, gsize len);
-void kymo_rtc_set_ahead (int mode);
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -1362,13 +1361,13 @@ check_ahead_same (const guint8 *data,
     {
       g_autoptr(KymoTrace) trace = NULL;
 
-      kymo_rtc_set_ahead (ahead);
+      kymo_test_set_threads (ahead + 1);
       trace = kymo_test_load_bytes (data, size, "rtc", NULL);
       g_assert_nonnull (trace);
       text[ahead] = trace_text (trace);
       dumped[ahead] = kymo_test_dump_bytes (data, size, "rtc", &ok[ahead], NULL);
     }
-  kymo_rtc_set_ahead (-1);
+  kymo_test_set_threads (0);
   assert_same_text (text[0], text[1]);
   assert_same_text (dumped[0], dumped[1]);
   g_assert_cmpint (ok[0], ==, ok[1]);
@@ -1435,11 +1434,9 @@ test_ahead_cancel (void)
       g_autoptr(GCancellable) cancellable = g_cancellable_new ();
       g_autoptr(GError) error = NULL;
       g_autoptr(KymoTrace) trace = NULL;
-      KymoLoadOptions options = { .format = "rtc" };
+      KymoLoadOptions options = { .format = "rtc", .threads = ahead + 1 };
 
-      kymo_rtc_set_ahead (ahead);
       trace = kymo_load_sync (input, &options, cancel_on_progress, cancellable, cancellable, &error);
-      kymo_rtc_set_ahead (-1);
       g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
       g_assert_null (trace);
     }

@@ -1054,11 +1054,11 @@ fingerprint_load (const guint8 *data,
   g_autoptr(GError) error = NULL;
   g_autoptr(KymoTrace) trace = NULL;
 
-  kymo_tband_set_load_threads (threads);
+  kymo_test_set_threads (threads);
   kymo_tband_set_fast_frames (fast);
   trace = load_mode (data, size, mode, &error);
   kymo_tband_set_fast_frames (TRUE);
-  kymo_tband_set_load_threads (0);
+  kymo_test_set_threads (0);
   g_assert_no_error (error);
   g_assert_nonnull (trace);
   return trace_fingerprint (trace);
@@ -1290,11 +1290,9 @@ test_cancel (void)
       g_autoptr(GCancellable) cancellable = g_cancellable_new ();
       g_autoptr(GError) error = NULL;
       g_autoptr(KymoTrace) trace = NULL;
-      KymoLoadOptions options = { .format = "tband" };
+      KymoLoadOptions options = { .format = "tband", .threads = threads };
 
-      kymo_tband_set_load_threads (threads);
       trace = kymo_load_sync (input, &options, cancel_on_progress, cancellable, cancellable, &error);
-      kymo_tband_set_load_threads (0);
       g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
       g_assert_null (trace);
     }

@@ -10,10 +10,15 @@
 #include <zlib.h>
 
 #include "kymo-dial9-gzip.h"
+#include "kymo-dial9-loader.h"
 
 /* zlib counts in uInt: feed the input in slices it can take. */
 #define SLICE (1u << 30)
 #define OUT_STEP (1u << 22)
+/* The first allocation at most: the buffer grows by doubling past it
+ * (large blocks are remapped, not copied), so a short input that claims
+ * or seems to inflate to gigabytes costs nothing up front. */
+#define MAX_INITIAL_CAPACITY ((gsize) 64 << 20)
 
 gsize
 d9_gunzip_head (const guint8 *data,
@@ -53,7 +58,7 @@ initial_capacity (const guint8 *data,
 
   if (hint >= size && hint <= (guint64) size * 64)
     cap = hint + 1;
-  return (gsize) MIN (cap, G_MAXSIZE / 2);
+  return (gsize) MIN (cap, MAX_INITIAL_CAPACITY);
 }
 
 GBytes *
@@ -67,7 +72,7 @@ d9_gunzip (KymoLoadJob   *job,
   gsize cap = initial_capacity (data, size);
   gsize len = 0, consumed = 0;
   guint8 *out = g_malloc (cap);
-  gboolean in_member = TRUE;
+  gboolean in_member = TRUE, probed = FALSE;
   int ret;
 
   *warning = NULL;
@@ -101,6 +106,17 @@ d9_gunzip (KymoLoadJob   *job,
         len += before - z.avail_out;
       }
 
+      /* Garbage inflates too, to many times its size: once the first
+       * output proves damaged, the rest cannot be read past it anyway. */
+      if (!probed && len >= D9_PROBE_BYTES)
+        {
+          probed = TRUE;
+          if (d9_probe_damaged (out, len))
+            {
+              in_member = FALSE;
+              break;
+            }
+        }
       if (ret == Z_STREAM_END)
         {
           gsize at = consumed - z.avail_in;

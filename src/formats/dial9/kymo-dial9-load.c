@@ -9,8 +9,10 @@
 
 #include <stdlib.h>
 
+#include "kymo-dial9-files.h"
 #include "kymo-dial9-gzip.h"
 #include "kymo-dial9-pair.h"
+#include "kymo-dial9-side.h"
 
 #define PROGRESS_BYTES (1 << 16)
 
@@ -87,6 +89,7 @@ static const D9KnownSchema known[] = {
   { "ClockSyncEvent", FALSE, D9_KIND_CLOCK, { D9_ROLE_REALTIME }, 1 },
   { "SymbolTableEntry", FALSE, D9_KIND_SYMBOL, { D9_ROLE_ADDR, D9_ROLE_SYMBOL }, 2 },
   { "CallframeDefEvent", FALSE, D9_KIND_CALLFRAME, { D9_ROLE_ADDR, D9_ROLE_SYMBOL }, 2 },
+  { "TaskDumpEvent", FALSE, D9_KIND_TASK_DUMP, { D9_ROLE_TASK }, 1 },
   { "SpanEnter:", TRUE, D9_KIND_SPAN_ENTER, { D9_ROLE_WORKER, D9_ROLE_SPAN_ID }, 2 },
   { "SpanExit:", TRUE, D9_KIND_SPAN_EXIT, { D9_ROLE_WORKER, D9_ROLE_SPAN_ID }, 2 },
 };
@@ -121,6 +124,7 @@ struct _D9Spec {
   gboolean    complete;      /* decoded cleanly up to end_cand or the end */
   guint       end_cand;      /* G_MAXUINT: the end of the data */
   gboolean    bail;
+  gboolean    probe;         /* d9_probe_damaged(): never bails */
   gboolean    has_order;
   KymoTime    first_order_ts;
   GHashTable *names;         /* name → local id + 1 */
@@ -163,7 +167,9 @@ intern_len (D9Loader   *l,
 static inline void
 spec_bail (D9Loader *l)
 {
-  l->spec->bail = TRUE;
+  /* A probe only walks the frames: it takes no event, so needs none. */
+  if (!l->spec->probe)
+    l->spec->bail = TRUE;
 }
 
 static D9TaskNote *
@@ -845,7 +851,9 @@ handle_event (D9Loader      *l,
         handle_symbol (l, model, vals, absent);
       else if (model->kind == D9_KIND_META)
         handle_meta (l, model, vals, absent);
-      add_late (l, model, ts, source);
+      /* Metadata feeds the model; it is not drawn. */
+      if (!d9_kind_is_metadata (model->kind))
+        add_late (l, model, ts, source);
       return;
     }
 
@@ -973,7 +981,7 @@ handle_event (D9Loader      *l,
           return;
         }
       handle_meta (l, model, vals, absent);
-      break;
+      return;
 
     case D9_KIND_CLOCK:
       if (l->spec != NULL)
@@ -987,7 +995,11 @@ handle_event (D9Loader      *l,
           l->wall_offset = (gint64) vals[model->field[D9_ROLE_REALTIME]] - ts;
           kymo_trace_set_wallclock (l->trace, ts, (gint64) vals[model->field[D9_ROLE_REALTIME]]);
         }
-      break;
+      return;
+
+    case D9_KIND_TASK_DUMP:
+      /* Per-task stacks, read by describe: not a track of their own. */
+      return;
 
     case D9_KIND_GENERIC:
       if (model->field[D9_ROLE_SE_DURATION] >= 0 || model->field[D9_ROLE_SE_START] >= 0)
@@ -1535,16 +1547,9 @@ loader_clear (D9Loader *l)
 #define LAST_SEGMENT_SEARCH ((gsize) 4 << 20)
 
 static guint
-parallel_threads (gsize size)
+parallel_threads (D9Loader *l)
 {
-  const char *env = g_getenv ("KYMO_DIAL9_THREADS");
-
-  /* The variable (for tests) also lifts the size floor. */
-  if (env != NULL && *env != '\0')
-    return (guint) CLAMP (g_ascii_strtoull (env, NULL, 10), 1, 64);
-  if (size < PARALLEL_MIN_BYTES)
-    return 1;
-  return CLAMP (g_get_num_processors (), 1, 64);
+  return kymo_load_options_get_threads (kymo_load_job_get_options (l->job), l->d->size, PARALLEL_MIN_BYTES);
 }
 
 /* Candidate segment starts: the first "TRC\0\1" in each of @n_regions
@@ -2719,7 +2724,32 @@ d9_loader_assemble (D9Loader  *l,
   if (l->kept == NULL || l->kept->assembled)
     return TRUE;
   l->kept->assembled = TRUE;
-  return assemble (l, &l->kept->m, parallel_threads (l->d->size), first, first_done, error);
+  return assemble (l, &l->kept->m, parallel_threads (l), first, first_done, error);
+}
+
+/* Decodes the first D9_PROBE_BYTES on a loader of its own (no trace, no
+ * job) and tells whether they hold damage. A stream that is damaged at
+ * once is then decoded on one thread, which stops at the damage, rather
+ * than searched whole for segments to decode in parallel. */
+gboolean
+d9_probe_damaged (const guint8 *data,
+                  gsize         size)
+{
+  D9Shared sh = { 0 };
+  D9Loader *l;
+  D9Stop stop;
+  gboolean damaged;
+
+  if (size < D9_HEADER_SIZE)
+    return FALSE;
+  sh.data = data;
+  sh.size = MIN (size, D9_PROBE_BYTES);
+  sh.streaming = TRUE;
+  l = spec_new (&sh);
+  l->spec->probe = TRUE;
+  damaged = decode (l, &sh, 0, 0, &stop, NULL) && stop.status == D9_CORRUPT;
+  spec_free (l);
+  return damaged;
 }
 
 /* Decodes the whole stream after the first header into @l: with more than
@@ -2733,7 +2763,7 @@ decode_all (D9Loader  *l,
             GError   **error)
 {
   D9Data *d = l->d;
-  guint n_threads = parallel_threads (d->size);
+  guint n_threads = parallel_threads (l);
   D9Shared sh = { 0 };
   D9Crew crew = { &sh, 0 };
   g_autoptr(GPtrArray) threads = g_ptr_array_new ();
@@ -2742,6 +2772,9 @@ decode_all (D9Loader  *l,
   guint cur, n_helpers;
 
   if (n_threads <= 1)
+    return decode (l, NULL, D9_HEADER_SIZE, 0, stop, error);
+
+  if (d9_probe_damaged (d->data, d->size))
     return decode (l, NULL, D9_HEADER_SIZE, 0, stop, error);
 
   sh.data = d->data;
@@ -2859,6 +2892,58 @@ check_first_header (KymoLoadJob   *job,
   return TRUE;
 }
 
+/* Decodes @bytes into a new D9Data of @trace, starting again with the
+ * merge when the events turn out not to be in time order. Decoding leaves
+ * nothing in the trace but interned names and named tracks (reused), so a
+ * later attempt may decode other bytes into the same trace. */
+static gboolean
+decode_stream (KymoLoadJob  *job,
+               KymoTrace    *trace,
+               GBytes       *bytes,
+               GHashTable   *tracks_by_name,
+               D9Loader     *loader,
+               D9Stop       *stop,
+               GError      **error)
+{
+  D9Data *d = d9_data_new ();
+
+  d->bytes = g_bytes_ref (bytes);
+  d->data = g_bytes_get_data (bytes, &d->size);
+  kymo_trace_set_format_data (trace, d, d9_data_free);
+  if (!check_first_header (job, d->data, d->size, error))
+    {
+      if (tracks_by_name != NULL)
+        g_hash_table_unref (tracks_by_name);
+      return FALSE;
+    }
+
+  loader_init (loader, job, trace, d, tracks_by_name ? tracks_by_name : g_hash_table_new (NULL, NULL), NULL);
+  loader->streaming = TRUE;
+  if (!decode_all (loader, stop, error))
+    {
+      loader_clear (loader);
+      return FALSE;
+    }
+  if (loader->disorder)
+    {
+      /* Start again with the merge. */
+      GHashTable *names = g_hash_table_ref (loader->tracks_by_name);
+
+      loader_clear (loader);
+      d = d9_data_new ();
+      d->bytes = g_bytes_ref (bytes);
+      d->data = g_bytes_get_data (bytes, &d->size);
+      kymo_trace_set_format_data (trace, d, d9_data_free);
+      loader_init (loader, job, trace, d, names, NULL);
+      if (!decode_all (loader, stop, error))
+        {
+          loader_clear (loader);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 gboolean
 d9_load (KymoLoadJob  *job,
          KymoTrace    *trace,
@@ -2866,59 +2951,65 @@ d9_load (KymoLoadJob  *job,
 {
   g_autofree char *gz_warning = NULL;
   g_autoptr(GError) gz_error = NULL;
-  GBytes *bytes;
+  g_autoptr(GBytes) bytes = NULL;
+  D9FileSet *files = NULL;
   D9Loader loader;
-  D9Data *d;
   D9Stop stop;
 
-  bytes = d9_open_stream (job, &gz_warning, &gz_error);
-  if (bytes == NULL)
+  if (d9_files_wanted (kymo_load_job_get_input (job)))
     {
-      g_propagate_error (error, g_steal_pointer (&gz_error));
-      return FALSE;
+      files = d9_files_open (job, error);
+      if (files == NULL)
+        return FALSE;
+      bytes = d9_files_join (files);
+      kymo_trace_set_variant (trace, files->files->len == 1 ? "1 file" : "files");
     }
-
-  d = d9_data_new ();
-  d->bytes = bytes;
-  d->data = g_bytes_get_data (bytes, &d->size);
-  kymo_trace_set_format_data (trace, d, d9_data_free);
-
-  if (!check_first_header (job, d->data, d->size, error))
-    return FALSE;
-  if (d9_is_gzip (kymo_load_job_get_input (job)->main.data, kymo_load_job_get_input (job)->main.size))
-    kymo_trace_set_variant (trace, "gzip");
-
-  loader_init (&loader, job, trace, d, g_hash_table_new (NULL, NULL), NULL);
-  loader.streaming = TRUE;
-  if (!decode_all (&loader, &stop, error))
+  else
     {
-      loader_clear (&loader);
-      return FALSE;
-    }
-  if (loader.disorder)
-    {
-      /* Start again with the merge. Decoding left nothing in the trace but
-       * interned names (the same again) and named tracks (reused). */
-      GHashTable *tracks_by_name = g_hash_table_ref (loader.tracks_by_name);
-
-      loader_clear (&loader);
-      d = d9_data_new ();
-      d->bytes = g_bytes_ref (bytes);
-      d->data = g_bytes_get_data (bytes, &d->size);
-      kymo_trace_set_format_data (trace, d, d9_data_free);
-      loader_init (&loader, job, trace, d, tracks_by_name, NULL);
-      if (!decode_all (&loader, &stop, error))
+      bytes = d9_open_stream (job, &gz_warning, &gz_error);
+      if (bytes == NULL)
         {
-          loader_clear (&loader);
+          g_propagate_error (error, g_steal_pointer (&gz_error));
           return FALSE;
         }
+      if (d9_is_gzip (kymo_load_job_get_input (job)->main.data, kymo_load_job_get_input (job)->main.size))
+        kymo_trace_set_variant (trace, "gzip");
+    }
+
+  if (!decode_stream (job, trace, bytes, NULL, &loader, &stop, error))
+    {
+      d9_file_set_free (files);
+      return FALSE;
+    }
+  if (files != NULL && stop.status != D9_OK)
+    {
+      /* A damaged file among several: each is cut where its damage starts
+       * (the files after it still load) and the whole decodes again. */
+      GHashTable *names = g_hash_table_ref (loader.tracks_by_name);
+
+      loader_clear (&loader);
+      d9_files_cut_damage (files);
+      g_bytes_unref (bytes);
+      bytes = d9_files_join (files);
+      if (!decode_stream (job, trace, bytes, names, &loader, &stop, error))
+        {
+          d9_file_set_free (files);
+          return FALSE;
+        }
+    }
+  if (files != NULL)
+    {
+      for (guint i = 0; i < files->warnings->len; i++)
+        kymo_trace_add_warning (trace, KYMO_NO_OFFSET, KYMO_TIME_NONE, "%s",
+                                (const char *) g_ptr_array_index (files->warnings, i));
+      d9_file_set_free (files);
     }
   if (!kymo_load_job_progress (job, 0.9, "Building the timeline", error))
     {
       loader_clear (&loader);
       return FALSE;
     }
-  if (!d9_build_model (&loader, error))
+  if (!d9_build_model (&loader, error) || !d9_side_build (&loader, error))
     {
       loader_clear (&loader);
       return FALSE;

@@ -30,10 +30,12 @@ void  d9_vec_clear       (D9Vec *v);
 void  d9_vec_grow_mapped (D9Vec *v,
                           gsize  size);
 /* The shortest run d9_vec_move_pages() moves, and where a part's arrays
- * move into mappings of their own; KYMO_DIAL9_MOVE_MIN (bytes, for tests)
- * sets the first and maps them from the start. */
+ * move into mappings of their own. */
 void  d9_vec_move_limits (gsize *move_min,
                           gsize *map_from);
+/* Tests: moves runs of @move_min bytes and more (-1: the default), and
+ * maps a part's arrays from the start. */
+void  d9_vec_set_move_min_for_testing (gint move_min);
 
 static inline void
 d9_vec_free (D9Vec *v)
@@ -137,7 +139,16 @@ typedef enum {
   D9_KIND_CALLFRAME,
   D9_KIND_SPAN_ENTER,
   D9_KIND_SPAN_EXIT,
+  D9_KIND_TASK_DUMP,
 } D9Kind;
+
+/* Kinds the model consumes (symbols, wall clock, service) rather than draws. */
+static inline gboolean
+d9_kind_is_metadata (D9Kind kind)
+{
+  return kind == D9_KIND_META || kind == D9_KIND_CLOCK || kind == D9_KIND_SYMBOL ||
+         kind == D9_KIND_CALLFRAME || kind == D9_KIND_TASK_DUMP;
+}
 
 /* Fields a kind reads, by role. */
 typedef enum {
@@ -440,6 +451,10 @@ d9_loader_has_flows (D9Loader *l)
 }
 /* Builds tracks, pairs spans, resolves wakes, sets the time range. FALSE
  * when cancelled. */
+/* How much of a stream d9_probe_damaged() decodes. */
+#define D9_PROBE_BYTES ((gsize) 1 << 20)
+gboolean  d9_probe_damaged     (const guint8 *data,
+                                gsize         size);
 gboolean  d9_build_model       (D9Loader  *l,
                                 GError   **error);
 

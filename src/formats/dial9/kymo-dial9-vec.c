@@ -32,17 +32,26 @@
 #define CAN_MOVE_PAGES 0
 #endif
 
+/* See d9_vec_set_move_min_for_testing(): -1 when not set. */
+static gint move_min_for_testing = -1;
+
+void
+d9_vec_set_move_min_for_testing (gint move_min)
+{
+  g_atomic_int_set (&move_min_for_testing, move_min);
+}
+
 void
 d9_vec_move_limits (gsize *move_min,
                     gsize *map_from)
 {
-  const char *env = g_getenv ("KYMO_DIAL9_MOVE_MIN");
+  gint forced = g_atomic_int_get (&move_min_for_testing);
 
   *move_min = MOVE_MIN_BYTES;
   *map_from = CAN_MOVE_PAGES ? MAP_FROM_BYTES : 0;
-  if (CAN_MOVE_PAGES && env != NULL && *env != '\0')
+  if (CAN_MOVE_PAGES && forced >= 0)
     {
-      *move_min = g_ascii_strtoull (env, NULL, 10);
+      *move_min = (gsize) forced;
       *map_from = 1;
     }
 }

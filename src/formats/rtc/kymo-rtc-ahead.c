@@ -7,8 +7,6 @@
 
 #include "config.h"
 
-#include <stdlib.h>
-
 #include "kymo-page-queue.h"
 #include "kymo-rtc-private.h"
 
@@ -115,37 +113,15 @@ ahead_thread (gpointer user)
   return NULL;
 }
 
-static gint ahead_mode = -1;
-
-void
-kymo_rtc_set_ahead (int mode)
-{
-  g_atomic_int_set (&ahead_mode, mode);
-}
-
-static gboolean
-wanted (gsize size)
-{
-  int mode = g_atomic_int_get (&ahead_mode);
-  const char *env = g_getenv ("KYMO_RTC_AHEAD");
-
-  /* 0 never starts the thread, 1 always does: tests use both to check
-   * that the results are the same. */
-  if (mode < 0 && env != NULL && env[0] != '\0')
-    mode = atoi (env) != 0;
-  if (mode >= 0)
-    return mode != 0;
-  return size >= MIN_INPUT && g_get_num_processors () > 1;
-}
-
 RtcAhead *
-kymo_rtc_ahead_start (const guint8 *data,
-                      gsize         size,
-                      gsize         first_marker)
+kymo_rtc_ahead_start (const guint8          *data,
+                      gsize                  size,
+                      gsize                  first_marker,
+                      const KymoLoadOptions *options)
 {
   RtcAhead *a;
 
-  if (first_marker >= size || !wanted (size))
+  if (first_marker >= size || kymo_load_options_get_threads (options, size, MIN_INPUT) < 2)
     return NULL;
 
   a = g_new0 (RtcAhead, 1);

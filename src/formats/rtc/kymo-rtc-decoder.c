@@ -829,6 +829,20 @@ decode_unit (RtcDecoder  *d,
             }
         }
 
+      /* A run of Nop frames, as a preallocated or crashed writer leaves. */
+      if (G_UNLIKELY (data[pos] == 0) && n_table > RTC_ID_NOP && table[RTC_ID_NOP] != NULL &&
+          table[RTC_ID_NOP]->id == RTC_ID_NOP && table[RTC_ID_NOP]->length == 0 &&
+          !table[RTC_ID_NOP]->continued && !d->continuity_lost)
+        {
+          gsize to = MIN (end, d->next_progress);
+
+          if (to - pos > 1)
+            {
+              pos = kymo_skip_zeros (data, pos, to);
+              continue;
+            }
+        }
+
       if (G_LIKELY (data[pos] < 0x80))
         hdr = data[pos++];
       else if (!read_header (d, &pos, end, &hdr))
@@ -1146,7 +1160,7 @@ kymo_rtc_decoder_run (RtcDecoder  *d,
       d->continuity_lost = TRUE;
     }
   d->first_marker = marker;
-  d->ahead = kymo_rtc_ahead_start (data, size, marker);
+  d->ahead = kymo_rtc_ahead_start (data, size, marker, d->job != NULL ? kymo_load_job_get_options (d->job) : NULL);
   ok = decode_units (d, marker, error);
   g_clear_pointer (&d->ahead, kymo_rtc_ahead_stop);
   return ok;

@@ -209,14 +209,13 @@ typedef struct {
 } RtcDecoder;
 
 /* kymo-rtc-ahead.c */
-/* Whether a load starts the thread: 0 never, 1 always (tests compare the
- * two), -1 by the input's size and the processors (and the environment
- * variable KYMO_RTC_AHEAD=0 or 1). */
-void        kymo_rtc_set_ahead         (int           mode);
-/* NULL when one thread does all. */
-RtcAhead   *kymo_rtc_ahead_start       (const guint8 *data,
-                                        gsize         size,
-                                        gsize         first_marker);
+/* NULL when one thread does all: @options->threads 1 (or a small input
+ * when 0); any other number starts the thread, which changes nothing in
+ * the result (tests compare the two). */
+RtcAhead   *kymo_rtc_ahead_start       (const guint8          *data,
+                                        gsize                  size,
+                                        gsize                  first_marker,
+                                        const KymoLoadOptions *options);
 void        kymo_rtc_ahead_stop        (RtcAhead     *ahead);
 /* The CRC of @len bytes at @start when the thread found that Unit; FALSE
  * when the caller must compute it. */

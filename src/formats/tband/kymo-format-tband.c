@@ -18,6 +18,7 @@
 #include <string.h>
 #include <glib/gi18n.h>
 
+#include "kymo-byte-reader.h"
 #include "kymo-page-queue.h"
 #include "kymo-tband-cobs.h"
 #include "kymo-tband-events.h"
@@ -668,7 +669,8 @@ segment_fill_fast (Decoder         *d,
       n = zero - pos;
       if (n == 0)
         {
-          pos++;
+          /* Empty frames: a run of them is padding, passed at memory speed. */
+          pos = zero_mask == ~G_GUINT64_CONSTANT (0) ? kymo_skip_zeros (data, pos + 1, fast_end) : pos + 1;
           continue;
         }
       if (G_UNLIKELY (n_records == room))
@@ -856,7 +858,6 @@ decoder_want_pages (gpointer at,
   g_mutex_unlock (&d->lock);
 }
 
-static gint load_threads;
 static gint no_fast_frames;
 
 void
@@ -865,27 +866,9 @@ kymo_tband_set_fast_frames (gboolean enabled)
   g_atomic_int_set (&no_fast_frames, !enabled);
 }
 
-void
-kymo_tband_set_load_threads (guint threads)
-{
-  g_atomic_int_set (&load_threads, (gint) MIN (threads, 2));
-}
-
-static gboolean
-decoder_wants_thread (gsize size)
-{
-  const char *env = g_getenv ("KYMO_TBAND_THREADS");
-  gint threads = g_atomic_int_get (&load_threads);
-
-  if (threads != 0)
-    return threads > 1;
-  if (env != NULL && env[0] != '\0')
-    return atoi (env) > 1;
-  return size >= THREAD_MIN_INPUT && g_get_num_processors () > 1;
-}
-
 static Decoder *
-decoder_new (KymoTbandStreams *streams)
+decoder_new (KymoTbandStreams      *streams,
+             const KymoLoadOptions *options)
 {
   Decoder *d = g_aligned_alloc0 (1, sizeof (Decoder), LINE_BYTES);
 
@@ -912,7 +895,7 @@ decoder_new (KymoTbandStreams *streams)
   d->core = d->stream->core >= 0 ? (guint) d->stream->core : 0;
   kymo_tband_framer_init (&d->framer, NULL, 0);
   kymo_tband_framer_init (&d->thread_framer, NULL, 0);
-  if (decoder_wants_thread (d->stream->size))
+  if (kymo_load_options_get_threads (options, d->stream->size, THREAD_MIN_INPUT) > 1)
     {
       for (guint i = 0; i < RING_SLOTS; i++)
         {
@@ -1064,7 +1047,7 @@ load (KymoLoadJob  *job,
   for (guint i = 0; i < n; i++)
     total += ((KymoTbandStream *) g_ptr_array_index (streams->streams, i))->size;
   model = kymo_tband_model_new (trace);
-  decoder = decoder_new (streams);
+  decoder = decoder_new (streams, kymo_load_job_get_options (job));
   if (decoder->thread != NULL)
     kymo_tband_model_set_populate (model, decoder_want_pages, decoder);
 
