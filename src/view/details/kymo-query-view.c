@@ -321,13 +321,20 @@ show_result (KymoQueryView *self)
     gtk_string_list_splice (self->rows, 0, 0, (const char * const *) names->pdata);
   }
 
-  if (r->n_rows > n_shown)
-    status = g_strdup_printf (_("%" G_GUINT64_FORMAT " rows (first %u shown) in %.3f s"),
-                              r->n_rows, n_shown, r->seconds);
-  else
-    status = g_strdup_printf (g_dngettext (NULL, "%" G_GUINT64_FORMAT " row in %.3f s",
-                                           "%" G_GUINT64_FORMAT " rows in %.3f s", r->n_rows),
-                              r->n_rows, r->seconds);
+  {
+    g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, r->n_rows);
+    g_autofree char *shown = g_strdup_printf ("%u", n_shown);
+    g_autofree char *took = r->seconds < 1 ? g_strdup_printf ("%.1f ms", r->seconds * 1e3)
+                                           : g_strdup_printf ("%.2f s", r->seconds);
+
+    if (r->n_rows > n_shown)
+      /* Translators: row count, rows shown, time taken */
+      status = g_strdup_printf (_("%s rows (the first %s shown) in %s"), count, shown, took);
+    else
+      /* Translators: row count, time taken */
+      status = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s row in %s", "%s rows in %s",
+                                             (gulong) MIN (r->n_rows, G_MAXULONG)), count, took);
+  }
   gtk_label_set_text (GTK_LABEL (self->status_label), status);
   update_highlight (self);
 }
