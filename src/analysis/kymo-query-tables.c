@@ -547,9 +547,12 @@ span_segments (Cursor *cursor)
 
       if (cursor->has_end_lo && hi - lo > 64)
         {
-          /* start <= t_hi and end >= end_lo: exactly an overlap query. */
+          /* start <= t_hi and end >= end_lo: an overlap query; when end_lo
+           * lies past the last start, the spans holding end_lo (the index
+           * range below keeps their starts in bounds). */
           g_array_set_size (cursor->scratch, 0);
-          kymo_track_query_spans (track, d, cursor->end_lo, spans[hi - 1].start, cursor->scratch);
+          kymo_track_query_spans (track, d, cursor->end_lo, MAX (spans[hi - 1].start, cursor->end_lo),
+                                  cursor->scratch);
           for (guint i = 0; i < cursor->scratch->len; i++)
             {
               guint64 idx = g_array_index (cursor->scratch, guint32, i);
@@ -621,11 +624,9 @@ sample_segments (Cursor *cursor)
   push_segment (cursor->segments, lo, hi);
 }
 
-/* Moves to the first kept row at or after the current position of the
- * current segment, entering the next tracks as needed. */
-static gboolean
-span_row_kept (Cursor *cursor);
+static gboolean span_row_kept (Cursor *cursor);
 
+/* Whether the row under the cursor passes the plan's name filter. */
 static gboolean
 row_kept (Cursor *cursor)
 {
