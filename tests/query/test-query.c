@@ -10,6 +10,8 @@
 #include <glib/gstdio.h>
 
 #include "kymo-test-utils.h"
+#include "atf/kymo-atf-builder.h"
+#include "../wtf/wtf-writer.h"
 
 /* Every format, read in place from ../shared/samples. */
 static const struct {
@@ -70,12 +72,115 @@ generated_trace (void)
   return trace;
 }
 
+/* One shape of nested calls, written by the WTF and ATF writers: A [0,100]
+ * holds B [0,30] (holding D [10,20]) and C [70,100]; E [100,150] starts
+ * where A ends and holds F [100,120], whose parent is E, not A. */
+typedef struct {
+  guint       time;
+  gboolean    enter;
+  const char *name;
+  guint       depth;
+} Step;
+
+static const Step shape[] = {
+  { 0, TRUE, "A", 1 },   { 0, TRUE, "B", 2 },    { 10, TRUE, "D", 3 },  { 20, FALSE, "D", 3 },
+  { 30, FALSE, "B", 2 }, { 70, TRUE, "C", 2 },   { 100, FALSE, "C", 2 }, { 100, FALSE, "A", 1 },
+  { 100, TRUE, "E", 1 }, { 100, TRUE, "F", 2 },  { 120, FALSE, "F", 2 }, { 150, FALSE, "E", 1 },
+};
+
+enum { W_ENTER = 2, W_LEAVE, W_FETCH };
+
+static KymoTrace *
+generated_wtf (void)
+{
+  WwWriter *w = ww_new (WW_LEGACY_LE, "{}", NULL, 0);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  KymoTrace *trace;
+
+  ww_define (w, 1, W_ENTER, 1, 0x20, "wtf.scope#enter", "ascii name");
+  ww_define (w, 1, W_LEAVE, 0, 0x28, "wtf.scope#leave", NULL);
+  ww_define (w, 1, W_FETCH, 1, 0, "net#fetch", "ascii who, int32 bytes, float32 ratio");
+  for (guint i = 0; i < G_N_ELEMENTS (shape); i++)
+    {
+      ww_event (w, shape[i].enter ? W_ENTER : W_LEAVE, 1000 + shape[i].time);
+      if (shape[i].enter)
+        ww_string (w, WW_ASCII, shape[i].name);
+    }
+  /* a scope with arguments */
+  ww_event (w, W_FETCH, 1200);
+  ww_string (w, WW_ASCII, "alice");
+  ww_int (w, WW_INT32, 123456);
+  ww_float (w, 0.5f);
+  ww_event (w, W_LEAVE, 1300);
+  bytes = ww_finish (w);
+  trace = kymo_test_load_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "wtf", &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
+static const char manifest_text[] =
+  "{\"threads\":[{\"id\":0,\"has_detail\":false}],"
+  "\"time_start_ns\":0,\"time_end_ns\":0,\"clock_type\":1,"
+  "\"modules\":[{\"module_id\":1,\"path\":\"/bin/app\"}],"
+  "\"symbols\":["
+  "{\"function_id\":\"0x0000000100000001\",\"module_id\":1,\"symbol_index\":1,\"name\":\"A\"},"
+  "{\"function_id\":\"0x0000000100000002\",\"module_id\":1,\"symbol_index\":2,\"name\":\"B\"},"
+  "{\"function_id\":\"0x0000000100000003\",\"module_id\":1,\"symbol_index\":3,\"name\":\"C\"},"
+  "{\"function_id\":\"0x0000000100000004\",\"module_id\":1,\"symbol_index\":4,\"name\":\"D\"},"
+  "{\"function_id\":\"0x0000000100000005\",\"module_id\":1,\"symbol_index\":5,\"name\":\"E\"},"
+  "{\"function_id\":\"0x0000000100000006\",\"module_id\":1,\"symbol_index\":6,\"name\":\"F\"}],"
+  "\"format_version\":\"2.1\"}";
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    while ((name = g_dir_read_name (dir)))
+      {
+        g_autofree char *child = g_build_filename (path, name, NULL);
+        remove_tree (child);
+      }
+  g_remove (path);
+}
+
+static KymoTrace *
+generated_atf (void)
+{
+  g_autofree char *root = g_dir_make_tmp ("kymo-query-atf-XXXXXX", NULL);
+  g_autofree char *pid_dir = g_build_filename (root, "session_20260101_000000", "pid_7", NULL);
+  g_autofree char *manifest = g_build_filename (pid_dir, "manifest.json", NULL);
+  g_autoptr(GError) error = NULL;
+  KymoAtfThreadBuilder b;
+  KymoTrace *trace;
+
+  g_assert_cmpint (g_mkdir_with_parents (pid_dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (manifest, manifest_text, -1, NULL));
+  kymo_atf_builder_init (&b, 0, KYMO_ATF_ARCH_ARM64);
+  for (guint i = 0; i < G_N_ELEMENTS (shape); i++)
+    kymo_atf_builder_add_index (&b, 1000 + shape[i].time,
+                                G_GUINT64_CONSTANT (0x0000000100000000) + (shape[i].name[0] - 'A' + 1),
+                                shape[i].enter ? KYMO_ATF_CALL : KYMO_ATF_RETURN, shape[i].depth,
+                                KYMO_ATF_NO_DETAIL);
+  g_assert_true (kymo_atf_builder_write (&b, pid_dir, TRUE, NULL));
+  kymo_atf_builder_clear (&b);
+  trace = kymo_test_load_path (root, "atf", &error);
+  g_assert_no_error (error);
+  remove_tree (root);
+  return trace;
+}
+
 static GPtrArray *
 load_traces (void)
 {
   GPtrArray *traces = g_ptr_array_new_with_free_func (g_object_unref);
 
   g_ptr_array_add (traces, generated_trace ());
+  g_ptr_array_add (traces, generated_wtf ());
+  g_ptr_array_add (traces, generated_atf ());
   if (g_getenv ("KYMO_SAMPLES_DIR") == NULL)
     {
       g_test_message ("KYMO_SAMPLES_DIR is not set: generated trace only");
@@ -255,12 +360,23 @@ test_query_parent (void)
           g_assert_cmpint (spans[parent_ref.index].start, <=, spans[ref.index].start);
           g_assert_cmpint (spans[parent_ref.index].end, >=, spans[ref.index].start);
           /* a well-formed child lies inside its parent whole */
-          if (t == 0)
+          if (t < 3)
             g_assert_cmpint (spans[parent_ref.index].end, >=, spans[ref.index].end);
           n_parents++;
         }
       if (t == 0)
         g_assert_cmpuint (n_parents, >, 0);
+
+      /* F starts where A ends and E starts: its parent is E */
+      if (t == 1 || t == 2)
+        {
+          g_autoptr(Rows) f = run (query, "SELECT p.name FROM spans c JOIN spans p ON p.id = c.parent WHERE c.name = 'F'");
+          g_autoptr(Rows) d = run (query, "SELECT p.name FROM spans c JOIN spans p ON p.id = c.parent WHERE c.name = 'D'");
+
+          g_assert_cmpuint (n_rows (f), ==, 1);
+          g_assert_cmpstr (cell (f, 0, 0)->text, ==, "E");
+          g_assert_cmpstr (cell (d, 0, 0)->text, ==, "B");
+        }
 
       /* parent = X finds exactly the children that name X */
       g_clear_pointer (&rows, rows_free);
@@ -283,6 +399,19 @@ test_query_args (void)
       KymoQuery *query = kymo_query_new (trace, &error);
       g_autoptr(Rows) ids = run (query, "SELECT id FROM spans UNION ALL SELECT id FROM instants");
       guint step = MAX (n_rows (ids) / 200, 1);
+
+      /* A WTF scope's arguments keep their types */
+      if (t == 1)
+        {
+          g_autoptr(Rows) typed = run (query, "SELECT typeof(value) FROM args WHERE event = "
+                                              "(SELECT id FROM spans WHERE name = 'net#fetch') AND key IN ('who', 'bytes', 'ratio') "
+                                              "ORDER BY key");
+
+          g_assert_cmpuint (n_rows (typed), ==, 3);
+          g_assert_cmpstr (cell (typed, 0, 0)->text, ==, "integer");  /* bytes */
+          g_assert_cmpstr (cell (typed, 1, 0)->text, ==, "real");     /* ratio */
+          g_assert_cmpstr (cell (typed, 2, 0)->text, ==, "text");     /* who */
+        }
 
       for (guint r = 0; r < n_rows (ids); r += step)
         {
