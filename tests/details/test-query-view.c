@@ -237,6 +237,16 @@ test_query_view_select (void)
   g_assert_true (gtk_widget_activate_action (view, "query.run", NULL));
   spin_until (not_running, view);
   g_assert_cmpuint (kymo_session_get_selected_event (session)->index, ==, expected.index);
+  wait_for_frame (view);
+  save_png (view, "query-view-error.png");
+
+  /* A runaway query: the UI stays live and Cancel ends it */
+  kymo_query_view_set_text (KYMO_QUERY_VIEW (view), "SELECT count(*) FROM spans a, spans b, spans c, spans d");
+  g_assert_true (gtk_widget_activate_action (view, "query.run", NULL));
+  g_assert_true (kymo_query_view_is_running (KYMO_QUERY_VIEW (view)));
+  g_assert_true (gtk_widget_activate_action (view, "query.cancel", NULL));
+  spin_until (not_running, view);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 20);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

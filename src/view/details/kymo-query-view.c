@@ -51,7 +51,8 @@ typedef struct {
   KymoEventSet  *events;     /* every row's event, sealed */
   double         seconds;
   GError        *error;
-  int            error_offset;
+  int            error_offset;  /* in sql */
+  char          *sql;
 } Result;
 
 static void
@@ -62,6 +63,7 @@ result_free (Result *r)
   g_clear_pointer (&r->refs, g_array_unref);
   g_clear_pointer (&r->events, kymo_event_set_unref);
   g_clear_error (&r->error);
+  g_free (r->sql);
   g_free (r);
 }
 
@@ -167,6 +169,7 @@ run_worker (GTask        *task,
   r->refs = g_array_new (FALSE, FALSE, sizeof (KymoEventRef));
   r->events = kymo_event_set_new (trace);
   r->error_offset = -1;
+  r->sql = g_strdup (sql);
   query = kymo_query_new (trace, &r->error);
   if (query != NULL)
     {
@@ -253,6 +256,38 @@ setup_cell (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (item, label);
 }
 
+/* A statement that failed leaves the last results as they were: only the
+ * message (and where it points) is new. */
+static void
+show_error (KymoQueryView *self,
+            Result        *r)
+{
+  g_autofree char *text = NULL;
+
+  if (r->error_offset >= 0)
+    {
+      const char *sql = r->sql;
+      GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->editor));
+      GtkTextIter iter;
+      int line = 1, column = 1;
+
+      for (int i = 0; i < r->error_offset && sql[i]; i++)
+        if (sql[i] == '\n')
+          line++, column = 1;
+        else if ((sql[i] & 0xC0) != 0x80)
+          column++;
+      text = g_strdup_printf (_("%s (line %d, column %d)"), r->error->message, line, column);
+      gtk_text_buffer_get_iter_at_line_offset (buffer, &iter, line - 1, column - 1);
+      gtk_text_buffer_place_cursor (buffer, &iter);
+    }
+  else
+    text = g_strdup (r->error->message);
+  gtk_label_set_text (GTK_LABEL (self->error_label), text);
+  gtk_widget_set_visible (self->error_label, TRUE);
+  gtk_label_set_text (GTK_LABEL (self->status_label),
+                      g_error_matches (r->error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? _("Cancelled") : "");
+}
+
 static void
 show_result (KymoQueryView *self)
 {
@@ -267,36 +302,6 @@ show_result (KymoQueryView *self)
       gtk_column_view_remove_column (GTK_COLUMN_VIEW (self->results), c);
     }
   gtk_string_list_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)), NULL);
-
-  if (r->error != NULL)
-    {
-      g_autofree char *text = NULL;
-
-      if (r->error_offset >= 0)
-        {
-          g_autofree char *sql = dup_text (self);
-          GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->editor));
-          GtkTextIter iter;
-          int line = 1, column = 1;
-
-          for (int i = 0; i < r->error_offset && sql[i]; i++)
-            if (sql[i] == '\n')
-              line++, column = 1;
-            else if ((sql[i] & 0xC0) != 0x80)
-              column++;
-          text = g_strdup_printf (_("%s (line %d, column %d)"), r->error->message, line, column);
-          gtk_text_buffer_get_iter_at_line_offset (buffer, &iter, line - 1, column - 1);
-          gtk_text_buffer_place_cursor (buffer, &iter);
-        }
-      else
-        text = g_strdup (r->error->message);
-      gtk_label_set_text (GTK_LABEL (self->error_label), text);
-      gtk_widget_set_visible (self->error_label, TRUE);
-      gtk_label_set_text (GTK_LABEL (self->status_label),
-                          g_error_matches (r->error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? _("Cancelled") : "");
-      update_highlight (self);
-      return;
-    }
 
   gtk_widget_set_visible (self->error_label, FALSE);
   for (guint c = 0; r->columns && r->columns[c]; c++)
@@ -355,9 +360,15 @@ on_run_done (GObject      *source,
       return;
     }
   g_clear_object (&self->cancellable);
+  set_running (self, FALSE);
+  if (r->error != NULL)
+    {
+      show_error (self, r);
+      result_free (r);
+      return;
+    }
   g_clear_pointer (&self->result, result_free);
   self->result = r;
-  set_running (self, FALSE);
   show_result (self);
 }
 
@@ -434,6 +445,7 @@ kymo_query_view_run (KymoQueryView *self)
   /* The result (or the error) is what the user asked for: even a cancelled
    * run reports, so the worker's value is always taken. */
   g_task_set_return_on_cancel (task, FALSE);
+  g_task_set_check_cancellable (task, FALSE);
   g_task_run_in_thread (task, run_worker);
 }
 
