@@ -12,7 +12,10 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
+
 #include "kymo-test-utils.h"
+#include "kymo-test-atf-session.h"
 
 static const guint thread_counts[] = { 2, 7 };
 
@@ -157,6 +160,105 @@ test_repeated (gconstpointer data)
   assert_same_for_threads (input, relative);
 }
 
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      remove_tree (child);
+    }
+  g_remove (path);
+}
+
+static KymoTrace *
+load_session (const char *session,
+              guint       threads)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KymoInput) input = kymo_input_new_for_path (session, &error);
+  KymoLoadOptions options = { .threads = threads };
+  KymoTrace *trace;
+
+  g_assert_no_error (error);
+  trace = kymo_load_sync (input, &options, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  return trace;
+}
+
+/* A session whose manifest has no symbol table is built on the threads
+ * like one that has (names are interned in the same order), and gives the
+ * same spans: only their names differ, one for one. */
+static void
+test_atf_without_symbols (gconstpointer data)
+{
+  const KymoTestAtfShape *base = data;
+  g_autofree char *dir = g_dir_make_tmp ("kymo-atf-XXXXXX", NULL);
+  g_autofree char *with_dir = g_build_filename (dir, "with", "pid_1", NULL);
+  g_autofree char *without_dir = g_build_filename (dir, "without", "pid_1", NULL);
+  g_autofree char *with = g_build_filename (dir, "with", NULL);
+  g_autofree char *without = g_build_filename (dir, "without", NULL);
+  KymoTestAtfShape shape = *base;
+  g_autoptr(KymoTrace) named = NULL;
+  g_autoptr(KymoTrace) unnamed = NULL;
+  g_autoptr(GHashTable) name_map = g_hash_table_new (NULL, NULL);
+  g_autoptr(KymoInput) input = NULL;
+  guint64 n_spans = 0;
+
+  shape.symbols = TRUE;
+  kymo_test_write_atf_session (with_dir, &shape);
+  shape.symbols = FALSE;
+  kymo_test_write_atf_session (without_dir, &shape);
+
+  input = kymo_input_new_for_path (without, NULL);
+  assert_same_for_threads (input, "ATF session without symbols");
+
+  named = load_session (with, 2);
+  unnamed = load_session (without, 2);
+  g_assert_cmpuint (kymo_trace_get_n_tracks (named), ==, kymo_trace_get_n_tracks (unnamed));
+  for (guint t = 0; t < kymo_trace_get_n_tracks (named); t++)
+    {
+      gsize n, m;
+      const KymoSpan *a = kymo_track_get_spans (kymo_trace_get_track (named, t), &n);
+      const KymoSpan *b = kymo_track_get_spans (kymo_trace_get_track (unnamed, t), &m);
+
+      g_assert_cmpuint (n, ==, m);
+      for (gsize i = 0; i < n; i++)
+        {
+          gpointer seen;
+
+          g_assert_cmpint (a[i].start, ==, b[i].start);
+          g_assert_cmpint (a[i].end, ==, b[i].end);
+          g_assert_cmpuint (a[i].source, ==, b[i].source);
+          g_assert_cmpuint (kymo_span_flags (&a[i]), ==, kymo_span_flags (&b[i]));
+          g_assert_cmpuint (kymo_track_get_span_depth (kymo_trace_get_track (named, t), i), ==,
+                            kymo_track_get_span_depth (kymo_trace_get_track (unnamed, t), i));
+          /* One name for one name, and the unnamed one is the id. */
+          seen = g_hash_table_lookup (name_map, GUINT_TO_POINTER (kymo_span_name (&a[i]) + 1));
+          if (seen == NULL)
+            g_hash_table_insert (name_map, GUINT_TO_POINTER (kymo_span_name (&a[i]) + 1),
+                                 GUINT_TO_POINTER (kymo_span_name (&b[i]) + 1));
+          else
+            g_assert_cmpuint (GPOINTER_TO_UINT (seen) - 1, ==, kymo_span_name (&b[i]));
+          g_assert_true (g_str_has_prefix (kymo_trace_get_name (unnamed, kymo_span_name (&b[i])), "<0x"));
+          n_spans++;
+        }
+    }
+  g_assert_cmpuint (n_spans, >, 0);
+  remove_tree (dir);
+}
+
+static const KymoTestAtfShape atf_shapes[] = {
+  { .n_threads = 4, .events_per_thread = 20000, .max_depth = 12, .n_functions = 500 },
+  { .n_threads = 3, .events_per_thread = 20000, .max_depth = 1, .n_functions = 50 },
+  { .n_threads = 3, .events_per_thread = 20000, .max_depth = 40, .n_functions = 300, .exception_every = 97 },
+  { .n_threads = 1, .events_per_thread = 20000, .max_depth = 8, .n_functions = 100 },
+};
+
 int
 main (int    argc,
       char **argv)
@@ -169,6 +271,11 @@ main (int    argc,
 
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/threads-same/samples", test_samples);
+  for (guint i = 0; i < G_N_ELEMENTS (atf_shapes); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/threads-same/atf-without-symbols/%u", i);
+      g_test_add_data_func (name, &atf_shapes[i], test_atf_without_symbols);
+    }
   for (guint i = 0; i < G_N_ELEMENTS (repeated); i++)
     {
       g_autofree char *name = g_strdup_printf ("/threads-same/repeated/%s", repeated[i]);
