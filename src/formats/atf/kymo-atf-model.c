@@ -1008,10 +1008,10 @@ _kymo_atf_build_match_parallel (AtfBuild       *b,
   if (result != ATF_BUILD_DONE)
     local_names_clear (m);
 
-  /* Nothing left open needs the end of the trace, nor a name interned:
-   * finish right here, and the next thread on this worker reuses the
-   * chunks, still mapped. */
-  if (result == ATF_BUILD_DONE && m->depth == 0 && !has_local_names (m))
+  /* Nothing left open needs the end of the trace: finish right here, and
+   * the next thread on this worker reuses the chunks, still mapped. Local
+   * names are renamed in the tracks once interned. */
+  if (result == ATF_BUILD_DONE && m->depth == 0)
     _kymo_atf_build_finish (b, KYMO_TIME_NONE);
   return result;
 }
@@ -1038,6 +1038,23 @@ remapped (const AtfBuild *b,
   if (name <= LOCAL_NAME_TOP && name > LOCAL_NAME_TOP - b->n_remap)
     return b->remap[LOCAL_NAME_TOP - name];
   return name;
+}
+
+/* Local name ids → the trace's, in the tracks a finished build filled. */
+static void
+rename_tracks (AtfBuild *b)
+{
+  AtfThread *t = b->m.thread;
+  guint32 first = LOCAL_NAME_TOP - b->n_remap + 1;
+  g_autofree guint32 *map = g_new (guint32, b->n_remap);
+
+  for (guint32 k = 0; k < b->n_remap; k++)
+    map[LOCAL_NAME_TOP - first - k] = b->remap[k];
+  kymo_track_rename (kymo_trace_get_track (b->m.trace, t->track), first, map, b->n_remap);
+  if (t->detail_track != KYMO_NO_TRACK)
+    kymo_track_rename (kymo_trace_get_track (b->m.trace, t->detail_track), first, map, b->n_remap);
+  g_clear_pointer (&b->remap, g_free);
+  b->n_remap = 0;
 }
 
 /* Local name ids → the trace's, everywhere the match left them. */
@@ -1102,7 +1119,11 @@ _kymo_atf_build_finish (AtfBuild *b,
   AtfThread *t = m->thread;
 
   if (b->finished)
-    return;
+    {
+      if (b->remap != NULL)
+        rename_tracks (b);
+      return;
+    }
   b->finished = TRUE;
   if (b->remap != NULL)
     apply_remap (b);
