@@ -6,7 +6,13 @@
 #pragma once
 
 #include "kymo.h"
+#include "kymo-call-tree.h"
+#include "kymo-clock.h"
+#include "kymo-dial9-poi.h"
+#include "kymo-dial9-tasks.h"
 #include "kymo-event-set.h"
 #include "kymo-export-chrome.h"
+#include "kymo-search.h"
+#include "kymo-query.h"
 #include "kymo-short-path.h"
 #include "kymo-stats.h"

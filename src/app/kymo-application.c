@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "kymo-application.h"
+#include "kymo-preferences-window.h"
 #include "kymo-resources.h"
 #include "kymo-window.h"
 
@@ -42,6 +43,21 @@ kymo_application_activate (GApplication *app)
   gtk_window_present (window);
 }
 
+static gboolean
+all_dial9 (GFile **files,
+           int     n_files)
+{
+  for (int i = 0; i < n_files; i++)
+    {
+      g_autoptr(KymoInput) input = kymo_input_new_for_file (files[i], NULL);
+      const KymoFormat *format = input != NULL && !input->is_dir ? kymo_formats_detect (input) : NULL;
+
+      if (format == NULL || g_strcmp0 (format->name, "dial9") != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 kymo_application_open (GApplication  *app,
                        GFile        **files,
@@ -50,8 +66,21 @@ kymo_application_open (GApplication  *app,
 {
   KymoApplication *self = KYMO_APPLICATION (app);
 
-  /* One window per file: traces given together on the command line are
-   * usually unrelated; drop several files on a window to load them as one. */
+  /* dial9 files given together are the rotated segments of one trace. */
+  if (n_files > 1 && all_dial9 (files, n_files))
+    {
+      KymoWindow *window = find_empty_window (self);
+
+      if (window == NULL)
+        window = kymo_window_new (GTK_APPLICATION (app));
+      kymo_window_load (window, files, n_files);
+      gtk_window_present (GTK_WINDOW (window));
+      return;
+    }
+
+  /* Otherwise one window per file: traces given together on the command
+   * line are usually unrelated; drop several files on a window to load
+   * them as one. */
   for (int i = 0; i < n_files; i++)
     {
       KymoWindow *window = find_empty_window (self);
@@ -115,8 +144,19 @@ quit_action (GSimpleAction *action,
   g_list_free (windows);
 }
 
+static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  gtk_window_present (GTK_WINDOW (kymo_preferences_window_new (parent)));
+}
+
 static const GActionEntry app_actions[] = {
   { .name = "about", .activate = about_action },
+  { .name = "preferences", .activate = preferences_action },
   { .name = "quit", .activate = quit_action },
 };
 
@@ -128,6 +168,8 @@ kymo_application_startup (GApplication *app)
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit",
                                          (const char *[]) { "<Control>q", NULL });
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences",
+                                         (const char *[]) { "<Control>comma", NULL });
 }
 
 static void

@@ -37,6 +37,9 @@ struct _KymoWindow
 };
 
 void _kymo_window_class_init_actions (GtkWidgetClass *widget_class);
+void _kymo_window_clock_init         (KymoWindow     *self);
+/* Shows the window's time base in the trace view's session. */
+void _kymo_window_clock_apply        (KymoWindow     *self);
 void _kymo_window_init_actions       (KymoWindow     *self);
 void _kymo_window_update_actions     (KymoWindow     *self);
 void _kymo_window_init_dnd           (KymoWindow     *self);

@@ -89,6 +89,7 @@ show_trace (KymoWindow *self,
 
   g_set_object (&self->trace, trace);
   adw_bin_set_child (self->trace_bin, kymo_trace_view_new (trace));
+  _kymo_window_clock_apply (self);
   gtk_stack_set_visible_child_name (self->stack, "trace");
   set_title (self, title != NULL && *title != '\0' ? title : fallback,
              format != NULL && format->title != NULL ? _(format->title) : NULL);
@@ -322,6 +323,7 @@ kymo_window_init (KymoWindow *self)
 
   _kymo_window_init_actions (self);
   _kymo_window_init_dnd (self);
+  _kymo_window_clock_init (self);
 }
 
 KymoWindow *

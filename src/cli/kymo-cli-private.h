@@ -27,6 +27,11 @@ typedef struct {
   char    *to;
   int      width;
   int      height;
+  gboolean args;
+  int      longest;
+  gboolean samples;
+  char    *svg;
+  char    *clock;
   int      threads;
 } KymoCliOptions;
 
@@ -47,5 +52,9 @@ int kymo_cli_dump   (const KymoCliOptions *options, char **paths);
 int kymo_cli_export (const KymoCliOptions *options, char **paths);
 int kymo_cli_stats  (const KymoCliOptions *options, char **paths);
 int kymo_cli_render (const KymoCliOptions *options, char **paths);
+int kymo_cli_find   (const KymoCliOptions *options, char **paths);
+int kymo_cli_flamegraph (const KymoCliOptions *options, char **paths);
+int kymo_cli_query  (const KymoCliOptions *options, char **paths);
+int kymo_cli_tasks  (const KymoCliOptions *options, char **paths);
 
 G_END_DECLS

@@ -24,7 +24,11 @@ static const struct {
   { "dump",   kymo_cli_dump,   "dump TRACE" },
   { "export", kymo_cli_export, "export --chrome TRACE [-o OUT]" },
   { "stats",  kymo_cli_stats,  "stats [--csv] TRACE [--from NS --to NS]" },
+  { "query",  kymo_cli_query,  "query [--json|--csv] SQL TRACE" },
   { "render", kymo_cli_render, "render TRACE -o OUT.png|.svg [--from NS --to NS] [--width PX]" },
+  { "find",   kymo_cli_find,   "find [--json] [--args] [--longest N] [--from NS --to NS] PATTERN TRACE" },
+  { "flamegraph", kymo_cli_flamegraph, "flamegraph [--samples] [--from NS --to NS] [--svg OUT] TRACE" },
+  { "tasks",  kymo_cli_tasks,  "tasks [--json] TRACE" },
 };
 
 static void
@@ -121,6 +125,8 @@ options_clear (KymoCliOptions *options)
   g_clear_pointer (&options->output, g_free);
   g_clear_pointer (&options->from, g_free);
   g_clear_pointer (&options->to, g_free);
+  g_clear_pointer (&options->svg, g_free);
+  g_clear_pointer (&options->clock, g_free);
 }
 
 /* Freed on every return so that LeakSanitizer runs of kymo-cli stay clean. */
@@ -148,6 +154,11 @@ main (int   argc,
     { "to", 0, 0, G_OPTION_ARG_STRING, &options.to, "End of the time window (ns)", "NS" },
     { "width", 0, 0, G_OPTION_ARG_INT, &options.width, "render: image width", "PX" },
     { "height", 0, 0, G_OPTION_ARG_INT, &options.height, "render: image height", "PX" },
+    { "args", 0, 0, G_OPTION_ARG_NONE, &options.args, "find: match argument values too", NULL },
+    { "longest", 0, 0, G_OPTION_ARG_INT, &options.longest, "find: keep the N longest spans", "N" },
+    { "samples", 0, 0, G_OPTION_ARG_NONE, &options.samples, "flamegraph: sampled call stacks", NULL },
+    { "svg", 0, 0, G_OPTION_ARG_FILENAME, &options.svg, "flamegraph: also draw it to an SVG file", "OUT" },
+    { "clock", 0, 0, G_OPTION_ARG_STRING, &options.clock, "Times in tables: relative, or wall clock", "relative|local|utc" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, "TRACE" },
     { NULL }
   };

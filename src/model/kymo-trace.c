@@ -9,8 +9,10 @@
 
 #include <string.h>
 
+#include "kymo-demangle.h"
 #include "kymo-format.h"
 #include "kymo-input.h"
+#include "kymo-records-private.h"
 #include "kymo-stacks-private.h"
 #include "kymo-trace-private.h"
 #include "kymo-track-private.h"
@@ -27,13 +29,15 @@ struct _KymoTrace
   GDestroyNotify  format_data_destroy;
 
   GHashTable     *name_ids;      /* const char* (in chunk) → id + 1 */
-  GPtrArray      *names;         /* id → const char* (in chunk) */
+  GPtrArray      *names;         /* id → const char* (in chunk), as shown after seal */
+  GPtrArray      *raw_names;     /* id → as spelt in the file; NULL while every name is shown so */
   GStringChunk   *strings;
 
   GPtrArray      *tracks;        /* KymoTrack*, index = id */
   GArray         *roots;         /* guint */
   KymoVec         flows;         /* KymoFlow */
   KymoStacks     *stacks;        /* sampled call stacks */
+  KymoRecords    *records;       /* numbers read from records, for analyses */
   GArray         *warnings;      /* KymoWarning */
   GPtrArray      *metadata_keys;
   GPtrArray      *metadata_values;
@@ -81,6 +85,7 @@ kymo_trace_finalize (GObject *object)
   g_clear_pointer (&self->roots, g_array_unref);
   g_clear_pointer (&self->flows.data, g_free);
   g_clear_pointer (&self->stacks, _kymo_stacks_free);
+  g_clear_pointer (&self->records, _kymo_records_free);
   for (guint i = 0; i < self->warnings->len; i++)
     g_free (g_array_index (self->warnings, KymoWarning, i).message);
   g_clear_pointer (&self->warnings, g_array_unref);
@@ -88,6 +93,7 @@ kymo_trace_finalize (GObject *object)
   g_clear_pointer (&self->metadata_values, g_ptr_array_unref);
   g_clear_pointer (&self->name_ids, g_hash_table_unref);
   g_clear_pointer (&self->names, g_ptr_array_unref);
+  g_clear_pointer (&self->raw_names, g_ptr_array_unref);
   g_clear_pointer (&self->strings, g_string_chunk_free);
   g_clear_error (&self->stop_error);
   g_free (self->title);
@@ -156,6 +162,7 @@ kymo_trace_init (KymoTrace *self)
   self->tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) _kymo_track_free);
   self->roots = g_array_new (FALSE, FALSE, sizeof (guint));
   self->stacks = _kymo_stacks_new ();
+  self->records = _kymo_records_new ();
   self->warnings = g_array_new (FALSE, FALSE, sizeof (KymoWarning));
   self->metadata_keys = g_ptr_array_new_with_free_func (g_free);
   self->metadata_values = g_ptr_array_new_with_free_func (g_free);
@@ -285,6 +292,8 @@ kymo_trace_intern_len (KymoTrace  *self,
   stored = g_string_chunk_insert (self->strings, name);
   id = self->names->len;
   g_ptr_array_add (self->names, (gpointer) stored);
+  if (self->raw_names != NULL)
+    g_ptr_array_add (self->raw_names, (gpointer) stored);
   g_hash_table_insert (self->name_ids, (gpointer) stored, GUINT_TO_POINTER (id + 1));
   return id;
 }
@@ -303,6 +312,34 @@ kymo_trace_get_name (KymoTrace *self,
   if (name_id >= self->names->len)
     return "";
   return g_ptr_array_index (self->names, name_id);
+}
+
+const char *
+kymo_trace_get_raw_name (KymoTrace *self,
+                         guint32    name_id)
+{
+  if (self->raw_names == NULL)
+    return kymo_trace_get_name (self, name_id);
+  if (name_id >= self->raw_names->len)
+    return "";
+  return g_ptr_array_index (self->raw_names, name_id);
+}
+
+/* Each distinct name once, however many events carry it: after this every
+ * reader (timeline, details, stats, export, find) shows the same spelling. */
+static void
+demangle_names (KymoTrace *self)
+{
+  for (guint id = 0; id < self->names->len; id++)
+    {
+      g_autofree char *shown = _kymo_demangle_for_display (g_ptr_array_index (self->names, id));
+
+      if (shown == NULL)
+        continue;
+      if (self->raw_names == NULL)
+        self->raw_names = g_ptr_array_copy (self->names, NULL, NULL);
+      g_ptr_array_index (self->names, id) = (gpointer) g_string_chunk_insert (self->strings, shown);
+    }
 }
 
 guint
@@ -428,6 +465,14 @@ kymo_trace_get_stacks (KymoTrace *self)
   g_return_val_if_fail (KYMO_IS_TRACE (self), NULL);
 
   return self->stacks;
+}
+
+KymoRecords *
+kymo_trace_get_records (KymoTrace *self)
+{
+  g_return_val_if_fail (KYMO_IS_TRACE (self), NULL);
+
+  return self->records;
 }
 
 void
@@ -572,6 +617,7 @@ kymo_trace_seal (KymoTrace *self)
     return;
   self->sealed = TRUE;
 
+  demangle_names (self);
   seal_tracks_in_parallel (self);
   for (guint i = 0; i < self->tracks->len; i++)
     {
@@ -589,6 +635,7 @@ kymo_trace_seal (KymoTrace *self)
     }
   g_qsort_with_data (self->roots->data, self->roots->len, sizeof (guint), compare_roots, self);
   _kymo_stacks_seal (self->stacks);
+  _kymo_records_seal (self->records);
 }
 
 gboolean

@@ -8,6 +8,7 @@
 #include <glib-object.h>
 #include <json-glib/json-glib.h>
 
+#include "kymo-records.h"
 #include "kymo-stacks.h"
 #include "kymo-track.h"
 
@@ -50,7 +51,12 @@ guint32             kymo_trace_intern_len         (KymoTrace          *self,
  * interns, so threads may call it while nobody interns. */
 guint32             kymo_trace_lookup_name        (KymoTrace          *self,
                                                    const char         *name);
+/* The name as the app shows it: after seal, C++ and Rust symbols are
+ * demangled and invalid UTF-8 is replaced (U+FFFD). */
 const char         *kymo_trace_get_name           (KymoTrace          *self,
+                                                   guint32             name_id);
+/* The name as the file spells it (what kymo_trace_intern() was given). */
+const char         *kymo_trace_get_raw_name       (KymoTrace          *self,
                                                    guint32             name_id);
 guint               kymo_trace_get_n_names        (KymoTrace          *self);
 /* Stores @text for the trace's lifetime (not interned). */
@@ -84,6 +90,8 @@ const KymoFlow     *kymo_trace_get_flows          (KymoTrace          *self,
 
 /* Sampled call stacks (never NULL; empty when the trace has none). */
 KymoStacks         *kymo_trace_get_stacks         (KymoTrace          *self);
+/* Numbers formats read from records for analyses (never NULL). */
+KymoRecords        *kymo_trace_get_records        (KymoTrace          *self);
 
 void                kymo_trace_add_warning        (KymoTrace          *self,
                                                    guint64             offset,

@@ -39,7 +39,10 @@ struct _KymoSession
   KymoTime      range_end;
   guint32       highlighted_name;
   KymoEventSet *highlight;
+  char         *search_text;
+  int           search_match;
   gboolean      wallclock;
+  gboolean      utc;          /* wall clock in UTC rather than local time */
 
   char         *filter_text;
   char         *filter_folded;
@@ -66,7 +69,10 @@ enum {
   PROP_HIGHLIGHTED_NAME,
   PROP_HIGHLIGHT,
   PROP_WALLCLOCK,
+  PROP_UTC,
   PROP_FILTER_TEXT,
+  PROP_SEARCH_TEXT,
+  PROP_SEARCH_MATCH,
   N_PROPS
 };
 
@@ -125,6 +131,7 @@ kymo_session_finalize (GObject *object)
   g_free (self->collapsed);
   g_free (self->filter_text);
   g_free (self->filter_folded);
+  g_free (self->search_text);
   G_OBJECT_CLASS (kymo_session_parent_class)->finalize (object);
 }
 
@@ -174,8 +181,17 @@ kymo_session_get_property (GObject    *object,
     case PROP_WALLCLOCK:
       g_value_set_boolean (value, self->wallclock);
       break;
+    case PROP_UTC:
+      g_value_set_boolean (value, self->utc);
+      break;
     case PROP_FILTER_TEXT:
       g_value_set_string (value, self->filter_text);
+      break;
+    case PROP_SEARCH_TEXT:
+      g_value_set_string (value, self->search_text);
+      break;
+    case PROP_SEARCH_MATCH:
+      g_value_set_int (value, self->search_match);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -222,8 +238,17 @@ kymo_session_set_property (GObject      *object,
     case PROP_WALLCLOCK:
       kymo_session_set_wallclock (self, g_value_get_boolean (value));
       break;
+    case PROP_UTC:
+      kymo_session_set_utc (self, g_value_get_boolean (value));
+      break;
     case PROP_FILTER_TEXT:
       kymo_session_set_filter_text (self, g_value_get_string (value));
+      break;
+    case PROP_SEARCH_TEXT:
+      kymo_session_set_search_text (self, g_value_get_string (value));
+      break;
+    case PROP_SEARCH_MATCH:
+      kymo_session_set_search_match (self, g_value_get_int (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -308,9 +333,19 @@ kymo_session_class_init (KymoSessionClass *klass)
   properties[PROP_WALLCLOCK] =
     g_param_spec_boolean ("wallclock", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_UTC] =
+    g_param_spec_boolean ("utc", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_FILTER_TEXT] =
     g_param_spec_string ("filter-text", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* What the find bar searches, and which of its matches is current (-1: none). */
+  properties[PROP_SEARCH_TEXT] =
+    g_param_spec_string ("search-text", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SEARCH_MATCH] =
+    g_param_spec_int ("search-match", NULL, NULL, -1, G_MAXINT, -1,
+                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* Visibility, pins, collapsed groups or the filter changed. */
@@ -332,6 +367,7 @@ kymo_session_init (KymoSession *self)
   self->range_start = KYMO_TIME_NONE;
   self->range_end = KYMO_TIME_NONE;
   self->highlighted_name = KYMO_SESSION_NO_NAME;
+  self->search_match = -1;
 }
 
 KymoSession *
@@ -819,6 +855,48 @@ kymo_session_set_highlight (KymoSession  *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT]);
 }
 
+const char *
+kymo_session_get_search_text (KymoSession *self)
+{
+  g_return_val_if_fail (KYMO_IS_SESSION (self), NULL);
+
+  return self->search_text ? self->search_text : "";
+}
+
+void
+kymo_session_set_search_text (KymoSession *self,
+                              const char  *text)
+{
+  g_return_if_fail (KYMO_IS_SESSION (self));
+
+  if (g_strcmp0 (kymo_session_get_search_text (self), text ? text : "") == 0)
+    return;
+  g_free (self->search_text);
+  self->search_text = g_strdup (text);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_TEXT]);
+}
+
+int
+kymo_session_get_search_match (KymoSession *self)
+{
+  g_return_val_if_fail (KYMO_IS_SESSION (self), -1);
+
+  return self->search_match;
+}
+
+void
+kymo_session_set_search_match (KymoSession *self,
+                               int          match)
+{
+  g_return_if_fail (KYMO_IS_SESSION (self));
+
+  match = MAX (match, -1);
+  if (match == self->search_match)
+    return;
+  self->search_match = match;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_MATCH]);
+}
+
 gboolean
 kymo_session_get_wallclock (KymoSession *self)
 {
@@ -838,6 +916,27 @@ kymo_session_set_wallclock (KymoSession *self,
     return;
   self->wallclock = wallclock;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WALLCLOCK]);
+}
+
+gboolean
+kymo_session_get_utc (KymoSession *self)
+{
+  g_return_val_if_fail (KYMO_IS_SESSION (self), FALSE);
+
+  return self->utc;
+}
+
+void
+kymo_session_set_utc (KymoSession *self,
+                      gboolean     utc)
+{
+  g_return_if_fail (KYMO_IS_SESSION (self));
+
+  utc = !!utc;
+  if (utc == self->utc)
+    return;
+  self->utc = utc;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UTC]);
 }
 
 const char *

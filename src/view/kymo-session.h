@@ -91,9 +91,22 @@ KymoEventSet       *kymo_session_get_highlight        (KymoSession        *self)
 void                kymo_session_set_highlight        (KymoSession        *self,
                                                        KymoEventSet       *highlight);
 
+/* The find bar's query ("" when none) and the position of the current match
+ * in its start-ordered results (-1: none). */
+const char         *kymo_session_get_search_text      (KymoSession        *self);
+void                kymo_session_set_search_text      (KymoSession        *self,
+                                                       const char         *text);
+int                 kymo_session_get_search_match     (KymoSession        *self);
+void                kymo_session_set_search_match     (KymoSession        *self,
+                                                       int                 match);
+
 gboolean            kymo_session_get_wallclock        (KymoSession        *self);
 void                kymo_session_set_wallclock        (KymoSession        *self,
                                                        gboolean            wallclock);
+/* Wall-clock times in UTC rather than the local time zone. */
+gboolean            kymo_session_get_utc              (KymoSession        *self);
+void                kymo_session_set_utc              (KymoSession        *self,
+                                                       gboolean            utc);
 
 /* Track state: changes emit ::tracks-changed. */
 const char         *kymo_session_get_filter_text      (KymoSession        *self);

@@ -74,6 +74,11 @@ typedef struct {
   double                      px_per_ns;
   guint                       n_columns;
   guint32                     highlighted;
+  KymoEventSet               *highlight;  /* session highlight, or NULL */
+  guint                       hl_track;   /* the lane being drawn, for the highlight */
+  const KymoSpan             *hl_all;     /* its track's spans (all depths) */
+  const KymoSpan             *hl_lane;    /* its depth run */
+  gsize                       hl_lane_n;
   float                       top;       /* first y of the track area */
   float                       bottom;
 } Frame;
@@ -446,6 +451,7 @@ format_tick (char     *buf,
              KymoTime  t,
              KymoTime  step,
              gboolean  wallclock,
+             gboolean  utc,
              gint64    offset)
 {
   int decimals;
@@ -455,7 +461,7 @@ format_tick (char     *buf,
       gint64 epoch = t + offset;
       gint64 secs = epoch >= 0 ? epoch / 1000000000 : (epoch - 999999999) / 1000000000;
       gint64 frac = epoch - secs * 1000000000;
-      g_autoptr(GDateTime) dt = g_date_time_new_from_unix_local (secs);
+      g_autoptr(GDateTime) dt = utc ? g_date_time_new_from_unix_utc (secs) : g_date_time_new_from_unix_local (secs);
       g_autofree char *hms = dt ? g_date_time_format (dt, "%H:%M:%S") : g_strdup ("?");
 
       decimals = step >= 1000000000 ? 0 : (int) ceil (log10 (1e9 / step));
@@ -541,7 +547,7 @@ draw_ruler (Frame *f)
                                                       KYMO_TIMELINE_RULER_HEIGHT - (major ? 10 : 18)));
       if (major)
         {
-          format_tick (buf, sizeof buf, t - origin, step, wallclock, offset);
+          format_tick (buf, sizeof buf, t - origin, step, wallclock, kymo_session_get_utc (f->session), offset);
           if (x + 3 + text_width (self, buf) <= width)
             append_text (f, buf, x + 3, 1, &theme->dim);
         }
@@ -566,6 +572,129 @@ draw_grid (Frame *f)
         continue;
       gtk_snapshot_append_color (f->snapshot, &self->theme.grid,
                                  &GRAPHENE_RECT_INIT (x, f->top, 1, f->bottom - f->top));
+    }
+}
+
+/* ------------------------------------------------------------ highlight */
+
+/* The session highlight (search matches, a task's polls, query results, a
+ * histogram range): members get an accent outline, everything else is drawn
+ * dimmed, at every zoom level. Nothing here runs when no set is highlighted. */
+
+static void
+highlight_begin_lane (Frame     *f,
+                      KymoTrack *track,
+                      guint      depth)
+{
+  gsize n_all, first;
+
+  if (f->highlight == NULL)
+    return;
+  f->hl_track = kymo_track_get_id (track);
+  f->hl_all = kymo_track_get_spans (track, &n_all);
+  f->hl_lane = kymo_track_get_depth_spans (track, depth, &f->hl_lane_n, &first);
+}
+
+static void
+highlight_paint (Frame                 *f,
+                 const graphene_rect_t *box,
+                 gboolean               member)
+{
+  KymoTimelineRenderer *self = f->self;
+
+  if (member)
+    {
+      graphene_rect_t outer = GRAPHENE_RECT_INIT (box->origin.x - 1, box->origin.y - 1,
+                                                  MAX (box->size.width, 1) + 2, box->size.height + 2);
+      append_outline (f->snapshot, &outer, 2, &self->theme.accent);
+    }
+  else
+    {
+      GdkRGBA veil = self->theme.background;
+
+      veil.alpha = 0.72f;
+      gtk_snapshot_append_color (f->snapshot, &veil, box);
+    }
+}
+
+/* One span drawn as its own box. */
+static void
+highlight_span_box (Frame                 *f,
+                    const KymoSpan        *span,
+                    const graphene_rect_t *box)
+{
+  if (f->highlight == NULL)
+    return;
+  highlight_paint (f, box, kymo_event_set_contains_span (f->highlight, f->hl_track,
+                                                         (guint32) (span - f->hl_all)));
+}
+
+static gsize lower_bound_span (const KymoSpan *spans, gsize n, KymoTime ts);
+
+/* A folded "N spans" box: marked when any span starting under it is a member,
+ * so that a match is never invisible zoomed out (O(log n)). */
+static void
+highlight_run_box (Frame                 *f,
+                   const graphene_rect_t *box)
+{
+  KymoTime a, b;
+  gsize lo, hi, base;
+
+  if (f->highlight == NULL)
+    return;
+  a = f->t0 + (KymoTime) floor (box->origin.x / f->px_per_ns);
+  b = f->t0 + (KymoTime) ceil ((box->origin.x + box->size.width) / f->px_per_ns);
+  lo = lower_bound_span (f->hl_lane, f->hl_lane_n, a);
+  hi = lower_bound_span (f->hl_lane, f->hl_lane_n, b + 1);
+  base = f->hl_lane - f->hl_all;
+  highlight_paint (f, box, kymo_event_set_any_span_in (f->highlight, f->hl_track,
+                                                       (guint32) (base + lo), (guint32) (base + hi)));
+}
+
+/* Instants: the strip is veiled, then each member in the window is drawn on
+ * top in the accent colour, one per pixel column, found from the set's own
+ * sorted indexes rather than by testing every instant. */
+static void
+highlight_instants (Frame     *f,
+                    KymoTrack *track,
+                    float      y,
+                    float      h)
+{
+  KymoTimelineRenderer *self = f->self;
+  const KymoInstant *instants;
+  const guint32 *members;
+  gsize n, n_members, lo, hi, m_lo, m_hi;
+  double last_x = -G_MAXDOUBLE;
+  GdkRGBA veil;
+
+  if (f->highlight == NULL)
+    return;
+  instants = kymo_track_get_instants (track, &n);
+  lo = kymo_track_lower_bound_instant (track, f->t0);
+  hi = kymo_track_lower_bound_instant (track, f->t1 + 1);
+  if (hi <= lo)
+    return;
+  veil = self->theme.background;
+  veil.alpha = 0.72f;
+  gtk_snapshot_append_color (f->snapshot, &veil, &GRAPHENE_RECT_INIT (0, y, f->viewport->width, h));
+
+  members = kymo_event_set_get_instants (f->highlight, kymo_track_get_id (track), &n_members);
+  for (m_lo = 0, m_hi = n_members; m_lo < m_hi;)
+    {
+      gsize mid = m_lo + (m_hi - m_lo) / 2;
+      if (members[mid] < lo)
+        m_lo = mid + 1;
+      else
+        m_hi = mid;
+    }
+  for (gsize m = m_lo; m < n_members && members[m] < hi; m++)
+    {
+      double x = floor (time_to_x (f, instants[members[m]].ts));
+
+      if (x == last_x)
+        continue;
+      last_x = x;
+      gtk_snapshot_append_color (f->snapshot, &self->theme.accent, &GRAPHENE_RECT_INIT (x - 1, y, 3, h));
     }
 }
 
@@ -629,6 +758,7 @@ draw_span_box (Frame          *f,
           append_name_label (f, name, lx, y + (KYMO_TIMELINE_LANE_HEIGHT - self->text_height) / 2.0f);
         }
     }
+  highlight_span_box (f, span, &box);
 }
 
 static void
@@ -658,6 +788,7 @@ draw_merged_run (Frame          *f,
   gtk_snapshot_append_node (f->snapshot, self->hatch);
   gtk_snapshot_pop (f->snapshot);
   self->stats.merged_boxes++;
+  highlight_run_box (f, &box);
 
   if (box.size.width >= 40)
     {
@@ -994,6 +1125,7 @@ draw_depth (Frame     *f,
   if (n == 0)
     return;
 
+  highlight_begin_lane (f, track, depth);
   w.f = f;
   w.spans = spans;
   w.y = y;
@@ -1662,9 +1794,15 @@ draw_row (Frame                 *f,
   if (n_instants > 0)
     {
       if (content.kind == KYMO_TRACK_THREAD)
-        draw_instants (f, track, cy + 1, KYMO_TIMELINE_INSTANT_STRIP);
+        {
+          draw_instants (f, track, cy + 1, KYMO_TIMELINE_INSTANT_STRIP);
+          highlight_instants (f, track, cy + 1, KYMO_TIMELINE_INSTANT_STRIP);
+        }
       else
-        draw_instants (f, track, cy + KYMO_TIMELINE_ROW_PAD, content.height - 2 * KYMO_TIMELINE_ROW_PAD);
+        {
+          draw_instants (f, track, cy + KYMO_TIMELINE_ROW_PAD, content.height - 2 * KYMO_TIMELINE_ROW_PAD);
+          highlight_instants (f, track, cy + KYMO_TIMELINE_ROW_PAD, content.height - 2 * KYMO_TIMELINE_ROW_PAD);
+        }
     }
   gtk_snapshot_append_color (f->snapshot, &f->self->theme.grid,
                              &GRAPHENE_RECT_INIT (0, y + row->height - 1, f->viewport->width, 1));
@@ -1687,6 +1825,7 @@ frame_init (Frame                      *f,
   f->px_per_ns = viewport->width / (double) MAX (f->t1 - f->t0, 1);
   f->n_columns = MAX (viewport->width, 1);
   f->highlighted = kymo_session_get_highlighted_name (session);
+  f->highlight = kymo_session_get_highlight (session);
   f->top = KYMO_TIMELINE_RULER_HEIGHT;
   f->bottom = viewport->height;
 }

@@ -984,6 +984,7 @@ kymo_timeline_init (KymoTimeline *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-event", G_CALLBACK (on_range_changed), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::hovered-event", G_CALLBACK (on_range_changed), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::highlighted-name", G_CALLBACK (on_base_changed), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::highlight", G_CALLBACK (on_base_changed), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::wallclock", G_CALLBACK (on_base_changed), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::can-go-back", G_CALLBACK (update_history_actions), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::can-go-forward", G_CALLBACK (update_history_actions), self);

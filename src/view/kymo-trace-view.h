@@ -22,9 +22,16 @@ KymoTrace   *kymo_trace_view_get_trace    (KymoTraceView *self);
 KymoSession *kymo_trace_view_get_session  (KymoTraceView *self);
 GtkWidget   *kymo_trace_view_get_timeline (KymoTraceView *self);
 GtkWidget   *kymo_trace_view_get_track_list (KymoTraceView *self);
+/* The find bar over the timeline (Ctrl+F). */
+GtkWidget   *kymo_trace_view_get_search_bar (KymoTraceView *self);
 /* The pane under the timeline (the details pane); NULL removes it. */
 void         kymo_trace_view_set_details  (KymoTraceView *self,
                                            GtkWidget     *details);
 GtkWidget   *kymo_trace_view_get_details  (KymoTraceView *self);
+
+/* The bottom area (details, zones, flame graph…): F9 toggles it. */
+gboolean     kymo_trace_view_get_bottom_visible (KymoTraceView *self);
+void         kymo_trace_view_set_bottom_visible (KymoTraceView *self,
+                                                 gboolean       visible);
 
 G_END_DECLS

@@ -594,9 +594,88 @@ test_wallclock_and_symbols (void)
     g_assert_cmpstr (json_array_get_string_element (chain, 0), ==, "my_function");
     g_assert_cmpstr (json_array_get_string_element (chain, 1), ==, "0x0000000000009999");
   }
-  /* Wall-clock and symbol records are still shown, inside the range */
-  g_assert_cmpuint (n_instants (find_track (trace, "SegmentMetadataEvent")), ==, 1);
-  g_assert_cmpuint (n_instants (find_track (trace, "SymbolTableEntry")), ==, 1);
+  /* Metadata feeds the model (service, wall clock, symbols): it is not a track */
+  g_assert_null (find_track (trace, "SegmentMetadataEvent"));
+  g_assert_null (find_track (trace, "ClockSyncEvent"));
+  g_assert_null (find_track (trace, "SymbolTableEntry"));
+}
+
+/* CPU and scheduler samples reach KymoStacks symbolised: frames outermost
+ * first, inline frames of their own, short file:line locations, unresolved
+ * addresses as hex, undefined pool ids as KYMO_NO_STACK. */
+static void
+test_sampled_stacks (void)
+{
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  const char *cpu[] = { "worker_id:9", "tid:13", "source:11", "thread_name:135", "callchain:6", "cpu:137", NULL };
+  const char *dump[] = { "task_id:9", "callchain:6", NULL };
+  const char *sym[] = { "addr:9", "size:9", "symbol_name:7", "inline_depth:9", "source_file:7", "source_line:9", NULL };
+  const char *cf[] = { "address:9", "symbol:4", "location:4", NULL };
+  const guint64 chain[] = { 0x2010, 0x1004, 0x7777 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KymoTrace) trace = NULL;
+  KymoStacks *stacks;
+  const KymoStackSample *samples;
+  const KymoFrame *frames;
+  gsize n, n_frames;
+  static const char * const want[][2] = {
+    { "0x7777", NULL },
+    { "tokio::runtime::task::core::Core<T,S>::poll", "tokio-1.52.2/src/runtime/task/core.rs:364" },
+    { "tokio::loom::std::unsafe_cell::UnsafeCell<T>::with_mut", "tokio-1.52.2/src/loom/std/unsafe_cell.rs:16" },
+    { "leaf_fn", "src/main.rs:7" },
+  };
+
+  d9b_header (b);
+  d9b_schema (b, 0, "CpuSampleEvent", TRUE, cpu);
+  d9b_schema (b, 1, "TaskDumpEvent", TRUE, dump);
+  d9b_stack_pool (b, 5, chain, G_N_ELEMENTS (chain));
+  d9b_reset (b, 1000);
+  d9b_event (b, 0, 0); d9b_varint (b, 0); d9b_u32 (b, 7); d9b_u8 (b, 0); d9b_u8 (b, 0); d9b_u32 (b, 5); d9b_u8 (b, 0);
+  d9b_event (b, 0, 50); d9b_varint (b, 0); d9b_u32 (b, 7); d9b_u8 (b, 1); d9b_u8 (b, 0); d9b_u32 (b, 5); d9b_u8 (b, 0);
+  /* pool id 99 is never defined */
+  d9b_event (b, 0, 50); d9b_varint (b, 1); d9b_u32 (b, 8); d9b_u8 (b, 0); d9b_u8 (b, 0); d9b_u32 (b, 99); d9b_u8 (b, 0);
+  d9b_event (b, 1, 10); d9b_varint (b, 3); d9b_u32 (b, 5);
+  /* symbol tables at the end, in a segment of their own */
+  d9b_header (b);
+  d9b_schema (b, 0, "SymbolTableEntry", TRUE, sym);
+  d9b_schema (b, 1, "CallframeDefEvent", TRUE, cf);
+  d9b_pool (b, 1, "tokio::runtime::task::core::Core<T,S>::poll");
+  d9b_pool (b, 2, "/home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/tokio-1.52.2/src/runtime/task/core.rs");
+  d9b_pool (b, 3, "tokio::loom::std::unsafe_cell::UnsafeCell<T>::with_mut");
+  d9b_pool (b, 4, "/home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/tokio-1.52.2/src/loom/std/unsafe_cell.rs");
+  d9b_event (b, 0, 0); d9b_varint (b, 0x1004); d9b_varint (b, 0); d9b_u32 (b, 3); d9b_varint (b, 1); d9b_u32 (b, 4); d9b_varint (b, 16);
+  d9b_event (b, 0, 0); d9b_varint (b, 0x1000); d9b_varint (b, 0x100); d9b_u32 (b, 1); d9b_varint (b, 0); d9b_u32 (b, 2); d9b_varint (b, 364);
+  d9b_event (b, 0, 0); d9b_varint (b, 0x1004); d9b_varint (b, 0); d9b_u32 (b, 1); d9b_varint (b, 0); d9b_u32 (b, 2); d9b_varint (b, 364);
+  d9b_event (b, 1, 0); d9b_varint (b, 0x2010); d9b_str32 (b, "leaf_fn"); d9b_str32 (b, "src/main.rs:7");
+
+  trace = load (b, &error);
+  g_assert_no_error (error);
+  g_assert_null (find_track (trace, "TaskDumpEvent"));
+  g_assert_null (find_track (trace, "CallframeDefEvent"));
+
+  stacks = kymo_trace_get_stacks (trace);
+  samples = kymo_stacks_get_samples (stacks, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpint (samples[0].ts, ==, 1000);
+  g_assert_cmpint (samples[1].ts, ==, 1050);
+  g_assert_cmpint (samples[2].ts, ==, 1100);
+  g_assert_cmpuint (samples[0].track, ==, kymo_track_get_id (find_track (trace, "worker 0")));
+  g_assert_cmpuint (samples[2].track, ==, kymo_track_get_id (find_track (trace, "worker 1")));
+  g_assert_cmpstr (kymo_trace_get_name (trace, samples[0].kind), ==, "cpu");
+  g_assert_cmpstr (kymo_trace_get_name (trace, samples[1].kind), ==, "sched");
+  g_assert_cmpuint (samples[0].stack, ==, samples[1].stack);
+  g_assert_cmpuint (samples[2].stack, ==, KYMO_NO_STACK);
+
+  frames = kymo_stacks_get (stacks, samples[0].stack, &n_frames);
+  g_assert_cmpuint (n_frames, ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < n_frames; i++)
+    {
+      g_assert_cmpstr (kymo_trace_get_name (trace, frames[i].name), ==, want[i][0]);
+      if (want[i][1] == NULL)
+        g_assert_cmpuint (frames[i].location, ==, 0);
+      else
+        g_assert_cmpstr (kymo_trace_get_name (trace, frames[i].location), ==, want[i][1]);
+    }
 }
 
 static void
@@ -1168,13 +1247,29 @@ test_sample (gconstpointer data)
     }
   g_assert_cmpuint (worker_spans, ==, count (&w, "PollStartEvent") + count (&w, "WorkerParkEvent") +
                                       count (&w, "SpanEnter:"));
-  /* Nothing is left out: every event that is not a span edge, a queue sample
-   * or a wake is an instant somewhere; every wake is an instant too. */
+  /* Nothing is left out: every event that is not a span edge, a queue sample,
+   * metadata the model consumes or a task dump is an instant somewhere;
+   * every wake is an instant too. */
   kymo_trace_count_events (trace, &spans, &instants, NULL, NULL);
   g_assert_cmpuint (instants, ==, w.events - count (&w, "PollStartEvent") - count (&w, "PollEndEvent") -
                                   count (&w, "WorkerParkEvent") - count (&w, "WorkerUnparkEvent") -
                                   count (&w, "SpanEnter:") - count (&w, "SpanExit:") -
-                                  count (&w, "QueueSampleEvent"));
+                                  count (&w, "QueueSampleEvent") - count (&w, "SymbolTableEntry") -
+                                  count (&w, "ClockSyncEvent") - count (&w, "SegmentMetadataEvent") -
+                                  count (&w, "CallframeDefEvent") - count (&w, "TaskDumpEvent"));
+  /* Metadata is never a track */
+  g_assert_null (find_track (trace, "SymbolTableEntry"));
+  g_assert_null (find_track (trace, "ClockSyncEvent"));
+  g_assert_null (find_track (trace, "SegmentMetadataEvent"));
+  g_assert_null (find_track (trace, "CallframeDefEvent"));
+  g_assert_null (find_track (trace, "TaskDumpEvent"));
+  /* Every CPU sample is in the model's stacks, on its worker's track */
+  {
+    gsize n_samples;
+
+    kymo_stacks_get_samples (kymo_trace_get_stacks (trace), &n_samples);
+    g_assert_cmpuint (n_samples, ==, count (&w, "CpuSampleEvent"));
+  }
   kymo_trace_get_flows (trace, &n_flows);
   g_assert_cmpuint (n_flows, >, 0);
   g_assert_cmpuint (n_flows, <=, count (&w, "WakeEventEvent"));
@@ -1247,6 +1342,7 @@ main (int   argc,
   g_test_add_func ("/dial9/not-dial9", test_not_dial9);
   g_test_add_func ("/dial9/gzip", test_gzip);
   g_test_add_func ("/dial9/wallclock-symbols", test_wallclock_and_symbols);
+  g_test_add_func ("/dial9/sampled-stacks", test_sampled_stacks);
   g_test_add_func ("/dial9/tracing-spans", test_tracing_spans);
   g_test_add_func ("/dial9/every-prefix", test_every_prefix);
   g_test_add_func ("/dial9/parallel-same", test_parallel_same);

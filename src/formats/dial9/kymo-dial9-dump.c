@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "kymo-dial9-private.h"
+#include "kymo-dial9-files.h"
 
 typedef struct {
   KymoJsonWriter *w;
@@ -464,28 +465,45 @@ dump_frame (D9Dump      *dd,
     }
 }
 
-gboolean
-d9_dump (KymoLoadJob     *job,
-         KymoJsonWriter  *out,
-         GError         **error)
+/* Errors name @file (one of several) when given, else the input. */
+static void G_GNUC_PRINTF (6, 7)
+dump_error (KymoLoadJob    *job,
+            const char     *file,
+            GError        **error,
+            KymoLoadError   code,
+            guint64         offset,
+            const char     *format,
+            ...)
 {
-  g_autofree char *gz_warning = NULL;
-  g_autoptr(GError) gz_error = NULL;
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (file == NULL)
+    kymo_load_job_set_error (job, error, code, offset, "%s", message);
+  else
+    g_set_error (error, KYMO_LOAD_ERROR, code, "%s: offset %" G_GUINT64_FORMAT ": %s", file, offset, message);
+}
+
+/* Dumps one stream; takes @bytes. */
+static gboolean
+dump_stream (KymoLoadJob     *job,
+             KymoJsonWriter  *out,
+             GBytes          *bytes,
+             const char      *file,
+             const char      *gz_warning,
+             GError         **error)
+{
   D9Data *d;
   D9Dump dd;
-  GBytes *bytes;
   gsize pos = 0;
   guint64 base = 0;
   D9Status st = D9_OK;
   const char *message = NULL;
   gboolean ok = TRUE;
 
-  bytes = d9_open_stream (job, &gz_warning, &gz_error);
-  if (bytes == NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&gz_error));
-      return FALSE;
-    }
   d = d9_data_new ();
   d->bytes = bytes;
   d->data = g_bytes_get_data (bytes, &d->size);
@@ -494,13 +512,13 @@ d9_dump (KymoLoadJob     *job,
 
   if (d->size >= 4 && memcmp (d->data, D9_MAGIC, 4) != 0)
     {
-      kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_UNKNOWN_FORMAT, 0, "not a dial9 trace (no TRC header)");
+      dump_error (job, file, error, KYMO_LOAD_ERROR_UNKNOWN_FORMAT, 0, "not a dial9 trace (no TRC header)");
       d9_data_free (d);
       return FALSE;
     }
   if (d->size >= D9_HEADER_SIZE && d->data[4] != D9_VERSION)
     {
-      kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_UNSUPPORTED, 4,
+      dump_error (job, file, error, KYMO_LOAD_ERROR_UNSUPPORTED, 4,
                                "dial9 format version %u is not supported", d->data[4]);
       d9_data_free (d);
       return FALSE;
@@ -509,9 +527,9 @@ d9_dump (KymoLoadJob     *job,
   if (d->size < D9_HEADER_SIZE)
     {
       if (d->size == 0 || memcmp (d->data, D9_MAGIC "\x01", d->size) == 0)
-        kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_TRUNCATED, 0, "the input ends inside the dial9 header");
+        dump_error (job, file, error, KYMO_LOAD_ERROR_TRUNCATED, 0, "the input ends inside the dial9 header");
       else
-        kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_UNKNOWN_FORMAT, 0, "not a dial9 trace (no TRC header)");
+        dump_error (job, file, error, KYMO_LOAD_ERROR_UNKNOWN_FORMAT, 0, "not a dial9 trace (no TRC header)");
       d9_data_free (d);
       return FALSE;
     }
@@ -533,24 +551,73 @@ d9_dump (KymoLoadJob     *job,
 
   if (st == D9_TRUNCATED)
     {
-      kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_TRUNCATED, pos, "the input ends inside a frame");
+      dump_error (job, file, error, KYMO_LOAD_ERROR_TRUNCATED, pos, "the input ends inside a frame");
       ok = FALSE;
     }
   else if (st == D9_CORRUPT)
     {
-      kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_CORRUPT, pos, "%s", message ? message : "corrupt frame");
-      ok = FALSE;
-    }
-  else if (gz_error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&gz_error));
+      dump_error (job, file, error, KYMO_LOAD_ERROR_CORRUPT, pos, "%s", message ? message : "corrupt frame");
       ok = FALSE;
     }
   else if (gz_warning != NULL && g_str_has_prefix (gz_warning, "the gzip stream ends early"))
     {
-      kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_TRUNCATED, d->size, "%s", gz_warning);
+      dump_error (job, file, error, KYMO_LOAD_ERROR_TRUNCATED, d->size, "%s", gz_warning);
       ok = FALSE;
     }
   d9_data_free (d);
+  return ok;
+}
+
+gboolean
+d9_dump (KymoLoadJob     *job,
+         KymoJsonWriter  *out,
+         GError         **error)
+{
+  g_autofree char *gz_warning = NULL;
+  g_autoptr(GError) gz_error = NULL;
+  D9FileSet *files;
+  GBytes *bytes;
+  gboolean ok = TRUE;
+
+  if (!d9_files_wanted (kymo_load_job_get_input (job)))
+    {
+      bytes = d9_open_stream (job, &gz_warning, &gz_error);
+      if (bytes == NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&gz_error));
+          return FALSE;
+        }
+      if (!dump_stream (job, out, bytes, NULL, gz_warning, error))
+        return FALSE;
+      if (gz_error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&gz_error));
+          return FALSE;
+        }
+      return TRUE;
+    }
+
+  /* Each file in turn, offsets within it; damage in one does not stop
+   * the others, and the first is what the dump reports. */
+  files = d9_files_open (job, error);
+  if (files == NULL)
+    return FALSE;
+  for (guint i = 0; i < files->warnings->len; i++)
+    g_printerr ("%s\n", (const char *) g_ptr_array_index (files->warnings, i));
+  for (guint i = 0; i < files->files->len; i++)
+    {
+      D9File *f = &g_array_index (files->files, D9File, i);
+      g_autoptr(GError) local = NULL;
+
+      if (!dump_stream (job, out, g_bytes_ref (f->stream), f->path, NULL, &local))
+        {
+          if (ok)
+            g_propagate_error (error, g_steal_pointer (&local));
+          else
+            g_printerr ("%s\n", local->message);
+          ok = FALSE;
+        }
+    }
+  d9_file_set_free (files);
   return ok;
 }

@@ -9,8 +9,10 @@
 
 #include <stdlib.h>
 
+#include "kymo-dial9-files.h"
 #include "kymo-dial9-gzip.h"
 #include "kymo-dial9-pair.h"
+#include "kymo-dial9-side.h"
 
 #define PROGRESS_BYTES (1 << 16)
 
@@ -87,6 +89,7 @@ static const D9KnownSchema known[] = {
   { "ClockSyncEvent", FALSE, D9_KIND_CLOCK, { D9_ROLE_REALTIME }, 1 },
   { "SymbolTableEntry", FALSE, D9_KIND_SYMBOL, { D9_ROLE_ADDR, D9_ROLE_SYMBOL }, 2 },
   { "CallframeDefEvent", FALSE, D9_KIND_CALLFRAME, { D9_ROLE_ADDR, D9_ROLE_SYMBOL }, 2 },
+  { "TaskDumpEvent", FALSE, D9_KIND_TASK_DUMP, { D9_ROLE_TASK }, 1 },
   { "SpanEnter:", TRUE, D9_KIND_SPAN_ENTER, { D9_ROLE_WORKER, D9_ROLE_SPAN_ID }, 2 },
   { "SpanExit:", TRUE, D9_KIND_SPAN_EXIT, { D9_ROLE_WORKER, D9_ROLE_SPAN_ID }, 2 },
 };
@@ -848,7 +851,9 @@ handle_event (D9Loader      *l,
         handle_symbol (l, model, vals, absent);
       else if (model->kind == D9_KIND_META)
         handle_meta (l, model, vals, absent);
-      add_late (l, model, ts, source);
+      /* Metadata feeds the model; it is not drawn. */
+      if (!d9_kind_is_metadata (model->kind))
+        add_late (l, model, ts, source);
       return;
     }
 
@@ -976,7 +981,7 @@ handle_event (D9Loader      *l,
           return;
         }
       handle_meta (l, model, vals, absent);
-      break;
+      return;
 
     case D9_KIND_CLOCK:
       if (l->spec != NULL)
@@ -990,7 +995,11 @@ handle_event (D9Loader      *l,
           l->wall_offset = (gint64) vals[model->field[D9_ROLE_REALTIME]] - ts;
           kymo_trace_set_wallclock (l->trace, ts, (gint64) vals[model->field[D9_ROLE_REALTIME]]);
         }
-      break;
+      return;
+
+    case D9_KIND_TASK_DUMP:
+      /* Per-task stacks, read by describe: not a track of their own. */
+      return;
 
     case D9_KIND_GENERIC:
       if (model->field[D9_ROLE_SE_DURATION] >= 0 || model->field[D9_ROLE_SE_START] >= 0)
@@ -2883,6 +2892,58 @@ check_first_header (KymoLoadJob   *job,
   return TRUE;
 }
 
+/* Decodes @bytes into a new D9Data of @trace, starting again with the
+ * merge when the events turn out not to be in time order. Decoding leaves
+ * nothing in the trace but interned names and named tracks (reused), so a
+ * later attempt may decode other bytes into the same trace. */
+static gboolean
+decode_stream (KymoLoadJob  *job,
+               KymoTrace    *trace,
+               GBytes       *bytes,
+               GHashTable   *tracks_by_name,
+               D9Loader     *loader,
+               D9Stop       *stop,
+               GError      **error)
+{
+  D9Data *d = d9_data_new ();
+
+  d->bytes = g_bytes_ref (bytes);
+  d->data = g_bytes_get_data (bytes, &d->size);
+  kymo_trace_set_format_data (trace, d, d9_data_free);
+  if (!check_first_header (job, d->data, d->size, error))
+    {
+      if (tracks_by_name != NULL)
+        g_hash_table_unref (tracks_by_name);
+      return FALSE;
+    }
+
+  loader_init (loader, job, trace, d, tracks_by_name ? tracks_by_name : g_hash_table_new (NULL, NULL), NULL);
+  loader->streaming = TRUE;
+  if (!decode_all (loader, stop, error))
+    {
+      loader_clear (loader);
+      return FALSE;
+    }
+  if (loader->disorder)
+    {
+      /* Start again with the merge. */
+      GHashTable *names = g_hash_table_ref (loader->tracks_by_name);
+
+      loader_clear (loader);
+      d = d9_data_new ();
+      d->bytes = g_bytes_ref (bytes);
+      d->data = g_bytes_get_data (bytes, &d->size);
+      kymo_trace_set_format_data (trace, d, d9_data_free);
+      loader_init (loader, job, trace, d, names, NULL);
+      if (!decode_all (loader, stop, error))
+        {
+          loader_clear (loader);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 gboolean
 d9_load (KymoLoadJob  *job,
          KymoTrace    *trace,
@@ -2890,59 +2951,65 @@ d9_load (KymoLoadJob  *job,
 {
   g_autofree char *gz_warning = NULL;
   g_autoptr(GError) gz_error = NULL;
-  GBytes *bytes;
+  g_autoptr(GBytes) bytes = NULL;
+  D9FileSet *files = NULL;
   D9Loader loader;
-  D9Data *d;
   D9Stop stop;
 
-  bytes = d9_open_stream (job, &gz_warning, &gz_error);
-  if (bytes == NULL)
+  if (d9_files_wanted (kymo_load_job_get_input (job)))
     {
-      g_propagate_error (error, g_steal_pointer (&gz_error));
-      return FALSE;
+      files = d9_files_open (job, error);
+      if (files == NULL)
+        return FALSE;
+      bytes = d9_files_join (files);
+      kymo_trace_set_variant (trace, files->files->len == 1 ? "1 file" : "files");
     }
-
-  d = d9_data_new ();
-  d->bytes = bytes;
-  d->data = g_bytes_get_data (bytes, &d->size);
-  kymo_trace_set_format_data (trace, d, d9_data_free);
-
-  if (!check_first_header (job, d->data, d->size, error))
-    return FALSE;
-  if (d9_is_gzip (kymo_load_job_get_input (job)->main.data, kymo_load_job_get_input (job)->main.size))
-    kymo_trace_set_variant (trace, "gzip");
-
-  loader_init (&loader, job, trace, d, g_hash_table_new (NULL, NULL), NULL);
-  loader.streaming = TRUE;
-  if (!decode_all (&loader, &stop, error))
+  else
     {
-      loader_clear (&loader);
-      return FALSE;
-    }
-  if (loader.disorder)
-    {
-      /* Start again with the merge. Decoding left nothing in the trace but
-       * interned names (the same again) and named tracks (reused). */
-      GHashTable *tracks_by_name = g_hash_table_ref (loader.tracks_by_name);
-
-      loader_clear (&loader);
-      d = d9_data_new ();
-      d->bytes = g_bytes_ref (bytes);
-      d->data = g_bytes_get_data (bytes, &d->size);
-      kymo_trace_set_format_data (trace, d, d9_data_free);
-      loader_init (&loader, job, trace, d, tracks_by_name, NULL);
-      if (!decode_all (&loader, &stop, error))
+      bytes = d9_open_stream (job, &gz_warning, &gz_error);
+      if (bytes == NULL)
         {
-          loader_clear (&loader);
+          g_propagate_error (error, g_steal_pointer (&gz_error));
           return FALSE;
         }
+      if (d9_is_gzip (kymo_load_job_get_input (job)->main.data, kymo_load_job_get_input (job)->main.size))
+        kymo_trace_set_variant (trace, "gzip");
+    }
+
+  if (!decode_stream (job, trace, bytes, NULL, &loader, &stop, error))
+    {
+      d9_file_set_free (files);
+      return FALSE;
+    }
+  if (files != NULL && stop.status != D9_OK)
+    {
+      /* A damaged file among several: each is cut where its damage starts
+       * (the files after it still load) and the whole decodes again. */
+      GHashTable *names = g_hash_table_ref (loader.tracks_by_name);
+
+      loader_clear (&loader);
+      d9_files_cut_damage (files);
+      g_bytes_unref (bytes);
+      bytes = d9_files_join (files);
+      if (!decode_stream (job, trace, bytes, names, &loader, &stop, error))
+        {
+          d9_file_set_free (files);
+          return FALSE;
+        }
+    }
+  if (files != NULL)
+    {
+      for (guint i = 0; i < files->warnings->len; i++)
+        kymo_trace_add_warning (trace, KYMO_NO_OFFSET, KYMO_TIME_NONE, "%s",
+                                (const char *) g_ptr_array_index (files->warnings, i));
+      d9_file_set_free (files);
     }
   if (!kymo_load_job_progress (job, 0.9, "Building the timeline", error))
     {
       loader_clear (&loader);
       return FALSE;
     }
-  if (!d9_build_model (&loader, error))
+  if (!d9_build_model (&loader, error) || !d9_side_build (&loader, error))
     {
       loader_clear (&loader);
       return FALSE;

@@ -139,7 +139,16 @@ typedef enum {
   D9_KIND_CALLFRAME,
   D9_KIND_SPAN_ENTER,
   D9_KIND_SPAN_EXIT,
+  D9_KIND_TASK_DUMP,
 } D9Kind;
+
+/* Kinds the model consumes (symbols, wall clock, service) rather than draws. */
+static inline gboolean
+d9_kind_is_metadata (D9Kind kind)
+{
+  return kind == D9_KIND_META || kind == D9_KIND_CLOCK || kind == D9_KIND_SYMBOL ||
+         kind == D9_KIND_CALLFRAME || kind == D9_KIND_TASK_DUMP;
+}
 
 /* Fields a kind reads, by role. */
 typedef enum {

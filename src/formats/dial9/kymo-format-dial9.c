@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "kymo-formats.h"
+#include "kymo-dial9-files.h"
 #include "kymo-dial9-gzip.h"
 #include "kymo-dial9-private.h"
 
@@ -31,7 +32,9 @@ detect (KymoInput *input)
   guint8 head[D9_HEADER_SIZE];
   gsize n;
 
-  if (input->is_dir || data == NULL)
+  if (input->is_dir)
+    return d9_files_dir_has_dial9 (input->main.path) ? 90 : 0;
+  if (data == NULL)
     return 0;
   if (!d9_is_gzip (data, size))
     return score_head (data, size);

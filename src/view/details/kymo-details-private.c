@@ -11,6 +11,7 @@
 
 #include "kymo-details-private.h"
 #include "kymo-timeline-renderer.h"
+#include "kymo-clock.h"
 
 /* Below this a window cannot be told apart in nanoseconds (as the session). */
 #define MIN_WINDOW 10
@@ -24,6 +25,14 @@ _kymo_details_format_time (KymoSession *session,
 
   if (ts == KYMO_TIME_NONE)
     return g_strdup ("—");
+  if (kymo_session_get_wallclock (session))
+    {
+      KymoClock clock = kymo_session_get_utc (session) ? KYMO_CLOCK_UTC : KYMO_CLOCK_LOCAL;
+      char *abs = kymo_clock_format_absolute (kymo_session_get_trace (session), clock, ts);
+
+      if (abs != NULL)
+        return abs;
+    }
   kymo_trace_get_time_range (kymo_session_get_trace (session), &start, &end);
   if (start == KYMO_TIME_NONE)
     start = 0;

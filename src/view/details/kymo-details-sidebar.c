@@ -14,6 +14,12 @@
 #include "kymo-details-pane.h"
 #include "kymo-range-summary.h"
 #include "kymo-zone-view.h"
+#include "kymo-search-results.h"
+#include "kymo-flame-page.h"
+#include "kymo-call-tree-view.h"
+#include "dial9/kymo-dial9-poi-view.h"
+#include "dial9/kymo-dial9-tasks-view.h"
+#include "dial9/kymo-dial9-analysis.h"
 
 struct _KymoDetailsSidebar
 {
@@ -84,6 +90,15 @@ kymo_details_sidebar_constructed (GObject *object)
   gtk_stack_add_titled (GTK_STACK (self->stack), self->zones, KYMO_DETAILS_PAGE_ZONES, _("Zones"));
   gtk_stack_add_titled (GTK_STACK (self->stack), self->annotations, KYMO_DETAILS_PAGE_ANNOTATIONS, _("Annotations"));
   gtk_stack_add_titled (GTK_STACK (self->stack), self->range, KYMO_DETAILS_PAGE_RANGE, _("Range"));
+  gtk_stack_add_titled (GTK_STACK (self->stack), kymo_search_results_new (self->session), KYMO_DETAILS_PAGE_FIND, _("Find"));
+  gtk_stack_add_titled (GTK_STACK (self->stack), kymo_flame_page_new (self->session), "flame-graph", _("Flame Graph"));
+  gtk_stack_add_titled (GTK_STACK (self->stack), kymo_call_tree_view_new (self->session), "call-tree", _("Call Tree"));
+  if (kymo_dial9_analysis_applies (self->session))
+    {
+      gtk_stack_add_titled (GTK_STACK (self->stack), kymo_dial9_tasks_view_new (self->session), "tasks", _("Tasks"));
+      gtk_stack_add_titled (GTK_STACK (self->stack), kymo_dial9_poi_view_new (self->session), "poi",
+                            _("Points of Interest"));
+    }
   g_signal_connect_swapped (self->stack, "notify::visible-child-name", G_CALLBACK (on_page_changed), self);
 }
 
@@ -171,6 +186,8 @@ kymo_details_sidebar_class_init (KymoDetailsSidebarClass *klass)
 static void
 kymo_details_sidebar_init (KymoDetailsSidebar *self)
 {
+  GtkWidget *switcher_scroller;
+
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
 
@@ -184,7 +201,16 @@ kymo_details_sidebar_init (KymoDetailsSidebar *self)
   gtk_widget_set_margin_bottom (self->switcher, 2);
   gtk_widget_set_margin_start (self->switcher, 6);
   gtk_widget_set_margin_end (self->switcher, 6);
-  gtk_widget_set_parent (self->switcher, GTK_WIDGET (self));
+  /* Analyses add pages: tabs as wide as their labels, and a narrow window
+   * scrolls them rather than pushing the last ones out of reach. */
+  if (GTK_IS_BOX_LAYOUT (gtk_widget_get_layout_manager (self->switcher)))
+    gtk_box_layout_set_homogeneous (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (self->switcher)), FALSE);
+  switcher_scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (switcher_scroller),
+                                  GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (switcher_scroller), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (switcher_scroller), self->switcher);
+  gtk_widget_set_parent (switcher_scroller, GTK_WIDGET (self));
   gtk_widget_set_parent (self->stack, GTK_WIDGET (self));
 }
 

@@ -1,0 +1,45 @@
+/* kymo-dial9-files.h: several dial9 files (a folder of rotated segments) as one trace
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "kymo-dial9-private.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char   *path;
+  GBytes *stream;  /* decompressed */
+  gsize   start;   /* where it starts in the joined stream */
+  gsize   keep;    /* bytes of it in the joined stream */
+} D9File;
+
+typedef struct {
+  GArray    *files;     /* D9File, in natural name order (dial9 files only) */
+  GPtrArray *warnings;  /* char*: skipped and damaged files */
+} D9FileSet;
+
+/* Whether @input is a folder or several files: dial9 then reads every
+ * dial9 file in it, in natural name order, as one stream. */
+gboolean   d9_files_wanted    (KymoInput    *input);
+/* Whether the folder holds a dial9 file (for detection: looks at a few). */
+gboolean   d9_files_dir_has_dial9 (const char *path);
+/* Lists, maps and inflates the files (on several threads). Files that
+ * are not dial9 or cannot be read become warnings; none at all is an
+ * error naming the input. */
+D9FileSet *d9_files_open      (KymoLoadJob  *job,
+                               GError      **error);
+void       d9_file_set_free   (D9FileSet    *set);
+/* One stream of every file's first @keep bytes, one after the other (a
+ * file's header resets the decoder as a segment header does). */
+GBytes    *d9_files_join      (D9FileSet    *set);
+/* Cuts every file at its first damage (a frame that does not decode or is
+ * cut short), with a warning naming the file and the offset. */
+void       d9_files_cut_damage (D9FileSet   *set);
+/* Natural order: "trace.2" before "trace.10". */
+int        d9_natural_compare (const char   *a,
+                               const char   *b);
+
+G_END_DECLS

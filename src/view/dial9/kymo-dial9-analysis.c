@@ -1,0 +1,369 @@
+/* kymo-dial9-analysis.c
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "kymo-dial9"
+
+#include "config.h"
+
+#include "kymo-dial9-analysis.h"
+
+#define DATA_KEY "kymo-dial9-analysis"
+
+struct _KymoDial9Analysis
+{
+  GObject            parent_instance;
+
+  KymoSession       *session;   /* not owned: the session owns us */
+  KymoDial9Tasks    *tasks;
+  KymoDial9Pois     *pois;
+  KymoPoiThresholds  thresholds;
+  GCancellable      *cancellable;
+  GSettings         *settings;
+  guint              selected;
+  guint              generation;
+  gboolean           ready;
+};
+
+G_DEFINE_FINAL_TYPE (KymoDial9Analysis, kymo_dial9_analysis, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_READY,
+  PROP_SELECTED_TASK,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+typedef struct {
+  KymoTrace         *trace;
+  KymoDial9Tasks    *tasks;     /* given when only the points are redone */
+  KymoPoiThresholds  thresholds;
+  guint              generation;
+} Job;
+
+typedef struct {
+  KymoDial9Tasks *tasks;
+  KymoDial9Pois  *pois;
+  gboolean        own_tasks;
+  guint           generation;
+} Result;
+
+static void
+job_free (Job *job)
+{
+  g_object_unref (job->trace);
+  g_free (job);
+}
+
+static void
+result_free (Result *result)
+{
+  g_clear_pointer (&result->pois, kymo_dial9_pois_free);
+  if (result->own_tasks)
+    g_clear_pointer (&result->tasks, kymo_dial9_tasks_free);
+  g_free (result);
+}
+
+GSettings *
+kymo_dial9_analysis_dup_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL || !g_settings_schema_has_key (schema, "poi-long-poll-us"))
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+void
+kymo_dial9_analysis_load_thresholds (KymoPoiThresholds *thresholds)
+{
+  g_autoptr(GSettings) settings = kymo_dial9_analysis_dup_settings ();
+
+  thresholds->long_poll_ns = KYMO_POI_DEFAULT_LONG_POLL_NS;
+  thresholds->wake_delay_ns = KYMO_POI_DEFAULT_WAKE_DELAY_NS;
+  thresholds->sched_delay_ns = KYMO_POI_DEFAULT_SCHED_DELAY_NS;
+  if (settings == NULL)
+    return;
+  thresholds->long_poll_ns = (KymoTime) g_settings_get_uint (settings, "poi-long-poll-us") * 1000;
+  thresholds->wake_delay_ns = (KymoTime) g_settings_get_uint (settings, "poi-wake-delay-us") * 1000;
+  thresholds->sched_delay_ns = (KymoTime) g_settings_get_uint (settings, "poi-sched-delay-us") * 1000;
+}
+
+static void
+compute_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  Job *job = task_data;
+  Result *result = g_new0 (Result, 1);
+
+  result->generation = job->generation;
+  result->own_tasks = job->tasks == NULL;
+  result->tasks = job->tasks != NULL ? job->tasks : kymo_dial9_tasks_new (job->trace);
+  if (!g_cancellable_is_cancelled (cancellable))
+    result->pois = kymo_dial9_pois_new (result->tasks, &job->thresholds);
+  g_task_return_pointer (task, result, (GDestroyNotify) result_free);
+}
+
+static void
+on_computed (GObject      *source,
+             GAsyncResult *res,
+             gpointer      user_data)
+{
+  KymoDial9Analysis *self = KYMO_DIAL9_ANALYSIS (source);
+  Result *result = g_task_propagate_pointer (G_TASK (res), NULL);
+
+  if (result == NULL)
+    return;
+  if (result->generation != self->generation || result->pois == NULL)
+    {
+      result_free (result);
+      return;
+    }
+  if (result->own_tasks)
+    {
+      g_clear_pointer (&self->tasks, kymo_dial9_tasks_free);
+      self->tasks = g_steal_pointer (&result->tasks);
+    }
+  g_clear_pointer (&self->pois, kymo_dial9_pois_free);
+  self->pois = g_steal_pointer (&result->pois);
+  result_free (result);
+  /* Notified again after a recompute of the points: readers refresh. */
+  self->ready = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
+}
+
+static void
+start (KymoDial9Analysis *self,
+       gboolean           points_only)
+{
+  g_autoptr(GTask) task = NULL;
+  Job *job = g_new0 (Job, 1);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  job->trace = g_object_ref (kymo_session_get_trace (self->session));
+  job->tasks = points_only ? self->tasks : NULL;
+  job->thresholds = self->thresholds;
+  job->generation = ++self->generation;
+  task = g_task_new (self, self->cancellable, on_computed, NULL);
+  g_task_set_source_tag (task, start);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, compute_thread);
+}
+
+void
+kymo_dial9_analysis_set_thresholds (KymoDial9Analysis       *self,
+                                    const KymoPoiThresholds *thresholds)
+{
+  g_return_if_fail (KYMO_IS_DIAL9_ANALYSIS (self));
+  g_return_if_fail (thresholds != NULL);
+
+  if (memcmp (&self->thresholds, thresholds, sizeof *thresholds) == 0)
+    return;
+  self->thresholds = *thresholds;
+  /* The tasks stay (the thread only reads them); a job still making them
+   * is replaced by one that makes both. */
+  start (self, self->tasks != NULL);
+}
+
+static void
+on_settings_changed (KymoDial9Analysis *self)
+{
+  KymoPoiThresholds t;
+
+  kymo_dial9_analysis_load_thresholds (&t);
+  kymo_dial9_analysis_set_thresholds (self, &t);
+}
+
+gboolean
+kymo_dial9_analysis_applies (KymoSession *session)
+{
+  KymoTrace *trace;
+  gsize n;
+
+  g_return_val_if_fail (KYMO_IS_SESSION (session), FALSE);
+
+  trace = kymo_session_get_trace (session);
+  if (kymo_trace_get_format (trace) == NULL || g_strcmp0 (kymo_trace_get_format (trace)->name, "dial9") != 0)
+    return FALSE;
+  kymo_records_get_all (kymo_trace_get_records (trace), &n);
+  return n > 0;
+}
+
+KymoDial9Analysis *
+kymo_dial9_analysis_get (KymoSession *session)
+{
+  KymoDial9Analysis *self;
+
+  g_return_val_if_fail (KYMO_IS_SESSION (session), NULL);
+
+  self = g_object_get_data (G_OBJECT (session), DATA_KEY);
+  if (self != NULL)
+    return self;
+  self = g_object_new (KYMO_TYPE_DIAL9_ANALYSIS, NULL);
+  self->session = session;
+  g_object_set_data_full (G_OBJECT (session), DATA_KEY, self, g_object_unref);
+  kymo_dial9_analysis_load_thresholds (&self->thresholds);
+  self->settings = kymo_dial9_analysis_dup_settings ();
+  if (self->settings != NULL)
+    g_signal_connect_object (self->settings, "changed", G_CALLBACK (on_settings_changed), self,
+                             G_CONNECT_SWAPPED);
+  start (self, FALSE);
+  return self;
+}
+
+KymoSession *
+kymo_dial9_analysis_get_session (KymoDial9Analysis *self)
+{
+  g_return_val_if_fail (KYMO_IS_DIAL9_ANALYSIS (self), NULL);
+  return self->session;
+}
+
+KymoDial9Tasks *
+kymo_dial9_analysis_get_tasks (KymoDial9Analysis *self)
+{
+  g_return_val_if_fail (KYMO_IS_DIAL9_ANALYSIS (self), NULL);
+  return self->tasks;
+}
+
+KymoDial9Pois *
+kymo_dial9_analysis_get_pois (KymoDial9Analysis *self)
+{
+  g_return_val_if_fail (KYMO_IS_DIAL9_ANALYSIS (self), NULL);
+  return self->pois;
+}
+
+gboolean
+kymo_dial9_analysis_get_ready (KymoDial9Analysis *self)
+{
+  g_return_val_if_fail (KYMO_IS_DIAL9_ANALYSIS (self), FALSE);
+  return self->ready;
+}
+
+guint
+kymo_dial9_analysis_get_selected_task (KymoDial9Analysis *self)
+{
+  g_return_val_if_fail (KYMO_IS_DIAL9_ANALYSIS (self), KYMO_DIAL9_NO_TASK);
+  return self->selected;
+}
+
+void
+kymo_dial9_analysis_set_selected_task (KymoDial9Analysis *self,
+                                       guint              row)
+{
+  gsize n_rows = 0;
+
+  g_return_if_fail (KYMO_IS_DIAL9_ANALYSIS (self));
+
+  if (self->tasks != NULL)
+    kymo_dial9_tasks_get_rows (self->tasks, &n_rows);
+  if (row >= n_rows)
+    row = KYMO_DIAL9_NO_TASK;
+  if (self->selected == row)
+    return;
+  self->selected = row;
+  if (row == KYMO_DIAL9_NO_TASK)
+    kymo_session_set_highlight (self->session, NULL);
+  else
+    {
+      g_autoptr(KymoEventSet) set = kymo_dial9_tasks_dup_polls_set (self->tasks, row);
+      kymo_session_set_highlight (self->session, set);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_TASK]);
+}
+
+static void
+kymo_dial9_analysis_dispose (GObject *object)
+{
+  KymoDial9Analysis *self = (KymoDial9Analysis *) object;
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->settings);
+  G_OBJECT_CLASS (kymo_dial9_analysis_parent_class)->dispose (object);
+}
+
+static void
+kymo_dial9_analysis_finalize (GObject *object)
+{
+  KymoDial9Analysis *self = (KymoDial9Analysis *) object;
+
+  g_clear_pointer (&self->pois, kymo_dial9_pois_free);
+  g_clear_pointer (&self->tasks, kymo_dial9_tasks_free);
+  G_OBJECT_CLASS (kymo_dial9_analysis_parent_class)->finalize (object);
+}
+
+static void
+kymo_dial9_analysis_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  KymoDial9Analysis *self = KYMO_DIAL9_ANALYSIS (object);
+
+  switch (prop_id)
+    {
+    case PROP_READY:
+      g_value_set_boolean (value, self->ready);
+      break;
+    case PROP_SELECTED_TASK:
+      g_value_set_uint (value, self->selected);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+kymo_dial9_analysis_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  KymoDial9Analysis *self = KYMO_DIAL9_ANALYSIS (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_TASK:
+      kymo_dial9_analysis_set_selected_task (self, g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+kymo_dial9_analysis_class_init (KymoDial9AnalysisClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = kymo_dial9_analysis_dispose;
+  object_class->finalize = kymo_dial9_analysis_finalize;
+  object_class->get_property = kymo_dial9_analysis_get_property;
+  object_class->set_property = kymo_dial9_analysis_set_property;
+
+  properties[PROP_READY] =
+    g_param_spec_boolean ("ready", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SELECTED_TASK] =
+    g_param_spec_uint ("selected-task", NULL, NULL, 0, G_MAXUINT, KYMO_DIAL9_NO_TASK,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+kymo_dial9_analysis_init (KymoDial9Analysis *self)
+{
+  self->selected = KYMO_DIAL9_NO_TASK;
+}

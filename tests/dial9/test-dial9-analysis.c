@@ -1,0 +1,328 @@
+/* test-dial9-analysis.c: tasks and points of interest of generated dial9 traces
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "kymo-analysis.h"
+#include "kymo-test-utils.h"
+#include "dial9-builder.h"
+
+/* Writes events at absolute times, with resets where the format needs them. */
+typedef struct {
+  GByteArray *b;
+  guint64     base;
+} Writer;
+
+enum {
+  T_POLL_START, T_POLL_END, T_PARK, T_UNPARK, T_SPAWN, T_TERMINATE, T_WAKE, T_CPU,
+};
+
+static void
+at (Writer  *w,
+    guint16  type,
+    guint64  ts)
+{
+  if (ts < w->base || ts - w->base > 0xFFFFFF)
+    {
+      d9b_reset (w->b, ts);
+      w->base = ts;
+    }
+  d9b_event (w->b, type, (gint32) (ts - w->base));
+  w->base = ts;
+}
+
+static void
+schemas (Writer *w)
+{
+  const char *poll_start[] = { "worker_id:9", "local_queue:11", "task_id:9", "spawn_loc:7", NULL };
+  const char *poll_end[] = { "worker_id:9", NULL };
+  const char *park[] = { "worker_id:9", "local_queue:11", "cpu_time_ns:9", "tid:13", NULL };
+  const char *unpark[] = { "worker_id:9", "local_queue:11", "cpu_time_ns:9", "sched_wait_ns:9", "tid:13", NULL };
+  const char *spawn[] = { "task_id:9", "spawn_loc:7", "instrumented:3", NULL };
+  const char *terminate[] = { "task_id:9", NULL };
+  const char *wake[] = { "waker_task_id:9", "woken_task_id:9", "target_worker:11", NULL };
+  const char *cpu[] = { "worker_id:9", "tid:13", "source:11", "thread_name:135", "callchain:6", "cpu:137", NULL };
+
+  d9b_header (w->b);
+  d9b_schema (w->b, T_POLL_START, "PollStartEvent", TRUE, poll_start);
+  d9b_schema (w->b, T_POLL_END, "PollEndEvent", TRUE, poll_end);
+  d9b_schema (w->b, T_PARK, "WorkerParkEvent", TRUE, park);
+  d9b_schema (w->b, T_UNPARK, "WorkerUnparkEvent", TRUE, unpark);
+  d9b_schema (w->b, T_SPAWN, "TaskSpawnEvent", TRUE, spawn);
+  d9b_schema (w->b, T_TERMINATE, "TaskTerminateEvent", TRUE, terminate);
+  d9b_schema (w->b, T_WAKE, "WakeEventEvent", TRUE, wake);
+  d9b_schema (w->b, T_CPU, "CpuSampleEvent", TRUE, cpu);
+  d9b_pool (w->b, 1, "src/a.rs:1:1");
+  d9b_pool (w->b, 2, "/home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/tokio-1.52.2/src/b.rs:2:2");
+  w->base = 0;
+}
+
+static void
+poll (Writer *w, guint64 worker, guint64 task, guint32 loc, guint64 start, guint64 end)
+{
+  at (w, T_POLL_START, start); d9b_varint (w->b, worker); d9b_u8 (w->b, 0); d9b_varint (w->b, task); d9b_u32 (w->b, loc);
+  at (w, T_POLL_END, end); d9b_varint (w->b, worker);
+}
+
+static void
+wake (Writer *w, guint64 waker, guint64 woken, guint64 ts)
+{
+  at (w, T_WAKE, ts); d9b_varint (w->b, waker); d9b_varint (w->b, woken); d9b_u8 (w->b, 255);
+}
+
+/* Task 1 (instrumented) is polled twice on worker 0: 2.5 ms with a CPU
+ * sample in it, then 100 ns. Task 2 (not instrumented) is woken by task 1
+ * 2.648 ms before its one 500 ns poll on worker 1, which waited 300 µs for
+ * the kernel when it unparked; task 2 wakes task 1 and is woken once more
+ * by no task. */
+static GByteArray *
+scenario (void)
+{
+  Writer w = { g_byte_array_new (), 0 };
+
+  schemas (&w);
+  at (&w, T_SPAWN, 1000000); d9b_varint (w.b, 1); d9b_u32 (w.b, 1); d9b_u8 (w.b, 1);
+  at (&w, T_SPAWN, 1000100); d9b_varint (w.b, 2); d9b_u32 (w.b, 2); d9b_u8 (w.b, 0);
+  at (&w, T_PARK, 1000500); d9b_varint (w.b, 1); d9b_u8 (w.b, 0); d9b_varint (w.b, 0); d9b_u32 (w.b, 11);
+  at (&w, T_POLL_START, 1001000); d9b_varint (w.b, 0); d9b_u8 (w.b, 0); d9b_varint (w.b, 1); d9b_u32 (w.b, 1);
+  wake (&w, 1, 2, 1002000);
+  at (&w, T_UNPARK, 1002100); d9b_varint (w.b, 1); d9b_u8 (w.b, 0); d9b_varint (w.b, 0); d9b_varint (w.b, 300000); d9b_u32 (w.b, 11);
+  at (&w, T_CPU, 1002500); d9b_varint (w.b, 0); d9b_u32 (w.b, 10); d9b_u8 (w.b, 0); d9b_u8 (w.b, 0); d9b_u32 (w.b, 77); d9b_u8 (w.b, 0);
+  at (&w, T_POLL_END, 3501000); d9b_varint (w.b, 0);
+  at (&w, T_POLL_START, 3650000); d9b_varint (w.b, 1); d9b_u8 (w.b, 0); d9b_varint (w.b, 2); d9b_u32 (w.b, 2);
+  wake (&w, 2, 1, 3650200);
+  at (&w, T_POLL_END, 3650500); d9b_varint (w.b, 1);
+  poll (&w, 0, 1, 1, 3650600, 3650700);
+  wake (&w, 0, 2, 3660000);
+  at (&w, T_TERMINATE, 3700000); d9b_varint (w.b, 2);
+  return w.b;
+}
+
+static KymoTrace *
+load (GByteArray *b)
+{
+  g_autoptr(GError) error = NULL;
+  KymoTrace *trace = kymo_test_load_bytes (b->data, b->len, "dial9", &error);
+
+  g_assert_no_error (error);
+  return trace;
+}
+
+static void
+test_tasks (void)
+{
+  g_autoptr(GByteArray) b = scenario ();
+  g_autoptr(KymoTrace) trace = load (b);
+  g_autoptr(KymoDial9Tasks) tasks = kymo_dial9_tasks_new (trace);
+  const KymoDial9Task *rows;
+  const KymoDial9Wake *wakes;
+  const guint32 *polls;
+  gsize n;
+
+  rows = kymo_dial9_tasks_get_rows (tasks, &n);
+  g_assert_cmpuint (n, ==, 2);
+
+  g_assert_cmpuint (rows[0].task_id, ==, 1);
+  g_assert_cmpstr (kymo_dial9_tasks_get_runtime (tasks, 0), ==, "Tokio runtime");
+  g_assert_cmpstr (kymo_dial9_tasks_get_spawn_loc (tasks, 0), ==, "src/a.rs:1:1");
+  g_assert_cmpint (rows[0].spawned, ==, 1000000);
+  g_assert_cmpint (rows[0].terminated, ==, KYMO_TIME_NONE);
+  g_assert_cmpuint (rows[0].polls, ==, 2);
+  g_assert_cmpint (rows[0].poll_total, ==, 2500100);
+  g_assert_cmpint (rows[0].poll_max, ==, 2500000);
+  g_assert_cmpuint (rows[0].wakes, ==, 1);
+  g_assert_true (rows[0].instrumented);
+
+  g_assert_cmpuint (rows[1].task_id, ==, 2);
+  g_assert_cmpstr (kymo_dial9_tasks_get_spawn_loc (tasks, 1), ==, "tokio-1.52.2/src/b.rs:2:2");
+  g_assert_cmpint (rows[1].spawned, ==, 1000100);
+  g_assert_cmpint (rows[1].terminated, ==, 3700000);
+  g_assert_cmpuint (rows[1].polls, ==, 1);
+  g_assert_cmpint (rows[1].poll_total, ==, 500);
+  g_assert_cmpint (rows[1].poll_max, ==, 500);
+  g_assert_cmpuint (rows[1].wakes, ==, 2);
+  g_assert_false (rows[1].instrumented);
+
+  /* Its polls, for the highlight, and who woke it */
+  polls = kymo_dial9_tasks_get_polls_of (tasks, 0, &n);
+  g_assert_cmpuint (n, ==, 2);
+  {
+    gsize n_all;
+    const KymoDial9Poll *all = kymo_dial9_tasks_get_polls (tasks, &n_all);
+    g_autoptr(KymoEventSet) set = kymo_dial9_tasks_dup_polls_set (tasks, 0);
+
+    g_assert_cmpuint (n_all, ==, 3);
+    g_assert_cmpint (all[polls[0]].start, ==, 1001000);
+    g_assert_cmpint (all[polls[1]].start, ==, 3650600);
+    g_assert_cmpuint (kymo_event_set_get_n_events (set), ==, 2);
+    g_assert_true (kymo_event_set_contains_span (set, all[polls[0]].track, all[polls[0]].span));
+    g_assert_true (kymo_dial9_tasks_find_poll (tasks, all[polls[1]].track, all[polls[1]].span) == &all[polls[1]]);
+  }
+  wakes = kymo_dial9_tasks_get_wakes_of (tasks, 1, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpint (wakes[0].ts, ==, 1002000);
+  g_assert_cmpuint (wakes[0].waker_id, ==, 1);
+  g_assert_cmpuint (wakes[0].waker, ==, 0);
+  g_assert_cmpuint (wakes[1].waker_id, ==, 0);
+  g_assert_cmpuint (wakes[1].waker, ==, G_MAXUINT32);
+}
+
+static void
+test_tasks_cli (void)
+{
+  g_autoptr(GByteArray) b = scenario ();
+  g_autofree char *path = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("KYMO_CLI");
+  int fd, status;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("KYMO_CLI is not set");
+      return;
+    }
+  fd = g_file_open_tmp ("kymo-tasks-XXXXXX.bin", &path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, (const char *) b->data, b->len, NULL));
+  {
+    const char *argv[] = { cli, "tasks", "--json", path, NULL };
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
+  }
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (out, ==,
+                   "{\"runtime\":\"Tokio runtime\",\"task_id\":1,\"spawn_loc\":\"src/a.rs:1:1\",\"spawned\":1000000,"
+                   "\"terminated\":null,\"polls\":2,\"poll_total\":2500100,\"poll_max\":2500000,\"wakes\":1}\n"
+                   "{\"runtime\":\"Tokio runtime\",\"task_id\":2,\"spawn_loc\":\"tokio-1.52.2/src/b.rs:2:2\","
+                   "\"spawned\":1000100,\"terminated\":3700000,\"polls\":1,\"poll_total\":500,\"poll_max\":500,"
+                   "\"wakes\":2}\n");
+  g_unlink (path);
+}
+
+typedef struct {
+  KymoPoiKind kind;
+  KymoTime    start;
+  KymoTime    end;
+  KymoTime    severity;
+} WantPoi;
+
+static void
+check_pois (const KymoPoi *pois,
+            gsize          n,
+            const WantPoi *want,
+            gsize          n_want)
+{
+  g_assert_cmpuint (n, ==, n_want);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_assert_cmpint (pois[i].kind, ==, want[i].kind);
+      g_assert_cmpint (pois[i].start, ==, want[i].start);
+      g_assert_cmpint (pois[i].end, ==, want[i].end);
+      g_assert_cmpint (pois[i].severity, ==, want[i].severity);
+      g_assert_cmpuint (pois[i].span, !=, G_MAXUINT32);
+    }
+}
+
+static void
+test_pois (void)
+{
+  g_autoptr(GByteArray) b = scenario ();
+  g_autoptr(KymoTrace) trace = load (b);
+  g_autoptr(KymoDial9Tasks) tasks = kymo_dial9_tasks_new (trace);
+  KymoPoiThresholds t = { KYMO_POI_DEFAULT_LONG_POLL_NS, KYMO_POI_DEFAULT_WAKE_DELAY_NS,
+                          KYMO_POI_DEFAULT_SCHED_DELAY_NS };
+  g_autoptr(KymoDial9Pois) pois = kymo_dial9_pois_new (tasks, &t);
+  static const WantPoi worst[] = {
+    { KYMO_POI_WAKE_DELAY, 1002000, 3650000, 2648000 },
+    { KYMO_POI_LONG_POLL, 1001000, 3501000, 2500000 },
+    { KYMO_POI_CPU_SAMPLES, 1001000, 3501000, 2500000 },
+    { KYMO_POI_SCHED_DELAY, 702100, 1002100, 300000 },
+    { KYMO_POI_UNINSTRUMENTED, 3650000, 3650500, 500 },
+  };
+  static const WantPoi timed[] = {
+    { KYMO_POI_SCHED_DELAY, 702100, 1002100, 300000 },
+    { KYMO_POI_LONG_POLL, 1001000, 3501000, 2500000 },
+    { KYMO_POI_CPU_SAMPLES, 1001000, 3501000, 2500000 },
+    { KYMO_POI_WAKE_DELAY, 1002000, 3650000, 2648000 },
+    { KYMO_POI_UNINSTRUMENTED, 3650000, 3650500, 500 },
+  };
+  const KymoPoi *list;
+  gsize n;
+
+  list = kymo_dial9_pois_get_worst (pois, &n);
+  check_pois (list, n, worst, G_N_ELEMENTS (worst));
+  g_assert_cmpuint (list[2].count, ==, 1);
+  list = kymo_dial9_pois_get_timed (pois, &n);
+  check_pois (list, n, timed, G_N_ELEMENTS (timed));
+
+  /* Thresholds move what counts: nothing here is longer than 10 ms */
+  {
+    KymoPoiThresholds high = { 10000000, 10000000, 10000000 };
+    g_autoptr(KymoDial9Pois) few = kymo_dial9_pois_new (tasks, &high);
+
+    list = kymo_dial9_pois_get_worst (few, &n);
+    g_assert_cmpuint (n, ==, 2);
+    g_assert_cmpint (list[0].kind, ==, KYMO_POI_CPU_SAMPLES);
+    g_assert_cmpint (list[1].kind, ==, KYMO_POI_UNINSTRUMENTED);
+  }
+}
+
+/* A clock sync says trace time 1000 is 1700000000.123456789 s after the
+ * epoch: a spawn 1000 ns later is 2023-11-14 22:13:20.123457789 UTC. */
+static void
+test_absolute_time (void)
+{
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  const char *clock[] = { "realtime_ns:9", NULL };
+  const char *spawn[] = { "task_id:9", "instrumented:3", NULL };
+  g_autoptr(KymoTrace) trace = NULL;
+  g_autoptr(KymoTrace) plain = NULL;
+  g_autofree char *utc = NULL;
+  g_autofree char *none = NULL;
+
+  d9b_header (b);
+  d9b_schema (b, 0, "ClockSyncEvent", TRUE, clock);
+  d9b_schema (b, 1, "TaskSpawnEvent", TRUE, spawn);
+  d9b_event (b, 0, 1000); d9b_varint (b, G_GUINT64_CONSTANT (1700000000123456789));
+  d9b_event (b, 1, 1000); d9b_varint (b, 7); d9b_u8 (b, 1);
+  trace = load (b);
+  utc = kymo_clock_format_absolute (trace, KYMO_CLOCK_UTC, 2000);
+  g_assert_cmpstr (utc, ==, "2023-11-14 22:13:20.123457789 UTC");
+  g_assert_null (kymo_clock_fallback_note (trace, KYMO_CLOCK_UTC));
+  g_assert_null (kymo_clock_format_absolute (trace, KYMO_CLOCK_RELATIVE, 2000));
+
+  /* Without clock sync: relative, with a note, never a wrong date */
+  {
+    g_autoptr(GByteArray) p = g_byte_array_new ();
+
+    d9b_header (p);
+    d9b_schema (p, 1, "TaskSpawnEvent", TRUE, spawn);
+    d9b_event (p, 1, 1000); d9b_varint (p, 7); d9b_u8 (p, 1);
+    plain = load (p);
+  }
+  none = kymo_clock_format_absolute (plain, KYMO_CLOCK_UTC, 1000);
+  g_assert_null (none);
+  g_assert_nonnull (kymo_clock_fallback_note (plain, KYMO_CLOCK_LOCAL));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/dial9-analysis/tasks", test_tasks);
+  g_test_add_func ("/dial9-analysis/tasks-cli", test_tasks_cli);
+  g_test_add_func ("/dial9-analysis/pois", test_pois);
+  g_test_add_func ("/dial9-analysis/absolute-time", test_absolute_time);
+  return g_test_run ();
+}

@@ -1,0 +1,77 @@
+/* test-stacks.c: sampled call stacks in the model
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "kymo.h"
+
+/* The same frames give the same id, so a flame graph folds identical
+ * stacks without comparing them again. */
+static void
+test_stacks_shared (void)
+{
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  KymoStacks *stacks = kymo_trace_get_stacks (trace);
+  KymoFrame a[] = { { kymo_trace_intern (trace, "main"), 0 },
+                    { kymo_trace_intern (trace, "poll"), kymo_trace_intern (trace, "src/x.rs:42") } };
+  KymoFrame b[] = { { kymo_trace_intern (trace, "main"), 0 } };
+  KymoFrame c[] = { a[0], a[1] };
+  const KymoFrame *got;
+  guint32 sa, sb, sc;
+  gsize n;
+
+  sa = kymo_stacks_add (stacks, a, G_N_ELEMENTS (a));
+  sb = kymo_stacks_add (stacks, b, G_N_ELEMENTS (b));
+  sc = kymo_stacks_add (stacks, c, G_N_ELEMENTS (c));
+  g_assert_cmpuint (sa, !=, sb);
+  g_assert_cmpuint (sa, ==, sc);
+  g_assert_cmpuint (kymo_stacks_get_n_stacks (stacks), ==, 2);
+
+  got = kymo_stacks_get (stacks, sa, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpstr (kymo_trace_get_name (trace, got[0].name), ==, "main");
+  g_assert_cmpstr (kymo_trace_get_name (trace, got[1].name), ==, "poll");
+  g_assert_cmpstr (kymo_trace_get_name (trace, got[1].location), ==, "src/x.rs:42");
+  g_assert_null (kymo_stacks_get (stacks, KYMO_NO_STACK, &n));
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_null (kymo_stacks_get (stacks, 77, &n));
+}
+
+/* Decoders add samples per thread batch; readers want them in time order. */
+static void
+test_samples_in_time_order (void)
+{
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  KymoStacks *stacks = kymo_trace_get_stacks (trace);
+  guint32 cpu = kymo_trace_intern (trace, "cpu");
+  const KymoStackSample *samples;
+  KymoTime batches[] = { 50, 60, 70, 10, 20, 30, 55 };
+  gsize n;
+
+  for (guint i = 0; i < G_N_ELEMENTS (batches); i++)
+    kymo_stacks_add_sample (stacks, i % 2, batches[i], KYMO_NO_STACK, cpu, i);
+  kymo_trace_seal (trace);
+
+  samples = kymo_stacks_get_samples (stacks, &n);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (batches));
+  for (gsize i = 1; i < n; i++)
+    g_assert_cmpint (samples[i - 1].ts, <=, samples[i].ts);
+  g_assert_cmpint (samples[0].ts, ==, 10);
+  g_assert_cmpuint (samples[0].source, ==, 3);
+  g_assert_cmpuint (samples[0].track, ==, 1);
+  g_assert_cmpuint (kymo_stacks_lower_bound (stacks, 55), ==, 4);
+  g_assert_cmpuint (kymo_stacks_lower_bound (stacks, 56), ==, 5);
+  g_assert_cmpuint (kymo_stacks_lower_bound (stacks, 1000), ==, n);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/stacks/shared", test_stacks_shared);
+  g_test_add_func ("/stacks/samples-in-time-order", test_samples_in_time_order);
+  return g_test_run ();
+}

@@ -1,0 +1,289 @@
+/* test-flame-graph.c: the flame graph and call tree follow the selected range
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "kymo-session.h"
+#include "kymo-call-tree-item.h"
+#include "kymo-call-tree-view.h"
+#include "kymo-flame-page.h"
+#include "kymo-trace-view.h"
+
+#define MS 1000000LL
+
+/* "main": a "frame" every 100 ms (60 ms long) holding "layout" and "paint";
+ * "worker": a "job" every 50 ms (20 ms long). Ten frames, 1 s. */
+static KymoTrace *
+make_trace (void)
+{
+  KymoTrace *trace = kymo_trace_new ();
+  guint main_id = kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_THREAD, "main");
+  guint worker = kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_THREAD, "worker");
+  KymoTrack *t = kymo_trace_get_track (trace, main_id);
+  KymoTrack *w = kymo_trace_get_track (trace, worker);
+  guint32 frame = kymo_trace_intern (trace, "frame");
+  guint32 layout = kymo_trace_intern (trace, "layout");
+  guint32 paint = kymo_trace_intern (trace, "paint");
+  guint32 job = kymo_trace_intern (trace, "job");
+
+  for (int i = 0; i < 10; i++)
+    {
+      KymoTime s = i * 100 * MS;
+
+      /* frame 4 is the longest: 80 ms */
+      kymo_track_add_span (t, s, s + (i == 4 ? 80 : 60) * MS, frame, 0, 0, 0);
+      kymo_track_add_span (t, s, s + 20 * MS, layout, 1, 0, 0);
+      kymo_track_add_span (t, s + 30 * MS, s + (i == 4 ? 80 : 60) * MS, paint, 1, 0, 0);
+    }
+  for (int i = 0; i < 20; i++)
+    kymo_track_add_span (w, i * 50 * MS, i * 50 * MS + 20 * MS, job, 0, 0, 0);
+  kymo_trace_set_time_range (trace, 0, 1000 * MS);
+  kymo_trace_seal (trace);
+  return trace;
+}
+
+static void
+iterate (int rounds)
+{
+  for (int i = 0; i < rounds; i++)
+    {
+      g_usleep (5000);
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+    }
+}
+
+static GtkWidget *
+show_window (GtkWidget *child,
+             int        width,
+             int        height)
+{
+  GtkWidget *window = gtk_window_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_set_child (GTK_WINDOW (window), child);
+  gtk_window_present (GTK_WINDOW (window));
+  for (int i = 0; i < 200 && (gtk_widget_get_width (child) < width / 2 || !gtk_widget_get_mapped (child)); i++)
+    iterate (1);
+  iterate (20);
+  return window;
+}
+
+/* Until the fold the last range change started is published. */
+static KymoCallTree *
+wait_for_tree (KymoFlameModel *model)
+{
+  for (int i = 0; i < 2000 && (kymo_flame_model_get_busy (model) || kymo_flame_model_get_tree (model) == NULL); i++)
+    iterate (1);
+  g_assert_false (kymo_flame_model_get_busy (model));
+  g_assert_nonnull (kymo_flame_model_get_tree (model));
+  iterate (10);
+  return kymo_flame_model_get_tree (model);
+}
+
+static void
+screenshot (GtkWidget  *widget,
+            GtkWidget  *window,
+            const char *name)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autofree char *path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                                            name, NULL);
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  iterate (20);
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  gdk_texture_save_to_png (texture, path);
+  g_test_message ("wrote %s", path);
+}
+
+static guint32
+find (KymoCallTree *tree,
+      const char   *path)
+{
+  g_auto(GStrv) names = g_strsplit (path, ";", -1);
+
+  return kymo_call_tree_find_path (tree, (const char * const *) names, g_strv_length (names));
+}
+
+static GtkGesture *
+click_gesture (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller))
+        return GTK_GESTURE (controller);
+    }
+  return NULL;
+}
+
+static void
+test_range_and_zoom (void)
+{
+  g_autoptr(KymoTrace) trace = make_trace ();
+  g_autoptr(KymoSession) session = kymo_session_new (trace);
+  GtkWidget *page = kymo_flame_page_new (session);
+  GtkWidget *window = show_window (page, 1000, 400);
+  KymoFlameGraph *graph = kymo_flame_page_get_flame_graph (KYMO_FLAME_PAGE (page));
+  KymoFlameModel *model = kymo_flame_graph_get_model (graph);
+  KymoCallTree *tree;
+  const KymoCallNode *nodes;
+  graphene_rect_t rect;
+  guint32 paint;
+
+  /* the whole trace: 10 × 60 ms + 20 ms more for frame 4, 20 × 20 ms of jobs */
+  tree = wait_for_tree (model);
+  g_assert_cmpint (kymo_call_tree_get_nodes (tree, NULL)[0].total, ==, 620 * MS + 400 * MS);
+
+  /* A range as a Shift+drag on the timeline selects it: [250, 480] ms holds
+   * frames 3 and 4 (60 + 80 ms) and jobs 5..9 (5 × 20 ms). */
+  kymo_session_set_selected_range (session, 250 * MS, 480 * MS);
+  tree = wait_for_tree (model);
+  nodes = kymo_call_tree_get_nodes (tree, NULL);
+  g_assert_cmpint (nodes[0].total, ==, 60 * MS + 80 * MS + 5 * 20 * MS);
+  g_assert_cmpint (nodes[find (tree, "main;frame;paint")].total, ==, 30 * MS + 50 * MS);
+  g_assert_false (kymo_flame_page_get_empty (KYMO_FLAME_PAGE (page)));
+  screenshot (page, window, "flame-graph-range.png");
+
+  /* Click "paint": the view zooms to it, it fills the width. */
+  paint = find (tree, "main;frame;paint");
+  g_assert_true (kymo_flame_graph_get_node_rect (graph, paint, &rect));
+  g_assert_cmpfloat (rect.size.width, <, gtk_widget_get_width (GTK_WIDGET (graph)) / 2.0);
+  g_signal_emit_by_name (click_gesture (GTK_WIDGET (graph)), "released", 1,
+                         (double) rect.origin.x + rect.size.width / 2, (double) rect.origin.y + rect.size.height / 2);
+  g_assert_cmpuint (kymo_flame_graph_get_focus (graph), ==, paint);
+  g_assert_true (kymo_flame_graph_get_node_rect (graph, paint, &rect));
+  g_assert_cmpfloat (rect.size.width, ==, gtk_widget_get_width (GTK_WIDGET (graph)));
+  screenshot (page, window, "flame-graph-zoomed.png");
+
+  /* BackSpace goes back to the caller. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame-graph.zoom-out", NULL));
+  g_assert_cmpuint (kymo_flame_graph_get_focus (graph), ==, find (tree, "main;frame"));
+
+  /* The zoom survives a new range that still has the stack. */
+  kymo_flame_graph_set_focus (graph, paint);
+  kymo_session_set_selected_range (session, 0, 480 * MS);
+  tree = wait_for_tree (model);
+  g_assert_cmpuint (kymo_flame_graph_get_focus (graph), ==, find (tree, "main;frame;paint"));
+
+  /* Nothing starts in [65, 95] ms: the empty state shows. */
+  kymo_session_set_selected_range (session, 65 * MS, 95 * MS);
+  wait_for_tree (model);
+  g_assert_true (kymo_flame_page_get_empty (KYMO_FLAME_PAGE (page)));
+  screenshot (page, window, "flame-graph-empty.png");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_call_tree_activate (void)
+{
+  g_autoptr(KymoTrace) trace = make_trace ();
+  GtkWidget *view = kymo_trace_view_new (trace);
+  KymoSession *session = kymo_trace_view_get_session (KYMO_TRACE_VIEW (view));
+  GtkWidget *calls = kymo_call_tree_view_new (session);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *window;
+  KymoFlameModel *model = kymo_flame_model_get_for_session (session);
+  GListModel *rows;
+  const KymoEventRef *selected;
+  guint frame_row = G_MAXUINT;
+
+  gtk_widget_set_vexpand (view, TRUE);
+  gtk_widget_set_size_request (calls, -1, 300);
+  gtk_box_append (GTK_BOX (box), view);
+  gtk_box_append (GTK_BOX (box), calls);
+  window = show_window (box, 1100, 800);
+  wait_for_tree (model);
+
+  /* rows: main (expanded: frame), worker */
+  rows = kymo_call_tree_view_get_model (KYMO_CALL_TREE_VIEW (calls));
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr(GObject) item = gtk_tree_list_row_get_item (row);
+
+      if (g_str_equal (kymo_call_tree_item_get_data ((KymoCallTreeItem *) item)->name, "frame"))
+        frame_row = i;
+    }
+  g_assert_cmpuint (frame_row, !=, G_MAXUINT);
+
+  /* Activating "frame" selects the frame in the flame graph and the longest
+   * frame (the fifth, 80 ms) on the timeline. */
+  kymo_call_tree_view_activate_row (KYMO_CALL_TREE_VIEW (calls), frame_row);
+  g_assert_cmpuint (kymo_flame_model_get_selected_node (model), ==,
+                    find (kymo_flame_model_get_tree (model), "main;frame"));
+  selected = kymo_session_get_selected_event (session);
+  g_assert_nonnull (selected);
+  g_assert_cmpuint (selected->track, ==, 0);
+  g_assert_cmpuint (selected->kind, ==, KYMO_EVENT_KIND_SPAN);
+  g_assert_cmpint (kymo_track_get_spans (kymo_trace_get_track (trace, 0), &(gsize) { 0 })[selected->index].start,
+                   ==, 400 * MS);
+  screenshot (box, window, "call-tree.png");
+
+  /* F9 folds the bottom area away and brings it back. */
+  g_assert_true (kymo_trace_view_get_bottom_visible (KYMO_TRACE_VIEW (view)));
+  gtk_widget_activate_action (view, "trace-view.toggle-bottom", NULL);
+  g_assert_false (kymo_trace_view_get_bottom_visible (KYMO_TRACE_VIEW (view)));
+  gtk_widget_activate_action (view, "trace-view.toggle-bottom", NULL);
+  g_assert_true (kymo_trace_view_get_bottom_visible (KYMO_TRACE_VIEW (view)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_compare_ranges (void)
+{
+  g_autoptr(KymoTrace) trace = make_trace ();
+  g_autoptr(KymoSession) session = kymo_session_new (trace);
+  GtkWidget *page = kymo_flame_page_new (session);
+  GtkWidget *window = show_window (page, 1100, 400);
+  KymoFlameModel *model = kymo_flame_graph_get_model (kymo_flame_page_get_flame_graph (KYMO_FLAME_PAGE (page)));
+  KymoCallTree *tree;
+  const KymoCallNode *paint;
+
+  /* frame 3 is the baseline, frame 4 (20 ms more paint) the new range */
+  kymo_session_set_selected_range (session, 300 * MS, 399 * MS);
+  wait_for_tree (model);
+  g_assert_true (gtk_widget_activate_action (page, "flame-page.set-baseline", NULL));
+  kymo_session_set_selected_range (session, 400 * MS, 499 * MS);
+  tree = wait_for_tree (model);
+  g_assert_true (kymo_call_tree_is_diff (tree));
+  paint = &kymo_call_tree_get_nodes (tree, NULL)[find (tree, "main;frame;paint")];
+  g_assert_cmpint (paint->base_self, ==, 30 * MS);
+  g_assert_cmpint (paint->self, ==, 50 * MS);
+  screenshot (page, window, "flame-graph-diff.png");
+
+  gtk_widget_activate_action (page, "flame-page.clear-baseline", NULL);
+  g_assert_false (kymo_call_tree_is_diff (kymo_flame_model_get_tree (model)));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/flame-graph/range-and-zoom", test_range_and_zoom);
+  g_test_add_func ("/flame-graph/call-tree-activate", test_call_tree_activate);
+  g_test_add_func ("/flame-graph/compare-ranges", test_compare_ranges);
+
+  return g_test_run ();
+}
