@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "kymo-dial9-poi.h"
+#include "kymo-run-sort.h"
 
 #include <string.h>
 
@@ -54,33 +55,18 @@ add (GArray      *pois,
   g_array_append_val (pois, poi);
 }
 
-static int
-compare_worst (gconstpointer a,
-               gconstpointer b)
-{
-  const KymoPoi *x = a, *y = b;
-
-  if (x->severity != y->severity)
-    return x->severity > y->severity ? -1 : 1;
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  if (x->kind != y->kind)
-    return x->kind < y->kind ? -1 : 1;
-  return x->track < y->track ? -1 : x->track > y->track;
-}
-
-static int
-compare_timed (gconstpointer a,
-               gconstpointer b)
-{
-  const KymoPoi *x = a, *y = b;
-
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  if (x->kind != y->kind)
-    return x->kind < y->kind ? -1 : 1;
-  return x->track < y->track ? -1 : x->track > y->track;
-}
+#define WORST_BEFORE(x, y)                                                           \
+  ((x)->severity > (y)->severity ||                                                  \
+   ((x)->severity == (y)->severity &&                                                \
+    ((x)->start < (y)->start ||                                                      \
+     ((x)->start == (y)->start &&                                                    \
+      ((x)->kind < (y)->kind || ((x)->kind == (y)->kind && (x)->track < (y)->track))))))
+#define TIMED_BEFORE(x, y)                                                           \
+  ((x)->start < (y)->start ||                                                        \
+   ((x)->start == (y)->start &&                                                      \
+    ((x)->kind < (y)->kind || ((x)->kind == (y)->kind && (x)->track < (y)->track))))
+KYMO_DEFINE_RUN_SORT (sort_worst, KymoPoi, WORST_BEFORE)
+KYMO_DEFINE_RUN_SORT (sort_timed, KymoPoi, TIMED_BEFORE)
 
 /* Samples per track, in time order: each track's polls then meet them
  * with two cursors. */
@@ -207,8 +193,8 @@ kymo_dial9_pois_new (KymoDial9Tasks          *tasks,
 
   self->timed = g_array_sized_new (FALSE, FALSE, sizeof (KymoPoi), pois->len);
   g_array_append_vals (self->timed, pois->data, pois->len);
-  g_array_sort (self->worst, compare_worst);
-  g_array_sort (self->timed, compare_timed);
+  sort_worst ((KymoPoi *) (gpointer) self->worst->data, self->worst->len);
+  sort_timed ((KymoPoi *) (gpointer) self->timed->data, self->timed->len);
   return self;
 }
 

@@ -8,8 +8,10 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "kymo-dial9-tasks.h"
+#include "kymo-run-sort.h"
 #include "kymo-short-path.h"
 
 struct _KymoDial9Tasks
@@ -49,6 +51,10 @@ typedef struct {
   GHashTable     *rows;      /* RowKey* → row + 1 */
   GHashTable     *first_row; /* task id (guint64*) → row + 1 */
   guint32         default_runtime;
+  /* Task ids are dense in practice: id → first row + 1, in front of the
+   * hash tables (which have them all). */
+  guint32        *direct;
+  gsize           n_direct;
 } Builder;
 
 static guint32
@@ -64,11 +70,15 @@ row_for (Builder *b,
          guint32  runtime)
 {
   RowKey probe = { id, runtime };
-  gpointer v = g_hash_table_lookup (b->rows, &probe);
+  gpointer v;
   KymoDial9Task row = { 0 };
   RowKey *key;
   guint32 index;
 
+  if (id < b->n_direct && b->direct[id] != 0 &&
+      g_array_index (b->self->rows, KymoDial9Task, b->direct[id] - 1).runtime == runtime)
+    return b->direct[id] - 1;
+  v = g_hash_table_lookup (b->rows, &probe);
   if (v != NULL)
     return GPOINTER_TO_UINT (v) - 1;
   row.task_id = id;
@@ -80,7 +90,11 @@ row_for (Builder *b,
   key = g_memdup2 (&probe, sizeof probe);
   g_hash_table_insert (b->rows, key, GUINT_TO_POINTER (index + 1));
   if (!g_hash_table_contains (b->first_row, &id))
-    g_hash_table_insert (b->first_row, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (index + 1));
+    {
+      g_hash_table_insert (b->first_row, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (index + 1));
+      if (id < b->n_direct)
+        b->direct[id] = index + 1;
+    }
   return index;
 }
 
@@ -89,45 +103,14 @@ static guint32
 any_row_for (Builder *b,
              guint64  id)
 {
-  gpointer v = g_hash_table_lookup (b->first_row, &id);
+  gpointer v;
 
+  if (id < b->n_direct && b->direct[id] != 0)
+    return b->direct[id] - 1;
+  v = g_hash_table_lookup (b->first_row, &id);
   if (v != NULL)
     return GPOINTER_TO_UINT (v) - 1;
   return row_for (b, id, b->default_runtime);
-}
-
-static int
-compare_uints (gconstpointer a,
-               gconstpointer b)
-{
-  guint x = *(const guint *) a, y = *(const guint *) b;
-  return x < y ? -1 : x > y;
-}
-
-static int
-compare_polls (gconstpointer a,
-               gconstpointer b)
-{
-  const KymoDial9Poll *x = a, *y = b;
-
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  if (x->track != y->track)
-    return x->track < y->track ? -1 : 1;
-  return x->span < y->span ? -1 : x->span > y->span;
-}
-
-static int
-compare_wakes (gconstpointer a,
-               gconstpointer b)
-{
-  const KymoDial9Wake *x = a, *y = b;
-
-  if (x->woken != y->woken)
-    return x->woken < y->woken ? -1 : 1;
-  if (x->ts != y->ts)
-    return x->ts < y->ts ? -1 : 1;
-  return x->source < y->source ? -1 : x->source > y->source;
 }
 
 /* The one runtime group, when there is exactly one. */
@@ -152,6 +135,17 @@ only_runtime (KymoTrace *trace)
   return n == 1 ? found : KYMO_NO_TRACK;
 }
 
+typedef struct {
+  guint32 source;
+  guint32 span;
+} SpanAt;
+
+#define SPAN_AT_BEFORE(a, b) ((a)->source < (b)->source)
+KYMO_DEFINE_RUN_SORT (sort_span_at, SpanAt, SPAN_AT_BEFORE)
+
+/* Each poll record meets its span by source: per track, the records (in
+ * source order already) and the depth-0 spans sorted by source, walked
+ * together. */
 static void
 add_polls (Builder          *b,
            const KymoRecord *records,
@@ -160,49 +154,73 @@ add_polls (Builder          *b,
 {
   KymoDial9Tasks *self = b->self;
   KymoTrace *trace = self->trace;
-  KymoRecords *all = kymo_trace_get_records (trace);
-  g_autoptr(GHashTable) tracks = g_hash_table_new (NULL, NULL);
-  GHashTableIter iter;
-  gpointer key;
-  g_autoptr(GArray) ordered = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n_tracks = kymo_trace_get_n_tracks (trace);
+  g_autofree guint32 *first = g_new0 (guint32, n_tracks + 2);
+  g_autofree guint32 *by_track = NULL;
+  g_autoptr(GArray) at = g_array_new (FALSE, FALSE, sizeof (SpanAt));
+  gsize n_polls = 0;
 
   for (gsize i = 0; i < n_records; i++)
-    if (records[i].kind == kind_poll && records[i].track != KYMO_NO_TRACK &&
-        records[i].track < kymo_trace_get_n_tracks (trace))
-      g_hash_table_add (tracks, GUINT_TO_POINTER (records[i].track + 1));
+    if (records[i].kind == kind_poll && records[i].track < n_tracks)
+      {
+        first[records[i].track + 1]++;
+        n_polls++;
+      }
+  for (guint t = 0; t < n_tracks; t++)
+    first[t + 1] += first[t];
+  by_track = g_new (guint32, MAX (n_polls, 1));
+  {
+    g_autofree guint32 *fill = g_memdup2 (first, sizeof (guint32) * (n_tracks + 1));
+
+    for (gsize i = 0; i < n_records; i++)
+      if (records[i].kind == kind_poll && records[i].track < n_tracks)
+        by_track[fill[records[i].track]++] = (guint32) i;
+  }
+  g_array_unref (self->polls);
+  self->polls = g_array_sized_new (FALSE, FALSE, sizeof (KymoDial9Poll), (guint) MIN (n_polls, G_MAXUINT));
 
   /* Tracks in id order, so that rows are made in the same order each time. */
-  g_hash_table_iter_init (&iter, tracks);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
+  for (guint track = 0; track < n_tracks; track++)
     {
-      guint t = GPOINTER_TO_UINT (key) - 1;
-      g_array_append_val (ordered, t);
-    }
-  g_array_sort (ordered, compare_uints);
+      KymoTrack *t;
+      guint32 runtime;
+      gsize n, first_span, k = first[track];
+      const KymoSpan *spans;
 
-  for (guint k = 0; k < ordered->len; k++)
-    {
-      guint track = g_array_index (ordered, guint, k);
-      KymoTrack *t = kymo_trace_get_track (trace, track);
-      guint32 runtime = track_runtime (trace, track);
-      gsize n, first;
-      const KymoSpan *spans = kymo_track_get_depth_spans (t, 0, &n, &first);
-
+      if (first[track] == first[track + 1])
+        continue;
+      t = kymo_trace_get_track (trace, track);
+      runtime = track_runtime (trace, track);
+      spans = kymo_track_get_depth_spans (t, 0, &n, &first_span);
+      g_array_set_size (at, n);
       for (gsize i = 0; i < n; i++)
         {
-          const KymoRecord *r = kymo_records_find (all, spans[i].source);
+          SpanAt *a = &g_array_index (at, SpanAt, i);
+          a->source = spans[i].source;
+          a->span = (guint32) i;
+        }
+      sort_span_at ((SpanAt *) (gpointer) at->data, n);
+
+      for (gsize i = 0; i < n && k < first[track + 1]; i++)
+        {
+          const SpanAt *a = &g_array_index (at, SpanAt, i);
+          const KymoSpan *span = &spans[a->span];
+          const KymoRecord *r;
           KymoDial9Poll poll;
           KymoDial9Task *row;
           KymoTime dur;
 
-          if (r == NULL || r->kind != kind_poll || r->track != track)
+          while (k < first[track + 1] && records[by_track[k]].source < a->source)
+            k++;
+          if (k >= first[track + 1] || records[by_track[k]].source != a->source)
             continue;
-          poll.start = spans[i].start;
-          poll.end = spans[i].end;
+          r = &records[by_track[k]];
+          poll.start = span->start;
+          poll.end = span->end;
           poll.track = track;
-          poll.span = (guint32) (first + i);
+          poll.span = (guint32) (first_span + a->span);
           poll.task = row_for (b, r->key, runtime);
-          poll.source = spans[i].source;
+          poll.source = span->source;
           g_array_append_val (self->polls, poll);
 
           row = &g_array_index (self->rows, KymoDial9Task, poll.task);
@@ -210,8 +228,8 @@ add_polls (Builder          *b,
           row->polls++;
           row->poll_total += dur;
           row->poll_max = MAX (row->poll_max, dur);
-          if (row->spawn_loc == 0 && kymo_span_name (&spans[i]) != 0)
-            row->spawn_loc = kymo_span_name (&spans[i]);
+          if (row->spawn_loc == 0 && kymo_span_name (span) != 0)
+            row->spawn_loc = kymo_span_name (span);
         }
     }
 }
@@ -329,65 +347,75 @@ sort_rows (KymoDial9Tasks *self)
     }
 }
 
-static int
-compare_by_row (gconstpointer a,
-                gconstpointer b,
-                gpointer      data)
+/* Stable counting sort of @n indexes 0…n-1 by @key (< @n_keys) into
+ * @out; @first gets n_keys + 1 offsets. */
+static void
+counting_sort (const guint32 *keys,
+               guint32        n,
+               guint32        n_keys,
+               guint32       *out,
+               guint32       *first)
 {
-  const KymoDial9Poll *polls = data;
-  guint32 i = *(const guint32 *) a, j = *(const guint32 *) b;
+  memset (first, 0, sizeof (guint32) * (n_keys + 1));
+  for (guint32 i = 0; i < n; i++)
+    first[keys[i] + 1]++;
+  for (guint32 k = 0; k < n_keys; k++)
+    first[k + 1] += first[k];
+  {
+    g_autofree guint32 *at = g_memdup2 (first, sizeof (guint32) * (n_keys + 1));
 
-  if (polls[i].task != polls[j].task)
-    return polls[i].task < polls[j].task ? -1 : 1;
-  return i < j ? -1 : i > j;
+    for (guint32 i = 0; i < n; i++)
+      out[at[keys[i]]++] = i;
+  }
 }
 
-static int
-compare_by_track (gconstpointer a,
-                  gconstpointer b,
-                  gpointer      data)
-{
-  const KymoDial9Poll *polls = data;
-  guint32 i = *(const guint32 *) a, j = *(const guint32 *) b;
-
-  if (polls[i].track != polls[j].track)
-    return polls[i].track < polls[j].track ? -1 : 1;
-  return polls[i].span < polls[j].span ? -1 : polls[i].span > polls[j].span;
-}
+#define POLL_BEFORE(a, b) ((a)->start < (b)->start || ((a)->start == (b)->start && \
+                           ((a)->track < (b)->track || ((a)->track == (b)->track && (a)->span < (b)->span))))
+KYMO_DEFINE_RUN_SORT (sort_polls, KymoDial9Poll, POLL_BEFORE)
 
 static void
 build_indexes (KymoDial9Tasks *self)
 {
-  guint n_rows = self->rows->len;
+  guint32 n_rows = self->rows->len, n_polls = self->polls->len, n_wakes = self->wakes->len;
+  guint32 n_tracks = kymo_trace_get_n_tracks (self->trace);
   const KymoDial9Poll *polls;
-  guint32 pos = 0;
+  g_autofree guint32 *keys = NULL;
+  g_autofree guint32 *track_first = NULL;
 
-  g_array_sort (self->polls, compare_polls);
+  /* Each track's polls are one run in start order: a merge of runs. */
+  sort_polls ((KymoDial9Poll *) (gpointer) self->polls->data, n_polls);
   polls = (const KymoDial9Poll *) (gpointer) self->polls->data;
-  g_array_set_size (self->by_row, self->polls->len);
-  g_array_set_size (self->by_track, self->polls->len);
-  for (guint32 i = 0; i < self->polls->len; i++)
-    g_array_index (self->by_row, guint32, i) = g_array_index (self->by_track, guint32, i) = i;
-  g_qsort_with_data (self->by_row->data, self->by_row->len, sizeof (guint32), compare_by_row, (gpointer) polls);
-  g_qsort_with_data (self->by_track->data, self->by_track->len, sizeof (guint32), compare_by_track, (gpointer) polls);
-
+  g_array_set_size (self->by_row, n_polls);
+  g_array_set_size (self->by_track, n_polls);
   g_array_set_size (self->row_first, n_rows + 1);
-  for (guint r = 0; r <= n_rows; r++)
-    {
-      while (pos < self->by_row->len && polls[g_array_index (self->by_row, guint32, pos)].task < r)
-        pos++;
-      g_array_index (self->row_first, guint32, r) = pos;
-    }
+  keys = g_new (guint32, MAX (MAX (n_polls, n_wakes), 1));
+  for (guint32 i = 0; i < n_polls; i++)
+    keys[i] = polls[i].task;
+  counting_sort (keys, n_polls, n_rows, (guint32 *) (gpointer) self->by_row->data,
+                 (guint32 *) (gpointer) self->row_first->data);
+  /* On a track, start order is span order. */
+  track_first = g_new (guint32, n_tracks + 1);
+  for (guint32 i = 0; i < n_polls; i++)
+    keys[i] = polls[i].track;
+  counting_sort (keys, n_polls, n_tracks, (guint32 *) (gpointer) self->by_track->data, track_first);
 
-  g_array_sort (self->wakes, compare_wakes);
-  g_array_set_size (self->wake_first, n_rows + 1);
-  pos = 0;
-  for (guint r = 0; r <= n_rows; r++)
-    {
-      while (pos < self->wakes->len && g_array_index (self->wakes, KymoDial9Wake, pos).woken < r)
-        pos++;
-      g_array_index (self->wake_first, guint32, r) = pos;
-    }
+  /* Wakes by the task woken, each task's in file order (the page only
+   * counts them by waker: a time sort per task would cost more than the
+   * rest). */
+  {
+    GArray *sorted = g_array_sized_new (FALSE, FALSE, sizeof (KymoDial9Wake), n_wakes);
+    g_autofree guint32 *order = g_new (guint32, MAX (n_wakes, 1));
+    const KymoDial9Wake *wakes = (const KymoDial9Wake *) (gpointer) self->wakes->data;
+
+    for (guint32 i = 0; i < n_wakes; i++)
+      keys[i] = wakes[i].woken;
+    g_array_set_size (self->wake_first, n_rows + 1);
+    counting_sort (keys, n_wakes, n_rows, order, (guint32 *) (gpointer) self->wake_first->data);
+    for (guint32 i = 0; i < n_wakes; i++)
+      g_array_append_val (sorted, wakes[order[i]]);
+    g_array_unref (self->wakes);
+    self->wakes = sorted;
+  }
 }
 
 KymoDial9Tasks *
@@ -420,12 +448,21 @@ kymo_dial9_tasks_new (KymoTrace *trace)
   b.rows = g_hash_table_new_full (row_key_hash, row_key_equal, g_free, NULL);
   b.first_row = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   b.default_runtime = only_runtime (trace);
+  {
+    guint64 max_id = 0;
+
+    for (gsize i = 0; i < n_records; i++)
+      max_id = MAX (max_id, records[i].key);
+    b.n_direct = (gsize) MIN (max_id + 1, (guint64) n_records * 4 + 65536);
+    b.direct = g_new0 (guint32, b.n_direct);
+  }
 
   if (kind_poll != G_MAXUINT32)
     add_polls (&b, records, n_records, kind_poll);
   add_others (&b, records, n_records);
   g_hash_table_unref (b.rows);
   g_hash_table_unref (b.first_row);
+  g_free (b.direct);
 
   sort_rows (self);
   build_indexes (self);
@@ -568,6 +605,64 @@ kymo_dial9_tasks_dup_polls_set (KymoDial9Tasks *self,
     {
       const KymoDial9Poll *p = &g_array_index (self->polls, KymoDial9Poll, polls[i]);
       kymo_event_set_add_span (set, p->track, p->span);
+    }
+  kymo_event_set_seal (set);
+  return set;
+}
+
+/* A wake's instant: on the worker that ran the waking task, or on the
+ * "wakes" track; found by time, then by source. */
+static gboolean
+find_wake_instant (KymoTrace           *trace,
+                   const KymoDial9Wake *wake,
+                   guint               *track_out,
+                   guint32             *index_out)
+{
+  for (guint t = 0; t < kymo_trace_get_n_tracks (trace); t++)
+    {
+      KymoTrack *track = kymo_trace_get_track (trace, t);
+      const KymoInstant *instants;
+      gsize n, i;
+
+      if (kymo_track_get_kind (track) != KYMO_TRACK_THREAD && kymo_track_get_kind (track) != KYMO_TRACK_INSTANT)
+        continue;
+      instants = kymo_track_get_instants (track, &n);
+      for (i = kymo_track_lower_bound_instant (track, wake->ts); i < n && instants[i].ts == wake->ts; i++)
+        if (instants[i].source == wake->source)
+          {
+            *track_out = t;
+            *index_out = (guint32) i;
+            return TRUE;
+          }
+    }
+  return FALSE;
+}
+
+KymoEventSet *
+kymo_dial9_tasks_dup_task_set (KymoDial9Tasks *self,
+                               guint           row)
+{
+  KymoEventSet *set;
+  const guint32 *polls;
+  const KymoDial9Wake *wakes;
+  gsize n;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  set = kymo_event_set_new (self->trace);
+  polls = kymo_dial9_tasks_get_polls_of (self, row, &n);
+  for (gsize i = 0; i < n; i++)
+    {
+      const KymoDial9Poll *p = &g_array_index (self->polls, KymoDial9Poll, polls[i]);
+      kymo_event_set_add_span (set, p->track, p->span);
+    }
+  wakes = kymo_dial9_tasks_get_wakes_of (self, row, &n);
+  for (gsize i = 0; i < n; i++)
+    {
+      guint track;
+      guint32 index;
+
+      if (find_wake_instant (self->trace, &wakes[i], &track, &index))
+        kymo_event_set_add_instant (set, track, index);
     }
   kymo_event_set_seal (set);
   return set;

@@ -67,7 +67,7 @@ const KymoDial9Poll *kymo_dial9_tasks_get_polls     (KymoDial9Tasks *self,
 const guint32       *kymo_dial9_tasks_get_polls_of  (KymoDial9Tasks *self,
                                                      guint           row,
                                                      gsize          *n_polls);
-/* The wakes of one row (it was woken), in time order. */
+/* The wakes of one row (it was woken), in file order. */
 const KymoDial9Wake *kymo_dial9_tasks_get_wakes_of  (KymoDial9Tasks *self,
                                                      guint           row,
                                                      gsize          *n_wakes);
@@ -77,6 +77,10 @@ const KymoDial9Poll *kymo_dial9_tasks_find_poll     (KymoDial9Tasks *self,
                                                      guint32         span);
 /* A new sealed set of the row's polls, for kymo_session_set_highlight(). */
 KymoEventSet        *kymo_dial9_tasks_dup_polls_set (KymoDial9Tasks *self,
+                                                     guint           row);
+/* The same with the wakes of the task (the instants of the wake records
+ * naming it as woken), so that its wake markers show too. */
+KymoEventSet        *kymo_dial9_tasks_dup_task_set  (KymoDial9Tasks *self,
                                                      guint           row);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KymoDial9Tasks, kymo_dial9_tasks_free)

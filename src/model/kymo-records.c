@@ -7,21 +7,22 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "kymo-records-private.h"
 #include "kymo-run-sort.h"
 
 struct _KymoRecords
 {
-  GArray *records;  /* KymoRecord */
+  KymoRecord *records;
+  gsize       len;
+  gsize       cap;
 };
 
 KymoRecords *
 _kymo_records_new (void)
 {
-  KymoRecords *self = g_new0 (KymoRecords, 1);
-
-  self->records = g_array_new (FALSE, FALSE, sizeof (KymoRecord));
-  return self;
+  return g_new0 (KymoRecords, 1);
 }
 
 void
@@ -29,7 +30,7 @@ _kymo_records_free (KymoRecords *self)
 {
   if (self == NULL)
     return;
-  g_array_unref (self->records);
+  g_free (self->records);
   g_free (self);
 }
 
@@ -41,7 +42,35 @@ kymo_records_add (KymoRecords      *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (records != NULL || n_records == 0);
 
-  g_array_append_vals (self->records, records, n_records);
+  if (n_records > G_MAXSIZE / sizeof (KymoRecord) - self->len)
+    return;
+  if (self->len + n_records > self->cap)
+    {
+      self->cap = MAX (self->len + n_records, self->cap * 2);
+      self->records = g_realloc_n (self->records, self->cap, sizeof (KymoRecord));
+    }
+  if (n_records > 0)
+    memcpy (self->records + self->len, records, n_records * sizeof (KymoRecord));
+  self->len += n_records;
+}
+
+void
+kymo_records_take (KymoRecords *self,
+                   KymoRecord  *records,
+                   gsize        n_records)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (records != NULL || n_records == 0);
+
+  if (self->len > 0)
+    {
+      kymo_records_add (self, records, n_records);
+      g_free (records);
+      return;
+    }
+  g_free (self->records);
+  self->records = records;
+  self->len = self->cap = n_records;
 }
 
 const KymoRecord *
@@ -50,8 +79,8 @@ kymo_records_get_all (KymoRecords *self,
 {
   g_return_val_if_fail (self != NULL && n_records != NULL, NULL);
 
-  *n_records = self->records->len;
-  return (const KymoRecord *) (gpointer) self->records->data;
+  *n_records = self->len;
+  return self->records;
 }
 
 const KymoRecord *
@@ -63,8 +92,8 @@ kymo_records_find (KymoRecords *self,
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  v = (const KymoRecord *) (gpointer) self->records->data;
-  hi = self->records->len;
+  v = self->records;
+  hi = self->len;
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
@@ -74,7 +103,7 @@ kymo_records_find (KymoRecords *self,
       else
         hi = mid;
     }
-  return lo < self->records->len && v[lo].source == source ? &v[lo] : NULL;
+  return lo < self->len && v[lo].source == source ? &v[lo] : NULL;
 }
 
 #define RECORD_BEFORE(a, b) ((a)->source < (b)->source)
@@ -83,5 +112,5 @@ KYMO_DEFINE_RUN_SORT (sort_records, KymoRecord, RECORD_BEFORE)
 void
 _kymo_records_seal (KymoRecords *self)
 {
-  sort_records ((KymoRecord *) (gpointer) self->records->data, self->records->len);
+  sort_records (self->records, self->len);
 }

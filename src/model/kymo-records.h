@@ -33,6 +33,12 @@ void              kymo_records_add     (KymoRecords      *self,
                                         const KymoRecord *records,
                                         gsize             n_records);
 
+/* Adopts @records (g_malloc()ed, @n_records of them) when there are none
+ * yet, else appends a copy and frees them. */
+void              kymo_records_take    (KymoRecords      *self,
+                                        KymoRecord       *records,
+                                        gsize             n_records);
+
 /* In source order once the trace is sealed. */
 const KymoRecord *kymo_records_get_all (KymoRecords      *self,
                                         gsize            *n_records);

@@ -35,6 +35,9 @@ struct _KymoCallTreeView
   GtkWidget        *column_view;
   GtkWidget        *stack;
   GtkTreeListModel *tree_model;
+  GCancellable     *cancellable;   /* the inversion under way */
+  GtkWidget        *top_down_button;
+  GtkWidget        *callers_button;
 };
 
 G_DEFINE_FINAL_TYPE (KymoCallTreeView, kymo_call_tree_view, GTK_TYPE_WIDGET)
@@ -58,16 +61,17 @@ create_children (gpointer item,
 }
 
 static void
-rebuild (KymoCallTreeView *self)
+show_tree (KymoCallTreeView *self,
+           KymoCallTree     *shown)
 {
-  KymoCallTree *tree = kymo_flame_model_get_tree (self->model);
   g_autoptr(GtkTreeListModel) tree_model = NULL;
   GListModel *roots = NULL;
   GtkSelectionModel *selection;
 
+  if (shown != NULL)
+    kymo_call_tree_ref (shown);
   g_clear_pointer (&self->shown, kymo_call_tree_unref);
-  if (tree != NULL)
-    self->shown = self->callers ? kymo_call_tree_invert (tree) : kymo_call_tree_ref (tree);
+  self->shown = shown;
   if (self->shown != NULL)
     roots = kymo_call_tree_item_dup_children (self->shown, 0);
   if (roots == NULL)
@@ -89,6 +93,36 @@ rebuild (KymoCallTreeView *self)
 
       gtk_tree_list_row_set_expanded (first, TRUE);
     }
+}
+
+static void
+on_inverted (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(KymoCallTreeView) self = user_data;
+  g_autoptr(KymoCallTree) inverted = kymo_call_tree_derive_finish (result, NULL);
+
+  /* NULL: cancelled by a newer tree or mode, which shows instead */
+  if (inverted != NULL)
+    show_tree (self, inverted);
+}
+
+/* Callers are an inversion of the tree: made in a thread, shown once. */
+static void
+rebuild (KymoCallTreeView *self)
+{
+  KymoCallTree *tree = kymo_flame_model_get_tree (self->model);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (tree == NULL || !self->callers)
+    {
+      show_tree (self, tree);
+      return;
+    }
+  self->cancellable = g_cancellable_new ();
+  kymo_call_tree_derive_async (NULL, tree, self->cancellable, on_inverted, g_object_ref (self));
 }
 
 static KymoCallTreeItem *
@@ -123,7 +157,7 @@ bind_name (GtkSignalListItemFactory *factory,
   g_autoptr(KymoCallTreeItem) item = row_item (list_item);
 
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), gtk_list_item_get_item (list_item));
-  gtk_label_set_text (GTK_LABEL (label), item != NULL ? kymo_call_tree_item_get_data (item)->name : "");
+  gtk_label_set_text (GTK_LABEL (label), item != NULL ? kymo_short_path (kymo_call_tree_item_get_data (item)->name) : "");
 }
 
 static void
@@ -300,6 +334,8 @@ kymo_call_tree_view_constructed (GObject *object)
   g_signal_connect (callers, "toggled", G_CALLBACK (on_callers_toggled), self);
   gtk_box_append (GTK_BOX (linked), top_down);
   gtk_box_append (GTK_BOX (linked), callers);
+  self->top_down_button = top_down;
+  self->callers_button = callers;
   gtk_box_append (GTK_BOX (toolbar), linked);
   gtk_box_append (GTK_BOX (self->box), toolbar);
 
@@ -335,6 +371,8 @@ kymo_call_tree_view_dispose (GObject *object)
 {
   KymoCallTreeView *self = (KymoCallTreeView *) object;
 
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->tree_model);
   g_clear_pointer (&self->shown, kymo_call_tree_unref);
@@ -438,6 +476,7 @@ kymo_call_tree_view_set_callers (KymoCallTreeView *self,
   if (self->callers == callers)
     return;
   self->callers = callers;
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (callers ? self->callers_button : self->top_down_button), TRUE);
   rebuild (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALLERS]);
 }

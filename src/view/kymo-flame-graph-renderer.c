@@ -261,7 +261,8 @@ draw_frame (const KymoCallNode    *nodes,
 {
   DrawData *d = user_data;
   const KymoCallNode *cn = &nodes[node];
-  const char *label = node == 0 ? _("all") : cn->name;
+  /* a span named by a cargo path reads from its crate on */
+  const char *label = node == 0 ? _("all") : kymo_short_path (cn->name);
   graphene_rect_t box = *rect;
   GdkRGBA color;
   gboolean dimmed = FALSE, matched = FALSE;

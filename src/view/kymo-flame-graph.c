@@ -74,9 +74,13 @@ format_weight (KymoCallTree *tree,
                gint64        weight)
 {
   if (kymo_call_tree_get_source (tree) == KYMO_CALL_TREE_SAMPLES)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" G_GINT64_FORMAT " sample",
-                                         "%" G_GINT64_FORMAT " samples", (gulong) MIN (weight, G_MAXLONG)),
-                            weight);
+    {
+      g_autofree char *number = g_strdup_printf ("%" G_GINT64_FORMAT, weight);
+
+      /* TRANSLATORS: %s is a number of CPU samples */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample", "%s samples",
+                                           (gulong) CLAMP (weight, 0, G_MAXLONG)), number);
+    }
   return kymo_timeline_format_duration (weight);
 }
 
@@ -104,11 +108,11 @@ kymo_flame_graph_describe_node (KymoCallTree *tree,
 
       /* TRANSLATORS: name — total (percent), self now, self in the baseline */
       return g_strdup_printf (_("%s — total %s (%.1f %%), self %s, baseline self %s"),
-                              node == 0 ? _("all") : nodes[node].name, total, percent, self_text, before);
+                              node == 0 ? _("all") : kymo_short_path (nodes[node].name), total, percent, self_text, before);
     }
   /* TRANSLATORS: name — total (percent of all), self */
   return g_strdup_printf (_("%s — total %s (%.1f %%), self %s"),
-                          node == 0 ? _("all") : nodes[node].name, total, percent, self_text);
+                          node == 0 ? _("all") : kymo_short_path (nodes[node].name), total, percent, self_text);
 }
 
 static void
@@ -263,11 +267,11 @@ on_released (GtkGestureClick *gesture,
   KymoFlameGraphView view;
   guint32 node;
 
+  gtk_widget_grab_focus (GTK_WIDGET (self));
   view_init (self, &view);
   node = kymo_flame_render_pick (&view, x, y);
   if (node == KYMO_FLAME_GRAPH_NO_NODE)
     return;
-  gtk_widget_grab_focus (GTK_WIDGET (self));
   kymo_flame_graph_set_focus (self, node);
   kymo_flame_model_set_selected_node (self->model, node);
 }

@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "kymo-timeline-renderer.h"
+#include "kymo-timeline-heat.h"
 
 #define N_HUES         64
 #define NO_HUE         G_MAXUINT16
@@ -60,6 +61,9 @@ struct _KymoTimelineRenderer
   gboolean           flows_indexed;
 
   KymoTimelineStats  stats;
+  KymoTimelineHeat   heat;
+  gboolean           heat_on;      /* dial9: worker lanes by poll length */
+  KymoTimelineSched *sched;        /* dial9: kernel scheduling delays */
 };
 
 /* Shared per frame: where the window is and how to map time to x. */
@@ -81,6 +85,7 @@ typedef struct {
   gsize                       hl_lane_n;
   float                       top;       /* first y of the track area */
   float                       bottom;
+  gboolean                    heat_lane; /* the lane drawn is a worker's polls */
 } Frame;
 
 static inline double
@@ -203,6 +208,7 @@ kymo_timeline_renderer_set_theme (KymoTimelineRenderer    *self,
   gdk_rgba_parse (&self->label_colour, theme->dark ? "#f2f2f2" : "#1c1c1c");
   g_clear_pointer (&self->hatch, gsk_render_node_unref);
   self->hatch = make_hatch (theme);
+  kymo_timeline_heat_init (&self->heat, theme->dark);
   g_hash_table_remove_all (self->labels);
 }
 
@@ -223,6 +229,9 @@ kymo_timeline_renderer_new (KymoTrace    *trace,
   int height;
 
   self->trace = g_object_ref (trace);
+  self->heat_on = kymo_timeline_heat_applies (trace);
+  if (self->heat_on)
+    self->sched = kymo_timeline_sched_new (trace);
   self->context = g_object_ref (context);
   self->layout = pango_layout_new (context);
   pango_font_description_set_family (font, font_family ? font_family : "Sans");
@@ -256,6 +265,7 @@ kymo_timeline_renderer_free (KymoTimelineRenderer *self)
   g_free (self->label_widths);
   g_clear_pointer (&self->span_summaries, g_hash_table_unref);
   g_free (self->flow_order);
+  g_clear_pointer (&self->sched, kymo_timeline_sched_free);
   g_free (self);
 }
 
@@ -719,7 +729,8 @@ draw_span_box (Frame          *f,
   if (w > 4 && x1 <= width)
     w -= 1;
   box = GRAPHENE_RECT_INIT (cx0, y + 1, w, KYMO_TIMELINE_LANE_HEIGHT - 2);
-  gtk_snapshot_append_color (f->snapshot, name_colour (self, name), &box);
+  gtk_snapshot_append_color (f->snapshot, f->heat_lane ? kymo_timeline_heat_colour (&self->heat, span)
+                                                      : name_colour (self, name), &box);
   f->self->stats.spans_drawn++;
 
   if ((flags & KYMO_EVENT_INCOMPLETE) && x1 <= width + 2)
@@ -781,7 +792,7 @@ draw_merged_run (Frame          *f,
     }
 
   box = GRAPHENE_RECT_INIT (x0, y + 1, MAX (x1 - x0, 1), KYMO_TIMELINE_LANE_HEIGHT - 2);
-  colour = *name_colour (self, kymo_span_name (sample));
+  colour = f->heat_lane ? *kymo_timeline_heat_colour (&self->heat, sample) : *name_colour (self, kymo_span_name (sample));
   colour.alpha = 0.7f;
   gtk_snapshot_append_color (f->snapshot, &colour, &box);
   gtk_snapshot_push_repeat (f->snapshot, &box, &GRAPHENE_RECT_INIT (0, 0, HATCH_SIZE, HATCH_SIZE));
@@ -1786,7 +1797,12 @@ draw_row (Frame                 *f,
           float lane_y = cy + content.lanes_y + d * KYMO_TIMELINE_LANE_HEIGHT;
           if (lane_y + KYMO_TIMELINE_LANE_HEIGHT < f->top || lane_y > f->bottom)
             continue;
+          f->heat_lane = f->self->heat_on && d == 0 && content.kind == KYMO_TRACK_THREAD;
           draw_depth (f, track, d, lane_y);
+          if (f->heat_lane)
+            kymo_timeline_sched_draw (f->self->sched, f->snapshot, row->track, f->t0, f->t1, f->px_per_ns, lane_y,
+                                      KYMO_TIMELINE_LANE_HEIGHT);
+          f->heat_lane = FALSE;
         }
     }
   if (n_annotations > 0)
@@ -1867,6 +1883,9 @@ kymo_timeline_renderer_snapshot_base (KymoTimelineRenderer       *self,
       draw_row (&f, row, y);
     }
   draw_flows (&f);
+  if (self->heat_on)
+    kymo_timeline_heat_append_legend (&self->heat, snapshot, self->layout, &self->theme.foreground,
+                                      viewport->width, f.bottom);
   gtk_snapshot_pop (snapshot);
 
   draw_ruler (&f);

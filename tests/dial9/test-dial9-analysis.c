@@ -164,6 +164,11 @@ test_tasks (void)
     g_assert_true (kymo_event_set_contains_span (set, all[polls[0]].track, all[polls[0]].span));
     g_assert_true (kymo_dial9_tasks_find_poll (tasks, all[polls[1]].track, all[polls[1]].span) == &all[polls[1]]);
   }
+  /* With its wakes: task 2 was woken twice, both wakes have an instant */
+  {
+    g_autoptr(KymoEventSet) set = kymo_dial9_tasks_dup_task_set (tasks, 1);
+    g_assert_cmpuint (kymo_event_set_get_n_events (set), ==, 1 + 2);
+  }
   wakes = kymo_dial9_tasks_get_wakes_of (tasks, 1, &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmpint (wakes[0].ts, ==, 1002000);

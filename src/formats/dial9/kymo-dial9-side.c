@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "kymo-dial9-side.h"
 #include "kymo-short-path.h"
 
@@ -46,6 +48,8 @@ static const char * const field_names[N_F] = {
 typedef struct {
   SideKind kind;
   gint     field[N_F];
+  guint    n_roles;                 /* fields before the last one kept */
+  gint8    role_of[D9_MAX_KEPT_FIELDS]; /* per field: its role, or -1 */
 } SidePlan;
 
 /* A CPU or scheduler sample, symbolised once every chunk is read. */
@@ -103,14 +107,19 @@ make_plans (D9Registry *reg)
       plan->kind = kind_of (schema);
       if (plan->kind == SIDE_NONE)
         continue;
-      for (guint k = 0; k < schema->n_fields; k++)
+      memset (plan->role_of, -1, sizeof plan->role_of);
+      for (guint k = 0; k < MIN (schema->n_fields, D9_MAX_KEPT_FIELDS); k++)
         {
           const D9Field *field = d9_schema_field (reg, schema, k);
 
           for (guint f = 0; f < N_F; f++)
             if (plan->field[f] < 0 && field->name_len == strlen (field_names[f]) &&
                 memcmp (field->name, field_names[f], field->name_len) == 0)
-              plan->field[f] = (gint) k;
+              {
+                plan->field[f] = (gint) k;
+                plan->role_of[k] = (gint8) f;
+                plan->n_roles = k + 1;
+              }
         }
     }
   return plans;
@@ -305,12 +314,8 @@ read_chunk (gpointer data)
               }
             for (guint i = 0; i < schema->n_fields; i++)
               {
-                gint f = -1;
+                gint f = plan->kind != SIDE_NONE && i < plan->n_roles ? plan->role_of[i] : -1;
 
-                if (plan->kind != SIDE_NONE)
-                  for (guint k = 0; k < N_F; k++)
-                    if (plan->field[k] == (gint) i)
-                      f = (gint) k;
                 if (f < 0)
                   {
                     if (d9_skip_value (bytes, size, &p, fields[i].type, 0) != D9_OK)
@@ -497,7 +502,8 @@ d9_side_build (D9Loader  *l,
   g_autofree SidePlan *plans = NULL;
   g_autofree SideChunk *chunks = NULL;
   g_autoptr(GPtrArray) threads = g_ptr_array_new ();
-  g_autoptr(GArray) records = NULL;
+  g_autofree KymoRecord *records = NULL;
+  gsize n_records = 0;
   g_autoptr(GArray) samples = NULL;
   guint32 kinds[SIDE_CPU];
   guint n_chunks, n_cps = d->checkpoints->len;
@@ -516,27 +522,48 @@ d9_side_build (D9Loader  *l,
       c->l = l;
       c->plans = plans;
       c->first_cp = (guint) ((guint64) n_cps * i / n_chunks);
-      c->records = g_array_new (FALSE, FALSE, sizeof (KymoRecord));
-      c->samples = g_array_new (FALSE, FALSE, sizeof (SideSample));
+      c->records = NULL;
+      c->samples = NULL;
       c->cancellable = cancellable;
     }
   for (guint i = 0; i < n_chunks; i++)
-    chunks[i].end = i + 1 < n_chunks
-                    ? g_array_index (d->checkpoints, D9Checkpoint, chunks[i + 1].first_cp).ordinal
-                    : d->n_events;
+    {
+      SideChunk *c = &chunks[i];
+      guint64 n_events;
+
+      c->end = i + 1 < n_chunks ? g_array_index (d->checkpoints, D9Checkpoint, chunks[i + 1].first_cp).ordinal
+                                : d->n_events;
+      /* Room for every event: large blocks are mapped, and only the pages
+       * written cost memory, so the arrays never grow by copying. */
+      n_events = c->end - g_array_index (d->checkpoints, D9Checkpoint, c->first_cp).ordinal;
+      c->records = g_array_sized_new (FALSE, FALSE, sizeof (KymoRecord), (guint) MIN (n_events + 1, G_MAXUINT32));
+      c->samples = g_array_sized_new (FALSE, FALSE, sizeof (SideSample), (guint) MIN (n_events + 1, G_MAXUINT32));
+    }
   for (guint i = 1; i < n_chunks; i++)
     g_ptr_array_add (threads, g_thread_new ("dial9-side", read_chunk, &chunks[i]));
   read_chunk (&chunks[0]);
   for (guint i = 0; i < threads->len; i++)
     g_thread_join (g_ptr_array_index (threads, i));
 
-  records = chunks[0].records;
+  /* One copy of the records, into the block the model adopts. */
+  {
+    gsize total = 0, at = 0;
+
+    for (guint i = 0; i < n_chunks; i++)
+      total += chunks[i].records->len;
+    records = g_new (KymoRecord, MAX (total, 1));
+    for (guint i = 0; i < n_chunks; i++)
+      {
+        memcpy (records + at, chunks[i].records->data, chunks[i].records->len * sizeof (KymoRecord));
+        at += chunks[i].records->len;
+        g_array_unref (chunks[i].records);
+      }
+    n_records = total;
+  }
   samples = chunks[0].samples;
   for (guint i = 1; i < n_chunks; i++)
     {
-      g_array_append_vals (records, chunks[i].records->data, chunks[i].records->len);
       g_array_append_vals (samples, chunks[i].samples->data, chunks[i].samples->len);
-      g_array_unref (chunks[i].records);
       g_array_unref (chunks[i].samples);
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -547,9 +574,9 @@ d9_side_build (D9Loader  *l,
   kinds[SIDE_SPAWN - 1] = kymo_trace_intern (l->trace, "spawn");
   kinds[SIDE_TERMINATE - 1] = kymo_trace_intern (l->trace, "terminate");
   kinds[SIDE_UNPARK - 1] = kymo_trace_intern (l->trace, "unpark");
-  for (guint i = 0; i < records->len; i++)
+  for (gsize i = 0; i < n_records; i++)
     {
-      KymoRecord *r = &g_array_index (records, KymoRecord, i);
+      KymoRecord *r = &records[i];
 
       /* Pool ids may be defined again later in a segment (the symbolizer
        * appends its strings): the location is the one decoding resolved. */
@@ -568,8 +595,7 @@ d9_side_build (D9Loader  *l,
         }
       r->kind = kinds[r->kind - 1];
     }
-  kymo_records_add (kymo_trace_get_records (l->trace), (const KymoRecord *) (gpointer) records->data,
-                    records->len);
+  kymo_records_take (kymo_trace_get_records (l->trace), g_steal_pointer (&records), n_records);
   add_samples (l, samples);
   return TRUE;
 }

@@ -14,6 +14,7 @@
 #include <adwaita.h>
 
 #include "kymo-details-pane.h"
+#include "dial9/kymo-dial9-poll-stacks.h"
 #include "kymo-details-private.h"
 #include "kymo-event-item.h"
 #include "kymo-instant-list-model.h"
@@ -991,6 +992,7 @@ rebuild (KymoDetailsPane *self)
   add_registers (self, "return_regs", _("Registers at Return"));
   add_stack (self, "return_stack", _("Stack at Return"));
   add_arguments (self);
+  _kymo_dial9_add_poll_stacks (self->session, GTK_BOX (self->content), &self->current);
 
   gtk_label_set_text (GTK_LABEL (self->title), name && *name ? name : _("(unnamed)"));
   gtk_label_set_text (GTK_LABEL (self->subtitle), kymo_track_get_name (track));

@@ -276,7 +276,7 @@ kymo_dial9_analysis_set_selected_task (KymoDial9Analysis *self,
     kymo_session_set_highlight (self->session, NULL);
   else
     {
-      g_autoptr(KymoEventSet) set = kymo_dial9_tasks_dup_polls_set (self->tasks, row);
+      g_autoptr(KymoEventSet) set = kymo_dial9_tasks_dup_task_set (self->tasks, row);
       kymo_session_set_highlight (self->session, set);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_TASK]);

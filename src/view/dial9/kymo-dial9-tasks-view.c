@@ -97,18 +97,28 @@ wakers_text (KymoDial9Tasks *tasks,
   g_array_sort (wakers, compare_wakers);
 
   out = g_string_new (NULL);
-  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "Task %" G_GUINT64_FORMAT " was woken %" G_GSIZE_FORMAT " time",
-                                            "Task %" G_GUINT64_FORMAT " was woken %" G_GSIZE_FORMAT " times", n),
-                          rows[row].task_id, n);
+  {
+    g_autofree char *id = g_strdup_printf ("%" G_GUINT64_FORMAT, rows[row].task_id);
+    g_autofree char *count = g_strdup_printf ("%" G_GSIZE_FORMAT, n);
+
+    /* Translators: the first %s is a task id, the second a number */
+    g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "Task %s was woken %s time",
+                                              "Task %s was woken %s times", n), id, count);
+  }
   for (guint i = 0; i < wakers->len && i < MAX_WAKERS; i++)
     {
       const Waker *w = &g_array_index (wakers, Waker, i);
 
-      g_string_append (out, i == 0 ? _(": ") : ", ");
+      g_string_append (out, i == 0 ? ": " : ", ");
       if (w->waker_id == 0)
         g_string_append_printf (out, _("by no task (I/O, timer or another thread) ×%u"), w->count);
       else
-        g_string_append_printf (out, _("by task %" G_GUINT64_FORMAT " ×%u"), w->waker_id, w->count);
+        {
+          g_autofree char *id = g_strdup_printf ("%" G_GUINT64_FORMAT, w->waker_id);
+
+          /* Translators: %s is a task id, %u how many times */
+          g_string_append_printf (out, _("by task %s ×%u"), id, w->count);
+        }
     }
   if (wakers->len > MAX_WAKERS)
     g_string_append_printf (out, _(" and %u more"), wakers->len - MAX_WAKERS);
@@ -148,7 +158,12 @@ on_ready (KymoDial9TasksView *self)
   for (gsize i = 0; i < n; i++)
     g_ptr_array_add (items, kymo_dial9_task_item_new (tasks, i));
   g_list_store_splice (self->store, 0, 0, items->pdata, items->len);
-  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" G_GSIZE_FORMAT " task", "%" G_GSIZE_FORMAT " tasks", n), n);
+  {
+    g_autofree char *count = g_strdup_printf ("%" G_GSIZE_FORMAT, n);
+
+    /* Translators: %s is a number */
+    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s task", "%s tasks", n), count);
+  }
   gtk_label_set_text (GTK_LABEL (self->title), title);
   gtk_spinner_set_spinning (GTK_SPINNER (self->spinner), FALSE);
   gtk_widget_set_visible (self->spinner, FALSE);

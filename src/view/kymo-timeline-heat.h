@@ -1,0 +1,55 @@
+/* kymo-timeline-heat.h: Tokio worker lanes, polls coloured by how long they ran
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "kymo-trace.h"
+
+G_BEGIN_DECLS
+
+#define KYMO_HEAT_STEPS 32
+
+/* A log scale from 1 µs (cool) to 10 ms and more (hot), and the colour of
+ * a parked worker. Made when the theme changes. */
+typedef struct {
+  GdkRGBA steps[KYMO_HEAT_STEPS];
+  GdkRGBA parked;
+  GdkRGBA legend_bg;
+} KymoTimelineHeat;
+
+void           kymo_timeline_heat_init          (KymoTimelineHeat       *heat,
+                                                 gboolean                dark);
+/* Whether @trace's worker lanes are drawn this way (dial9). */
+gboolean       kymo_timeline_heat_applies       (KymoTrace              *trace);
+const GdkRGBA *kymo_timeline_heat_colour        (const KymoTimelineHeat *heat,
+                                                 const KymoSpan         *span);
+/* The scale, bottom right, inside [0, @right] × [0, @bottom]. */
+void           kymo_timeline_heat_append_legend (const KymoTimelineHeat *heat,
+                                                 GtkSnapshot            *snapshot,
+                                                 PangoLayout            *layout,
+                                                 const GdkRGBA          *foreground,
+                                                 float                   right,
+                                                 float                   bottom);
+
+/* Kernel scheduling delays of each worker lane, in time order, built on
+ * first use from the trace's records ("unpark": the wait before it). */
+typedef struct _KymoTimelineSched KymoTimelineSched;
+
+KymoTimelineSched *kymo_timeline_sched_new  (KymoTrace         *trace);
+void               kymo_timeline_sched_free (KymoTimelineSched *self);
+/* Marks [unpark − wait, unpark] along the bottom of the lane at @y, for
+ * the part of @track's delays inside [@t0, @t1] (x = (t − @t0) · @px_per_ns). */
+void               kymo_timeline_sched_draw (KymoTimelineSched *self,
+                                             GtkSnapshot       *snapshot,
+                                             guint              track,
+                                             KymoTime           t0,
+                                             KymoTime           t1,
+                                             double             px_per_ns,
+                                             float              y,
+                                             float              lane_height);
+
+G_END_DECLS

@@ -1,0 +1,207 @@
+/* test-dial9-pages.c: the Tasks and Points of Interest pages of a dial9 trace
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "kymo-session.h"
+#include "kymo-timeline-export.h"
+#include "kymo-timeline-layout.h"
+#include "dial9/kymo-dial9-analysis.h"
+#include "dial9/kymo-dial9-poi-view.h"
+#include "dial9/kymo-dial9-task-item.h"
+#include "dial9/kymo-dial9-tasks-view.h"
+#include "../dial9/dial9-builder.h"
+
+#define MS 1000000
+#define WIDTH 1200
+
+/* Worker 0 polls task 1 at 1–3 ms, task 2 at 5–7 ms, task 1 again at
+ * 9–11 ms; the trace runs to 12 ms. */
+static KymoTrace *
+make_trace (void)
+{
+  const char *poll_start[] = { "worker_id:9", "local_queue:11", "task_id:9", "spawn_loc:7", NULL };
+  const char *poll_end[] = { "worker_id:9", NULL };
+  const char *spawn[] = { "task_id:9", "spawn_loc:7", "instrumented:3", NULL };
+  static const guint64 polls[][3] = { { 1, 1, 3 }, { 2, 5, 7 }, { 1, 9, 11 } };
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(KymoInput) input = NULL;
+  g_autoptr(GError) error = NULL;
+  KymoLoadOptions options = { .format = "dial9" };
+  KymoTrace *trace;
+
+  d9b_header (b);
+  d9b_schema (b, 0, "PollStartEvent", TRUE, poll_start);
+  d9b_schema (b, 1, "PollEndEvent", TRUE, poll_end);
+  d9b_schema (b, 2, "TaskSpawnEvent", TRUE, spawn);
+  d9b_pool (b, 1, "src/main.rs:1:1");
+  d9b_event (b, 2, 0); d9b_varint (b, 1); d9b_u32 (b, 1); d9b_u8 (b, 1);
+  d9b_event (b, 2, 0); d9b_varint (b, 2); d9b_u32 (b, 1); d9b_u8 (b, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (polls); i++)
+    {
+      d9b_reset (b, polls[i][1] * MS);
+      d9b_event (b, 0, 0); d9b_varint (b, 0); d9b_u8 (b, 0); d9b_varint (b, polls[i][0]); d9b_u32 (b, 1);
+      d9b_event (b, 1, (gint32) ((polls[i][2] - polls[i][1]) * MS)); d9b_varint (b, 0);
+    }
+  d9b_reset (b, 12 * MS);
+  d9b_event (b, 2, 0); d9b_varint (b, 3); d9b_u32 (b, 1); d9b_u8 (b, 1);
+
+  bytes = g_bytes_new (b->data, b->len);
+  input = kymo_input_new_for_bytes (bytes, "pages.bin");
+  trace = kymo_load_sync (input, &options, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
+static void
+wait_ready (KymoSession *session)
+{
+  KymoDial9Analysis *analysis = kymo_dial9_analysis_get (session);
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (!kymo_dial9_analysis_get_ready (analysis) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (kymo_dial9_analysis_get_ready (analysis));
+}
+
+static guint32
+pixel_at (cairo_surface_t *surface,
+          int              x,
+          int              y)
+{
+  const guint8 *px = cairo_image_surface_get_data (surface) + y * cairo_image_surface_get_stride (surface) + x * 4;
+  return (px[2] << 16) | (px[1] << 8) | px[0];
+}
+
+static cairo_surface_t *
+render (KymoSession *session,
+        int          height)
+{
+  g_autoptr(GskRenderNode) node = kymo_timeline_export_to_node (session, WIDTH, height, FALSE, NULL);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, height);
+  cairo_t *cr = cairo_create (surface);
+
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+/* Selecting a task highlights its polls (and only them) on the timeline;
+ * its wakers line says it was not woken. */
+static void
+test_select_task (void)
+{
+  g_autoptr(KymoTrace) trace = make_trace ();
+  g_autoptr(KymoSession) session = kymo_session_new (trace);
+  g_autoptr(KymoTimelineLayout) layout = kymo_timeline_layout_new (session);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = kymo_dial9_tasks_view_new (session);
+  GListModel *model = kymo_dial9_tasks_view_get_model (KYMO_DIAL9_TASKS_VIEW (view));
+  cairo_surface_t *before, *after;
+  KymoEventSet *set;
+  const KymoTimelineRow *row;
+  guint task1 = G_MAXUINT, worker = G_MAXUINT;
+  int height, y;
+
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_ready (session);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(KymoDial9TaskItem) item = g_list_model_get_item (model, i);
+      if (kymo_dial9_task_item_get_task (item)->task_id == 1)
+        task1 = i;
+    }
+  g_assert_cmpuint (task1, !=, G_MAXUINT);
+
+  for (guint i = 0; i < kymo_trace_get_n_tracks (trace); i++)
+    if (g_strcmp0 (kymo_track_get_name (kymo_trace_get_track (trace, i)), "worker 0") == 0)
+      worker = i;
+  g_assert_cmpuint (worker, !=, G_MAXUINT);
+  kymo_session_set_visible_range (session, 0, 12 * MS);
+  height = kymo_timeline_export_natural_height (session);
+  row = kymo_timeline_layout_get_row (layout, kymo_timeline_layout_find_track (layout, worker));
+  y = KYMO_TIMELINE_RULER_HEIGHT + row->y + row->lanes_y + KYMO_TIMELINE_LANE_HEIGHT / 2;
+
+  before = render (session, height);
+  kymo_dial9_tasks_view_select (KYMO_DIAL9_TASKS_VIEW (view), task1);
+  set = kymo_session_get_highlight (session);
+  g_assert_nonnull (set);
+  g_assert_cmpuint (kymo_event_set_get_n_events (set), ==, 2);
+  g_assert_nonnull (strstr (kymo_dial9_tasks_view_get_wakers_text (KYMO_DIAL9_TASKS_VIEW (view)),
+                            "woken 0 times"));
+  after = render (session, height);
+  {
+    g_autofree char *path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                                              "dial9-task-highlight.png", NULL);
+    cairo_surface_write_to_png (after, path);
+  }
+
+  /* 100 px a ms: task 1's polls (x 100–300, 900–1100) keep their colour,
+   * task 2's (500–700) is dimmed */
+  g_assert_cmphex (pixel_at (after, 200, y), ==, pixel_at (before, 200, y));
+  g_assert_cmphex (pixel_at (after, 1000, y), ==, pixel_at (before, 1000, y));
+  g_assert_cmphex (pixel_at (after, 600, y), !=, pixel_at (before, 600, y));
+
+  kymo_dial9_tasks_view_select (KYMO_DIAL9_TASKS_VIEW (view), GTK_INVALID_LIST_POSITION);
+  g_assert_null (kymo_session_get_highlight (session));
+  cairo_surface_destroy (before);
+  cairo_surface_destroy (after);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Next walks the points of interest worst first, framing and selecting each:
+ * three 2 ms long polls and the uninstrumented task's poll. */
+static void
+test_poi_steps (void)
+{
+  g_autoptr(KymoTrace) trace = make_trace ();
+  g_autoptr(KymoSession) session = kymo_session_new (trace);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = kymo_dial9_poi_view_new (session);
+  const KymoEventRef *ref;
+  KymoTime start, end;
+
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_ready (session);
+  /* a long poll each (> 1 ms), and task 2's as uninstrumented */
+  g_assert_cmpstr (kymo_dial9_poi_view_get_counter (KYMO_DIAL9_POI_VIEW (view)), ==, "– / 4");
+  g_assert_true (kymo_dial9_poi_view_step (KYMO_DIAL9_POI_VIEW (view), 1));
+  g_assert_cmpstr (kymo_dial9_poi_view_get_counter (KYMO_DIAL9_POI_VIEW (view)), ==, "1 / 4");
+  ref = kymo_session_get_selected_event (session);
+  g_assert_nonnull (ref);
+  g_assert_true (kymo_session_get_event_extent (session, ref, &start, &end));
+  g_assert_cmpint (start, ==, 1 * MS);
+  kymo_session_get_visible_range (session, &start, &end);
+  g_assert_cmpint (start, <=, 1 * MS);
+  g_assert_cmpint (end, >=, 3 * MS);
+  g_assert_true (kymo_dial9_poi_view_step (KYMO_DIAL9_POI_VIEW (view), -1));
+  g_assert_cmpstr (kymo_dial9_poi_view_get_counter (KYMO_DIAL9_POI_VIEW (view)), ==, "4 / 4");
+
+  kymo_dial9_poi_view_set_worst_first (KYMO_DIAL9_POI_VIEW (view), FALSE);
+  g_assert_true (kymo_dial9_poi_view_step (KYMO_DIAL9_POI_VIEW (view), 1));
+  ref = kymo_session_get_selected_event (session);
+  g_assert_true (kymo_session_get_event_extent (session, ref, &start, &end));
+  g_assert_cmpint (start, ==, 1 * MS);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/dial9-pages/select-task", test_select_task);
+  g_test_add_func ("/dial9-pages/poi-steps", test_poi_steps);
+  return g_test_run ();
+}
