@@ -13,6 +13,7 @@
 #include "kymo-call-tree-item.h"
 #include "kymo-call-tree-view.h"
 #include "kymo-flame-page.h"
+#include "kymo-flame-graph-renderer.h"
 #include "kymo-trace-view.h"
 #include "../wtf/wtf-writer.h"
 
@@ -388,6 +389,53 @@ test_frame_selects_row (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Search ignores case beyond ASCII: "STRASSE" finds "Straße", "äRGER" finds
+ * "Ärger"; a name that is not UTF-8 is searched, not crashed on. */
+static void
+test_search_casefold (void)
+{
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  guint id = kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_THREAD, "main");
+  KymoTrack *track = kymo_trace_get_track (trace, id);
+  const char *names[] = { "Straße::bauen", "Ärger", "plain", "bad\xf0" };
+  g_autoptr(KymoCallTree) tree = NULL;
+  g_autofree guint8 *matches = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      kymo_track_add_span (track, i * 10 * MS, i * 10 * MS + 5 * MS, kymo_trace_intern (trace, names[i]), 0, 0, 0);
+      kymo_track_add_span (track, 100 * MS + i * 10 * MS, 100 * MS + i * 10 * MS + 5 * MS,
+                           kymo_trace_intern (trace, names[i]), 0, 0, 0);
+    }
+  kymo_trace_set_time_range (trace, 0, 200 * MS);
+  kymo_trace_seal (trace);
+  tree = kymo_call_tree_build (trace, KYMO_CALL_TREE_SPANS, KYMO_TIME_NONE, KYMO_TIME_NONE, NULL, 0, NULL, NULL);
+  g_assert_nonnull (tree);
+
+  g_assert_null (kymo_flame_render_match_nodes (tree, ""));
+  matches = kymo_flame_render_match_nodes (tree, "STRASSE");
+  g_assert_true (matches[find (tree, "main;Straße::bauen")]);
+  g_assert_false (matches[find (tree, "main;Ärger")]);
+  g_assert_false (matches[find (tree, "main;plain")]);
+  g_clear_pointer (&matches, g_free);
+  matches = kymo_flame_render_match_nodes (tree, "äRGER");
+  g_assert_true (matches[find (tree, "main;Ärger")]);
+  g_assert_false (matches[find (tree, "main;Straße::bauen")]);
+  g_clear_pointer (&matches, g_free);
+  matches = kymo_flame_render_match_nodes (tree, "BAD");
+  {
+    guint n, bad = 0;
+    const KymoCallNode *nodes = kymo_call_tree_get_nodes (tree, &n);
+
+    for (guint i = 1; i < n; i++)
+      if (g_str_has_prefix (nodes[i].name, "bad"))
+        bad = i;
+    g_assert_cmpuint (bad, !=, 0);
+    g_assert_true (matches[bad]);
+    g_assert_false (matches[0]);
+  }
+}
+
 static void
 test_compare_ranges (void)
 {
@@ -542,6 +590,7 @@ main (int   argc,
   g_test_add_func ("/flame-graph/range-and-zoom", test_range_and_zoom);
   g_test_add_func ("/flame-graph/call-tree-activate", test_call_tree_activate);
   g_test_add_func ("/flame-graph/frame-selects-row", test_frame_selects_row);
+  g_test_add_func ("/flame-graph/search-casefold", test_search_casefold);
   g_test_add_func ("/flame-graph/compare-ranges", test_compare_ranges);
   g_test_add_func ("/flame-graph/samples", test_samples);
   g_test_add_func ("/flame-graph/compare-files", test_compare_files);
