@@ -84,7 +84,9 @@ show_tree (KymoCallTreeView *self,
   tree_model = gtk_tree_list_model_new (roots, FALSE, FALSE, create_children, NULL, NULL);
   g_set_object (&self->tree_model, tree_model);
   selection = GTK_SELECTION_MODEL (gtk_single_selection_new (g_object_ref (G_LIST_MODEL (tree_model))));
+  /* a selected row is the flame graph's selected frame: none yet */
   gtk_single_selection_set_autoselect (GTK_SINGLE_SELECTION (selection), FALSE);
+  gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (selection), GTK_INVALID_LIST_POSITION);
   gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), selection);
   g_object_unref (selection);
   /* the heaviest path is what one opens first */

@@ -356,6 +356,8 @@ test_frame_selects_row (void)
   gtk_box_append (GTK_BOX (box), calls);
   window = show_window (box, 1000, 600);
   tree = wait_for_tree (model);
+  g_assert_cmpuint (kymo_call_tree_view_get_selected_row (KYMO_CALL_TREE_VIEW (calls)), ==,
+                    GTK_INVALID_LIST_POSITION);
 
   click_frame (graph, find (tree, "main;frame;paint"));
   {
