@@ -255,6 +255,24 @@ kymo_details_sidebar_set_page (KymoDetailsSidebar *self,
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), page);
 }
 
+gboolean
+kymo_details_sidebar_get_folded (KymoDetailsSidebar *self)
+{
+  g_return_val_if_fail (KYMO_IS_DETAILS_SIDEBAR (self), FALSE);
+
+  return !gtk_widget_get_visible (self->stack);
+}
+
+void
+kymo_details_sidebar_set_folded (KymoDetailsSidebar *self,
+                                 gboolean            folded)
+{
+  g_return_if_fail (KYMO_IS_DETAILS_SIDEBAR (self));
+
+  /* a hidden stack leaves the tab row as the sidebar's whole height */
+  gtk_widget_set_visible (self->stack, !folded);
+}
+
 GtkWidget *
 kymo_details_sidebar_get_details_pane (KymoDetailsSidebar *self)
 {

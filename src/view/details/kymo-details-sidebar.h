@@ -34,6 +34,12 @@ const char  *kymo_details_sidebar_get_page        (KymoDetailsSidebar *self);
 void         kymo_details_sidebar_set_page        (KymoDetailsSidebar *self,
                                                    const char         *page);
 
+/* Folded, only the tab row shows (the trace view folds an empty Details
+ * page so that it takes no room). */
+gboolean     kymo_details_sidebar_get_folded      (KymoDetailsSidebar *self);
+void         kymo_details_sidebar_set_folded      (KymoDetailsSidebar *self,
+                                                   gboolean            folded);
+
 GtkWidget   *kymo_details_sidebar_get_details_pane    (KymoDetailsSidebar *self);
 GtkWidget   *kymo_details_sidebar_get_zone_view       (KymoDetailsSidebar *self);
 GtkWidget   *kymo_details_sidebar_get_annotation_view (KymoDetailsSidebar *self);
