@@ -24,6 +24,7 @@ struct _KymoFlameGraph
   KymoFlameGraphOrientation  orientation;
   gboolean                   by_module;
   char                      *match;
+  guint8                    *matches;   /* of match in tree, per node */
 
   KymoFlameGraphTheme        theme;
   PangoLayout               *layout;
@@ -64,7 +65,7 @@ view_init (KymoFlameGraph     *self,
   view->selected = KYMO_FLAME_GRAPH_NO_NODE;
   view->orientation = self->orientation;
   view->by_module = self->by_module;
-  view->match = self->match;
+  view->matches = self->matches;
   view->width = gtk_widget_get_width (GTK_WIDGET (self));
   view->height = gtk_widget_get_height (GTK_WIDGET (self));
 }
@@ -297,6 +298,14 @@ on_query_tooltip (GtkWidget      *widget,
   return TRUE;
 }
 
+static void
+update_matches (KymoFlameGraph *self)
+{
+  g_clear_pointer (&self->matches, g_free);
+  if (self->tree != NULL)
+    self->matches = kymo_flame_render_match_nodes (self->tree, self->match);
+}
+
 /* A new fold keeps the zoom when the same stack is still there. */
 static void
 on_tree_changed (KymoFlameGraph *self)
@@ -316,6 +325,7 @@ on_tree_changed (KymoFlameGraph *self)
     kymo_call_tree_ref (tree);
   g_clear_pointer (&self->tree, kymo_call_tree_unref);
   self->tree = tree;
+  update_matches (self);
   self->focus = focus;
   self->hover = KYMO_FLAME_GRAPH_NO_NODE;
   /* samples are read by crate; spans by name */
@@ -347,6 +357,7 @@ on_search_changed (KymoFlameGraph *self)
 {
   g_free (self->match);
   self->match = kymo_flame_model_dup_search_text (self->model);
+  update_matches (self);
   invalidate (self);
 }
 
@@ -392,6 +403,7 @@ kymo_flame_graph_dispose (GObject *object)
   g_clear_pointer (&self->tree, kymo_call_tree_unref);
   g_clear_object (&self->model);
   g_clear_pointer (&self->match, g_free);
+  g_clear_pointer (&self->matches, g_free);
   G_OBJECT_CLASS (kymo_flame_graph_parent_class)->dispose (object);
 }
 

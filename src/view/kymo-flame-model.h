@@ -67,7 +67,7 @@ gboolean        kymo_flame_model_find_longest_span  (KymoFlameModel     *self,
                                                      KymoEventRef       *ref);
 
 /* What frames to mark: the find bar's query, else the session's highlighted
- * name; NULL for none. Frames whose name holds it (ASCII case ignored) are
+ * name; NULL for none. Frames whose name holds it (Unicode case folded) are
  * outlined and the rest dimmed. */
 char           *kymo_flame_model_dup_search_text    (KymoFlameModel     *self);
 

@@ -13,6 +13,7 @@
 #include "kymo-call-tree-item.h"
 #include "kymo-call-tree-view.h"
 #include "kymo-flame-page.h"
+#include "kymo-flame-graph-renderer.h"
 #include "kymo-trace-view.h"
 #include "../wtf/wtf-writer.h"
 
@@ -300,6 +301,144 @@ test_call_tree_activate (void)
 }
 
 static void
+click_frame (KymoFlameGraph *graph,
+             guint32         node)
+{
+  graphene_rect_t rect;
+
+  kymo_flame_graph_set_focus (graph, 0);
+  g_assert_true (kymo_flame_graph_get_node_rect (graph, node, &rect));
+  g_signal_emit_by_name (click_gesture (GTK_WIDGET (graph)), "released", 1,
+                         (double) rect.origin.x + rect.size.width / 2, (double) rect.origin.y + rect.size.height / 2);
+}
+
+/* The names from the first level down to the call tree's selected row. */
+static char *
+selected_row_path (KymoCallTreeView *calls)
+{
+  guint position = kymo_call_tree_view_get_selected_row (calls);
+  g_autoptr(GtkTreeListRow) row = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  if (position == GTK_INVALID_LIST_POSITION)
+    return NULL;
+  row = g_list_model_get_item (kymo_call_tree_view_get_model (calls), position);
+  for (GtkTreeListRow *r = g_object_ref (row), *up; r != NULL; r = up)
+    {
+      g_autoptr(KymoCallTreeItem) item = gtk_tree_list_row_get_item (r);
+
+      g_ptr_array_insert (names, 0, (gpointer) kymo_call_tree_item_get_data (item)->name);
+      up = gtk_tree_list_row_get_parent (r);
+      g_object_unref (r);
+    }
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (";", (char **) names->pdata);
+}
+
+/* Clicking a frame selects its row in the call tree, opening its callers'
+ * rows (collapsed until then). */
+static void
+test_frame_selects_row (void)
+{
+  g_autoptr(KymoTrace) trace = make_trace ();
+  g_autoptr(KymoSession) session = kymo_session_new (trace);
+  GtkWidget *page = kymo_flame_page_new (session);
+  GtkWidget *calls = kymo_call_tree_view_new (session);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  KymoFlameGraph *graph = kymo_flame_page_get_flame_graph (KYMO_FLAME_PAGE (page));
+  KymoFlameModel *model = kymo_flame_graph_get_model (graph);
+  GtkWidget *window;
+  KymoCallTree *tree;
+
+  gtk_widget_set_size_request (page, -1, 300);
+  gtk_widget_set_size_request (calls, -1, 300);
+  gtk_box_append (GTK_BOX (box), page);
+  gtk_box_append (GTK_BOX (box), calls);
+  window = show_window (box, 1000, 600);
+  tree = wait_for_tree (model);
+  g_assert_cmpuint (kymo_call_tree_view_get_selected_row (KYMO_CALL_TREE_VIEW (calls)), ==,
+                    GTK_INVALID_LIST_POSITION);
+
+  click_frame (graph, find (tree, "main;frame;paint"));
+  {
+    g_autofree char *path = selected_row_path (KYMO_CALL_TREE_VIEW (calls));
+
+    g_assert_cmpstr (path, ==, "main;frame;paint");
+  }
+  /* "worker" was collapsed */
+  click_frame (graph, find (tree, "worker;job"));
+  {
+    g_autofree char *path = selected_row_path (KYMO_CALL_TREE_VIEW (calls));
+
+    g_assert_cmpstr (path, ==, "worker;job");
+  }
+  screenshot (box, window, "flame-graph-selects-row.png");
+
+  /* Callers: the frame's function on the first level. */
+  {
+    GListModel *top_down = kymo_call_tree_view_get_model (KYMO_CALL_TREE_VIEW (calls));
+
+    kymo_call_tree_view_set_callers (KYMO_CALL_TREE_VIEW (calls), TRUE);
+    for (int i = 0; i < 2000 && kymo_call_tree_view_get_model (KYMO_CALL_TREE_VIEW (calls)) == top_down; i++)
+      iterate (1);
+  }
+  click_frame (graph, find (tree, "main;frame;layout"));
+  {
+    g_autofree char *path = selected_row_path (KYMO_CALL_TREE_VIEW (calls));
+
+    g_assert_cmpstr (path, ==, "layout");
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Search ignores case beyond ASCII: "STRASSE" finds "Straße", "äRGER" finds
+ * "Ärger"; a name that is not UTF-8 is searched, not crashed on. */
+static void
+test_search_casefold (void)
+{
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  guint id = kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_THREAD, "main");
+  KymoTrack *track = kymo_trace_get_track (trace, id);
+  const char *names[] = { "Straße::bauen", "Ärger", "plain", "bad\xf0" };
+  g_autoptr(KymoCallTree) tree = NULL;
+  g_autofree guint8 *matches = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      kymo_track_add_span (track, i * 10 * MS, i * 10 * MS + 5 * MS, kymo_trace_intern (trace, names[i]), 0, 0, 0);
+      kymo_track_add_span (track, 100 * MS + i * 10 * MS, 100 * MS + i * 10 * MS + 5 * MS,
+                           kymo_trace_intern (trace, names[i]), 0, 0, 0);
+    }
+  kymo_trace_set_time_range (trace, 0, 200 * MS);
+  kymo_trace_seal (trace);
+  tree = kymo_call_tree_build (trace, KYMO_CALL_TREE_SPANS, KYMO_TIME_NONE, KYMO_TIME_NONE, NULL, 0, NULL, NULL);
+  g_assert_nonnull (tree);
+
+  g_assert_null (kymo_flame_render_match_nodes (tree, ""));
+  matches = kymo_flame_render_match_nodes (tree, "STRASSE");
+  g_assert_true (matches[find (tree, "main;Straße::bauen")]);
+  g_assert_false (matches[find (tree, "main;Ärger")]);
+  g_assert_false (matches[find (tree, "main;plain")]);
+  g_clear_pointer (&matches, g_free);
+  matches = kymo_flame_render_match_nodes (tree, "äRGER");
+  g_assert_true (matches[find (tree, "main;Ärger")]);
+  g_assert_false (matches[find (tree, "main;Straße::bauen")]);
+  g_clear_pointer (&matches, g_free);
+  matches = kymo_flame_render_match_nodes (tree, "BAD");
+  {
+    guint n, bad = 0;
+    const KymoCallNode *nodes = kymo_call_tree_get_nodes (tree, &n);
+
+    for (guint i = 1; i < n; i++)
+      if (g_str_has_prefix (nodes[i].name, "bad"))
+        bad = i;
+    g_assert_cmpuint (bad, !=, 0);
+    g_assert_true (matches[bad]);
+    g_assert_false (matches[0]);
+  }
+}
+
+static void
 test_compare_ranges (void)
 {
   g_autoptr(KymoTrace) trace = make_trace ();
@@ -452,6 +591,8 @@ main (int   argc,
 
   g_test_add_func ("/flame-graph/range-and-zoom", test_range_and_zoom);
   g_test_add_func ("/flame-graph/call-tree-activate", test_call_tree_activate);
+  g_test_add_func ("/flame-graph/frame-selects-row", test_frame_selects_row);
+  g_test_add_func ("/flame-graph/search-casefold", test_search_casefold);
   g_test_add_func ("/flame-graph/compare-ranges", test_compare_ranges);
   g_test_add_func ("/flame-graph/samples", test_samples);
   g_test_add_func ("/flame-graph/compare-files", test_compare_files);
