@@ -546,7 +546,11 @@ level_reserve (Level *level,
       level->node = g_renew (guint32, level->node, level->alloc);
       level->child = g_renew (gint64, level->child, level->alloc);
     }
-  memset (level->child, 0, sizeof (gint64) * n);
+  /* A depth with no span in the window reserves nothing, and may come
+   * before any allocation: memset of a NULL pointer is undefined even for
+   * no bytes (UBSan stops on it). */
+  if (n > 0)
+    memset (level->child, 0, sizeof (gint64) * n);
 }
 
 static gboolean
@@ -777,7 +781,10 @@ fold_samples (Fold         *f,
       guint32 track_node = NO_NODE;
       guint32 current_track = G_MAXUINT32;
 
-      qsort (pending->data, pending->len, sizeof (Pending), compare_pending);
+      /* With no samples the array was never allocated: qsort of a NULL
+       * pointer is undefined even for no elements (UBSan stops on it). */
+      if (pending->len > 1)
+        qsort (pending->data, pending->len, sizeof (Pending), compare_pending);
       trie_nodes = (const BuildNode *) (gpointer) trie.nodes->data;
       mapped = g_new (guint32, trie.nodes->len);
       memset (mapped, 0xFF, sizeof (guint32) * trie.nodes->len);
