@@ -24,10 +24,12 @@ run: build
 test: build
 	tests/run-tests.sh
 
-bench: deps
+# Whole processes of the default build (what `make run` gives) and of the
+# release build beside it, then the in-process benchmarks.
+bench: build
 	@[ -f $(BENCH_BUILD)/build.ninja ] || meson setup $(BENCH_BUILD) -Dbuildtype=release -Db_ndebug=true
 	meson compile -C $(BENCH_BUILD)
-	tests/bench/run-bench.sh $(BENCH_BUILD)
+	tests/bench/run-bench.sh $(BENCH_BUILD) $(BUILD)
 
 fuzz: deps
 	@[ -f $(FUZZ_BUILD)/build.ninja ] || CC=clang meson setup $(FUZZ_BUILD) -Dui=false -Dfuzz=true \

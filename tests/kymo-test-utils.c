@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "kymo-test-utils.h"
 
 char *
@@ -99,4 +101,101 @@ kymo_test_every_prefix (const guint8 *data,
       dump = kymo_test_dump_bytes (data, len, format, &ok, &error);
     }
   return clean;
+}
+
+static void
+sum_bytes (GChecksum  *sum,
+           const void *data,
+           gsize       len)
+{
+  g_checksum_update (sum, data, (gssize) len);
+}
+
+static void
+sum_string (GChecksum  *sum,
+            const char *text)
+{
+  text = text != NULL ? text : "(null)";
+  /* With its end: "ab" "c" and "a" "bc" differ. */
+  sum_bytes (sum, text, strlen (text) + 1);
+}
+
+char *
+kymo_test_fingerprint (KymoTrace    *trace,
+                       const GError *error)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  const KymoWarning *warnings;
+  const KymoFlow *flows;
+  KymoTime range[2];
+  gsize n;
+
+  g_string_append_printf (out, "error: %s\n", error != NULL ? error->message : "none");
+  if (trace == NULL)
+    return g_string_free (g_steal_pointer (&out), FALSE);
+
+  for (guint i = 0; i < kymo_trace_get_n_metadata (trace); i++)
+    {
+      const char *key, *value;
+
+      kymo_trace_get_nth_metadata (trace, i, &key, &value);
+      g_string_append_printf (out, "%s: %s\n", key, value);
+    }
+  warnings = kymo_trace_get_warnings (trace, &n);
+  for (gsize i = 0; i < n; i++)
+    g_string_append_printf (out, "warning at %" G_GUINT64_FORMAT ": %s\n", warnings[i].offset, warnings[i].message);
+
+  /* The events go into a digest: a trace holds millions. Names by text,
+   * as they are shown, and every field of every event. */
+  kymo_trace_get_time_range (trace, &range[0], &range[1]);
+  sum_bytes (sum, range, sizeof range);
+  for (guint i = 0; i < kymo_trace_get_n_names (trace); i++)
+    sum_string (sum, kymo_trace_get_name (trace, i));
+  flows = kymo_trace_get_flows (trace, &n);
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 f[6] = { flows[i].from_track, flows[i].to_track, (guint64) flows[i].from_ts,
+                       (guint64) flows[i].to_ts, flows[i].name, flows[i].source };
+      sum_bytes (sum, f, sizeof f);
+    }
+  for (guint t = 0; t < kymo_trace_get_n_tracks (trace); t++)
+    {
+      KymoTrack *track = kymo_trace_get_track (trace, t);
+      const KymoSpan *spans = kymo_track_get_spans (track, &n);
+      const KymoInstant *instants;
+      const KymoSample *samples;
+      const KymoAnnotation *annotations;
+      gint64 head[4] = { kymo_track_get_parent (track), kymo_track_get_kind (track),
+                         kymo_track_get_sort_key (track), (gint64) kymo_track_get_tag (track) };
+
+      g_string_append_printf (out, "track %u: %s, %" G_GSIZE_FORMAT " spans\n", t, kymo_track_get_name (track), n);
+      sum_bytes (sum, head, sizeof head);
+      for (gsize i = 0; i < n; i++)
+        {
+          guint depth = kymo_track_get_span_depth (track, i);
+
+          sum_bytes (sum, &spans[i], sizeof spans[i]);
+          sum_bytes (sum, &depth, sizeof depth);
+        }
+      instants = kymo_track_get_instants (track, &n);
+      for (gsize i = 0; i < n; i++)
+        {
+          guint64 v[3] = { (guint64) instants[i].ts, instants[i].name_flags, instants[i].source };
+          sum_bytes (sum, v, sizeof v);
+        }
+      samples = kymo_track_get_samples (track, &n);
+      for (gsize i = 0; i < n; i++)
+        sum_bytes (sum, &samples[i], sizeof samples[i]);
+      annotations = kymo_track_get_annotations (track, &n);
+      for (gsize i = 0; i < n; i++)
+        {
+          guint64 v[4] = { (guint64) annotations[i].start, (guint64) annotations[i].end,
+                           annotations[i].name, annotations[i].source };
+          sum_bytes (sum, v, sizeof v);
+          sum_string (sum, annotations[i].text);
+        }
+    }
+  g_string_append_printf (out, "events: %s\n", g_checksum_get_string (sum));
+  return g_string_free (g_steal_pointer (&out), FALSE);
 }

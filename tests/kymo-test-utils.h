@@ -23,6 +23,11 @@ KymoTrace *kymo_test_load_bytes  (const guint8 *data,
 KymoTrace *kymo_test_load_path   (const char   *path,
                                   const char   *format,
                                   GError      **error);
+/* Everything a user is shown of a load: @error (or the trace's own stop
+ * error), metadata, warnings, tracks, and a digest of every name and of
+ * every field of every event. */
+char      *kymo_test_fingerprint (KymoTrace    *trace,
+                                  const GError *error);
 /* Runs the format's dump into memory; returns the text, sets @ok. */
 char      *kymo_test_dump_bytes  (const guint8 *data,
                                   gsize         size,

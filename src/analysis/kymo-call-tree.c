@@ -517,20 +517,21 @@ fold_tick (Fold    *f,
   return !g_cancellable_set_error_if_cancelled (f->cancellable, error);
 }
 
-/* Adds the self time of the spans of @level that start in the window. */
+/* Adds the self time of spans [@from_k, @to_k) of @level that start in the
+ * window (the ancestors before them only name stacks). */
 static void
 level_settle (Fold        *f,
               const Level *level,
-              KymoTime     from)
+              gsize        from_k,
+              gsize        to_k)
 {
-  for (gsize k = level->anc->len; k < level->n; k++)
+  for (gsize k = MAX (from_k, level->anc->len); k < to_k; k++)
     {
       const KymoSpan *s = level_span (level, k);
       BuildNode *node = builder_node (&f->b, level->node[k]);
       guint64 duration = (guint64) s->end - (guint64) s->start;
       guint64 covered = (guint64) level->child[k];
 
-      g_assert (s->start >= from);
       node->self = add_sat (node->self, (gint64) (duration - MIN (covered, duration)));
       node->count++;
     }
@@ -571,7 +572,7 @@ fold_track_spans (Fold      *f,
   g_array_set_size (prev->anc, 0);
   for (guint d = 0; d < n_depths; d++)
     {
-      gsize n, first, hi, j = 0, max_k = 0;
+      gsize n, first, hi, j = 0, max_k = 0, settled = 0;
       const KymoSpan *spans = kymo_track_get_depth_spans (track, d, &n, &first);
       gboolean have_j = FALSE;
       Level *tmp;
@@ -580,7 +581,7 @@ fold_track_spans (Fold      *f,
       cur->lo = lower_bound (spans, n, from, FALSE);
       hi = lower_bound (spans, n, to, TRUE);
       g_array_set_size (cur->anc, 0);
-      if (cur->lo > 0 && cur->lo < n + 1 && from != G_MININT64)
+      if (cur->lo > 0 && from != G_MININT64)
         {
           /* Spans running into the window name their children's stacks. */
           g_array_set_size (hits, 0);
@@ -638,16 +639,24 @@ fold_track_spans (Fold      *f,
               parent_node = track_node;
             }
           cur->node[k] = builder_child (&f->b, parent_node, KYMO_CALL_FRAME_NAMED, kymo_span_name (s), NULL);
+          /* Spans one depth up before both parent candidates get no more
+           * children (both only move forward): settle them while they are
+           * still in the cache. */
+          if (have_j && MIN (j, max_k) > settled)
+            {
+              level_settle (f, prev, settled, MIN (j, max_k));
+              settled = MIN (j, max_k);
+            }
           if (!fold_tick (f, error))
             return FALSE;
         }
 
-      level_settle (f, prev, from);
+      level_settle (f, prev, settled, prev->n);
       tmp = prev;
       prev = cur;
       cur = tmp;
     }
-  level_settle (f, prev, from);
+  level_settle (f, prev, 0, prev->n);
   return TRUE;
 }
 
@@ -697,6 +706,32 @@ compare_pending (const void *a,
   return compare_u64 (&((const Pending *) a)->key, &((const Pending *) b)->key);
 }
 
+/* The trie leaf of @stack, its path built on first sight. */
+static guint32
+trie_leaf (Builder    *trie,
+           IdMap      *leaf_of_stack,
+           KymoStacks *stacks,
+           guint32     stack)
+{
+  guint32 leaf = id_map_lookup (leaf_of_stack, stack);
+  gsize n_frames = 0;
+  const KymoFrame *frames;
+
+  if (leaf != NO_NODE)
+    return leaf;
+  frames = stack != KYMO_NO_STACK ? kymo_stacks_get (stacks, stack, &n_frames) : NULL;
+  leaf = 0;
+  if (frames == NULL || n_frames == 0)
+    leaf = builder_child (trie, leaf, KYMO_CALL_FRAME_UNKNOWN, 0, KYMO_CALL_TREE_UNKNOWN_STACK);
+  for (gsize k = 0; k < n_frames; k++)
+    leaf = builder_child (trie, leaf, KYMO_CALL_FRAME_NAMED, frames[k].name, NULL);
+  id_map_insert (leaf_of_stack, stack, leaf);
+  return leaf;
+}
+
+/* Counting per (thread, stack) in a plain table when it is small enough. */
+#define DENSE_MAX (1u << 22)
+
 /* Samples are folded in three steps so that no step costs more than the
  * samples or the tree it makes: every stack becomes a path of one trie
  * shared by all threads (once per stack); samples are counted per (thread,
@@ -719,10 +754,11 @@ fold_samples (Fold         *f,
   g_autofree guint32 *mapped = NULL;
   const KymoStackSample *samples;
   const BuildNode *trie_nodes;
+  g_autofree guint32 *dense = NULL;
   IdMap leaf_of_stack, pending_of;
   Builder trie;
   gboolean ok = TRUE;
-  gsize n;
+  gsize n, n_rows;
 
   if (stacks == NULL)
     return TRUE;
@@ -738,6 +774,11 @@ fold_samples (Fold         *f,
   builder_init (&trie);
   id_map_init (&leaf_of_stack);
   id_map_init (&pending_of);
+  /* Stack ids are dense: count into a (stack, thread) table, the unknown
+   * ones in its last row, and find each stack's trie leaf once. */
+  n_rows = (gsize) kymo_stacks_get_n_stacks (stacks) + 1;
+  if (n_rows * MAX (n_all, 1) <= DENSE_MAX)
+    dense = g_new0 (guint32, n_rows * MAX (n_all, 1));
   for (gsize i = kymo_stacks_lower_bound (stacks, from); i < n && samples[i].ts <= to; i++)
     {
       const KymoStackSample *s = &samples[i];
@@ -748,19 +789,14 @@ fold_samples (Fold         *f,
         break;
       if (s->track >= n_all || (wanted != NULL && !wanted[s->track]))
         continue;
-      leaf = id_map_lookup (&leaf_of_stack, s->stack);
-      if (leaf == NO_NODE)
+      if (dense != NULL)
         {
-          gsize n_frames = 0;
-          const KymoFrame *frames = s->stack != KYMO_NO_STACK ? kymo_stacks_get (stacks, s->stack, &n_frames) : NULL;
+          gsize row = s->stack < n_rows - 1 ? s->stack : n_rows - 1;
 
-          leaf = 0;
-          if (frames == NULL || n_frames == 0)
-            leaf = builder_child (&trie, leaf, KYMO_CALL_FRAME_UNKNOWN, 0, KYMO_CALL_TREE_UNKNOWN_STACK);
-          for (gsize k = 0; k < n_frames; k++)
-            leaf = builder_child (&trie, leaf, KYMO_CALL_FRAME_NAMED, frames[k].name, NULL);
-          id_map_insert (&leaf_of_stack, s->stack, leaf);
+          dense[row * n_all + s->track]++;
+          continue;
         }
+      leaf = trie_leaf (&trie, &leaf_of_stack, stacks, s->stack);
       key = ((guint64) s->track << 32) | leaf;
       at = id_map_lookup (&pending_of, key);
       if (at == NO_NODE)
@@ -773,6 +809,17 @@ fold_samples (Fold         *f,
         }
       g_array_index (pending, Pending, at).count++;
     }
+  if (ok && dense != NULL)
+    for (guint t = 0; t < n_all; t++)
+      for (gsize row = 0; row < n_rows; row++)
+        if (dense[row * n_all + t] > 0)
+          {
+            guint32 stack = row < n_rows - 1 ? (guint32) row : KYMO_NO_STACK;
+            Pending p = { ((guint64) t << 32) | trie_leaf (&trie, &leaf_of_stack, stacks, stack),
+                          dense[row * n_all + t] };
+
+            g_array_append_val (pending, p);
+          }
   id_map_clear (&leaf_of_stack);
   id_map_clear (&pending_of);
 
@@ -1222,6 +1269,61 @@ kymo_call_tree_dup_changes (KymoCallTree *diff)
     }
   g_array_sort (changes, compare_changes);
   return changes;
+}
+
+static void
+derive_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  KymoCallTree **trees = task_data;
+  KymoCallTree *derived;
+
+  derived = trees[0] != NULL ? kymo_call_tree_diff (trees[0], trees[1]) : kymo_call_tree_invert (trees[1]);
+  g_task_return_pointer (task, derived, (GDestroyNotify) kymo_call_tree_unref);
+}
+
+static void
+derive_data_free (KymoCallTree **trees)
+{
+  g_clear_pointer (&trees[0], kymo_call_tree_unref);
+  g_clear_pointer (&trees[1], kymo_call_tree_unref);
+  g_free (trees);
+}
+
+void
+kymo_call_tree_derive_async (KymoCallTree        *before,
+                             KymoCallTree        *tree,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  KymoCallTree **trees;
+
+  g_return_if_fail (tree != NULL);
+
+  trees = g_new0 (KymoCallTree *, 2);
+  trees[0] = before != NULL ? kymo_call_tree_ref (before) : NULL;
+  trees[1] = kymo_call_tree_ref (tree);
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, kymo_call_tree_derive_async);
+  g_task_set_name (task, "[kymo] derive call tree");
+  /* the result is worthless once cancelled: drop it rather than publish */
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_set_task_data (task, trees, (GDestroyNotify) derive_data_free);
+  g_task_run_in_thread (task, derive_thread);
+}
+
+KymoCallTree *
+kymo_call_tree_derive_finish (GAsyncResult  *result,
+                              GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == kymo_call_tree_derive_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 /* ------------------------------------------------------------------------ */

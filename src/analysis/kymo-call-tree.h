@@ -134,6 +134,17 @@ KymoCallTree       *kymo_call_tree_diff            (KymoCallTree       *before,
  * first (ties by name). Only for a diff. */
 GArray             *kymo_call_tree_dup_changes     (KymoCallTree       *diff);
 
+/* kymo_call_tree_invert() or kymo_call_tree_diff() (@before NULL: invert
+ * @tree) in a GTask thread: both cost the size of the trees, which sampled
+ * stacks can make large. */
+void                kymo_call_tree_derive_async    (KymoCallTree       *before,
+                                                    KymoCallTree       *tree,
+                                                    GCancellable       *cancellable,
+                                                    GAsyncReadyCallback callback,
+                                                    gpointer            user_data);
+KymoCallTree       *kymo_call_tree_derive_finish   (GAsyncResult       *result,
+                                                    GError            **error);
+
 /* Folded stacks (flamegraph.pl, speedscope): one line per distinct stack,
  * frames root first joined by ';', a space, the integer self weight; lines in
  * byte order, equal stacks merged, weight 0 left out. */

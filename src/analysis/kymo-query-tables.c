@@ -99,6 +99,9 @@ typedef struct {
   GList               *keys, *key;
 
   GArray              *scratch;      /* guint32 */
+  KymoTrack           *track;        /* at position track_p */
+  guint                track_p;
+  const KymoSpan      *spans;        /* of track */
 } Cursor;
 
 static int
@@ -172,7 +175,7 @@ constraint_slot (TableKind kind,
       else if (column == SPANS_END) key_lo = SLOT_END_LO;
       else if (eq && column == SPANS_TRACK) return SLOT_TRACK;
       else if (eq && column == SPANS_NAME) return SLOT_NAME;
-      else if (eq && column == SPANS_PARENT) return SLOT_PARENT;
+      else if (op == SQLITE_INDEX_CONSTRAINT_EQ && column == SPANS_PARENT) return SLOT_PARENT;
       break;
     case TABLE_INSTANTS:
       if (column == INSTANTS_ID) key_lo = SLOT_ID_LO;
@@ -310,11 +313,12 @@ table_best_index (sqlite3_vtab       *vtab,
     }
   rows = MAX (rows, 1.0);
 
-  /* Spans by name: ordered (or grouped) without SQLite's sorter. */
+  /* Spans by name: ordered (or grouped) without SQLite's sorter. SQLite
+   * hands over no ORDER BY term whose collation differs from the column's
+   * (BINARY, the strcmp() order the name index has). */
   if (table->kind == TABLE_SPANS && info->nOrderBy == 1 &&
       info->aOrderBy[0].iColumn == SPANS_NAME && !info->aOrderBy[0].desc &&
       (plan & ~(1 << SLOT_NAME)) == 0 &&
-      g_strcmp0 (sqlite3_vtab_collation (info, 0), "BINARY") == 0 &&
       table->cat->span_base[table->cat->n_tracks] < G_MAXUINT32)
     {
       plan |= PLAN_BY_NAME;
@@ -449,10 +453,27 @@ name_kept (Cursor  *cursor,
   return lo < cursor->n_names && cursor->names[lo] == name;
 }
 
+/* The track at the cursor's position, looked up once per track: xColumn
+ * asks for it several times a row. */
 static KymoTrack *
 cursor_track (Cursor *cursor)
 {
-  return kymo_trace_get_track (cursor->cat->trace, cursor->cat->order[cursor->p]);
+  if (cursor->track == NULL || cursor->track_p != cursor->p)
+    {
+      gsize n;
+
+      cursor->track = kymo_trace_get_track (cursor->cat->trace, cursor->cat->order[cursor->p]);
+      cursor->track_p = cursor->p;
+      cursor->spans = kymo_track_get_spans (cursor->track, &n);
+    }
+  return cursor->track;
+}
+
+static const KymoSpan *
+cursor_span (Cursor *cursor)
+{
+  cursor_track (cursor);
+  return &cursor->spans[cursor->index];
 }
 
 static void
@@ -526,9 +547,12 @@ span_segments (Cursor *cursor)
 
       if (cursor->has_end_lo && hi - lo > 64)
         {
-          /* start <= t_hi and end >= end_lo: exactly an overlap query. */
+          /* start <= t_hi and end >= end_lo: an overlap query; when end_lo
+           * lies past the last start, the spans holding end_lo (the index
+           * range below keeps their starts in bounds). */
           g_array_set_size (cursor->scratch, 0);
-          kymo_track_query_spans (track, d, cursor->end_lo, spans[hi - 1].start, cursor->scratch);
+          kymo_track_query_spans (track, d, cursor->end_lo, MAX (spans[hi - 1].start, cursor->end_lo),
+                                  cursor->scratch);
           for (guint i = 0; i < cursor->scratch->len; i++)
             {
               guint64 idx = g_array_index (cursor->scratch, guint32, i);
@@ -600,11 +624,9 @@ sample_segments (Cursor *cursor)
   push_segment (cursor->segments, lo, hi);
 }
 
-/* Moves to the first kept row at or after the current position of the
- * current segment, entering the next tracks as needed. */
-static gboolean
-span_row_kept (Cursor *cursor);
+static gboolean span_row_kept (Cursor *cursor);
 
+/* Whether the row under the cursor passes the plan's name filter. */
 static gboolean
 row_kept (Cursor *cursor)
 {
@@ -631,11 +653,7 @@ row_kept (Cursor *cursor)
 static gboolean
 span_row_kept (Cursor *cursor)
 {
-  const KymoSpan *spans;
-  gsize n;
-
-  spans = kymo_track_get_spans (cursor_track (cursor), &n);
-  return name_kept (cursor, kymo_span_name (&spans[cursor->index]));
+  return cursor->names == NULL || name_kept (cursor, kymo_span_name (cursor_span (cursor)));
 }
 
 static void
@@ -783,9 +801,13 @@ settle_by_name (Cursor *cursor)
 
       if (++cursor->steps % CHECK_EVERY == 0 && g_cancellable_is_cancelled (cat->cancellable))
         return SQLITE_INTERRUPT;
-      cursor->p = _kymo_query_find_base (cat->span_base, cat->n_tracks, id);
+      /* Ids of one name ascend: the track changes rarely. */
+      if (id < cat->span_base[cursor->p] || id >= cat->span_base[cursor->p + 1])
+        {
+          cursor->p = _kymo_query_find_base (cat->span_base, cat->n_tracks, id);
+          cursor->depth_end = 0;
+        }
       cursor->index = id - cat->span_base[cursor->p];
-      cursor->depth_end = 0;
       if (span_row_kept (cursor))
         return SQLITE_OK;
     }
@@ -902,6 +924,10 @@ cursor_filter (sqlite3_vtab_cursor  *base,
 
       if (s < 0 || s >= N_SLOTS)
         continue;
+      /* No column a plan narrows is ever NULL (parent IS NULL is not
+       * planned): comparing with NULL keeps nothing. */
+      if (sqlite3_value_type (argv[a]) == SQLITE_NULL)
+        cursor->eof = TRUE;
       slots[s] = argv[a];
       if (!is_key)
         continue;
@@ -1032,6 +1058,8 @@ cursor_filter (sqlite3_vtab_cursor  *base,
           if (!build_name_order (cat))
             return g_cancellable_is_cancelled (cat->cancellable) ? SQLITE_INTERRUPT : SQLITE_NOMEM;
           cursor->order_pos = 0;
+          cursor->p = 0;
+          cursor->depth_end = 0;
           return settle_by_name (cursor);
         }
       G_GNUC_FALLTHROUGH;
@@ -1173,12 +1201,9 @@ cursor_column (sqlite3_vtab_cursor *base,
     case TABLE_SPANS:
       {
         KymoTrack *track = cursor_track (cursor);
-        const KymoSpan *spans, *span;
-        gsize n;
+        const KymoSpan *span = cursor_span (cursor);
         guint32 parent;
 
-        spans = kymo_track_get_spans (track, &n);
-        span = &spans[cursor->index];
         switch (column)
           {
           case SPANS_ID:

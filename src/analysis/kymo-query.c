@@ -567,6 +567,7 @@ kymo_query_run (KymoQuery         *self,
         {
           KymoQueryValue *v = &self->values[i];
 
+          v->text = NULL;
           switch (sqlite3_column_type (stmt, i))
             {
             case SQLITE_INTEGER:

@@ -15,4 +15,6 @@ extern const KymoFormat kymo_format_atf;
 extern const KymoFormat kymo_format_wtf;
 extern const KymoFormat kymo_format_tband;
 
+extern const char kymo_formats_builtin_anchor;
+
 G_END_DECLS

@@ -11,43 +11,37 @@
 #include "kymo-load-job-private.h"
 #include "kymo-loader-private.h"
 
-/* Defined in src/formats/kymo-formats.c */
-const KymoFormat * const *_kymo_formats_builtin (guint *n_formats);
-
+/* The decoders register themselves (src/formats, before main runs): the
+ * model knows none of them by name. */
 static GPtrArray *all_formats;
 G_LOCK_DEFINE_STATIC (all_formats);
 
-static void
-ensure_formats (void)
+void
+kymo_formats_register (const KymoFormat *format)
 {
   G_LOCK (all_formats);
   if (all_formats == NULL)
-    {
-      guint n;
-      const KymoFormat * const *builtin = _kymo_formats_builtin (&n);
-
-      all_formats = g_ptr_array_new ();
-      for (guint i = 0; i < n; i++)
-        g_ptr_array_add (all_formats, (gpointer) builtin[i]);
-    }
+    all_formats = g_ptr_array_new ();
+  if (!g_ptr_array_find (all_formats, format, NULL))
+    g_ptr_array_add (all_formats, (gpointer) format);
   G_UNLOCK (all_formats);
 }
 
 void
 _kymo_formats_add_for_testing (const KymoFormat *format)
 {
-  ensure_formats ();
-  G_LOCK (all_formats);
-  g_ptr_array_add (all_formats, (gpointer) format);
-  G_UNLOCK (all_formats);
+  kymo_formats_register (format);
 }
 
 const KymoFormat * const *
 kymo_formats_get_all (guint *n_formats)
 {
-  ensure_formats ();
-  *n_formats = all_formats->len;
-  return (const KymoFormat * const *) all_formats->pdata;
+  static const KymoFormat * const none[] = { NULL };
+
+  G_LOCK (all_formats);
+  *n_formats = all_formats != NULL ? all_formats->len : 0;
+  G_UNLOCK (all_formats);
+  return all_formats != NULL ? (const KymoFormat * const *) all_formats->pdata : none;
 }
 
 const KymoFormat *

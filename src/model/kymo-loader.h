@@ -13,6 +13,10 @@ typedef void (*KymoProgressFunc) (double      fraction,
                                   const char *message,
                                   gpointer    user_data);
 
+/* Adds @format (static) to those the loader detects and looks up, after
+ * those registered before it: the first of equal detection scores wins.
+ * The built-in decoders register themselves before main(). */
+void                      kymo_formats_register (const KymoFormat *format);
 const KymoFormat * const *kymo_formats_get_all (guint            *n_formats);
 const KymoFormat         *kymo_formats_lookup  (const char       *name);
 /* NULL when nothing claims @input. */

@@ -271,6 +271,33 @@ kymo_track_add_spans (KymoTrack      *self,
     memcpy (kymo_track_append_spans (self, depth, n_spans), spans, n_spans * sizeof (KymoSpan));
 }
 
+void
+kymo_track_rename (KymoTrack     *self,
+                   guint32        first,
+                   const guint32 *map,
+                   guint32        n_map)
+{
+  KymoSpan *spans = (KymoSpan *) self->staged.data;
+  KymoInstant *instants = (KymoInstant *) self->instants.data;
+
+  g_return_if_fail (!self->sealed);
+
+  for (gsize i = 0; i < self->staged.len; i++)
+    {
+      guint32 name = spans[i].name_flags & KYMO_NAME_MAX;
+
+      if (name - first < n_map)
+        spans[i].name_flags = (spans[i].name_flags & ~KYMO_NAME_MAX) | (map[name - first] & KYMO_NAME_MAX);
+    }
+  for (gsize i = 0; i < self->instants.len; i++)
+    {
+      guint32 name = instants[i].name_flags & KYMO_NAME_MAX;
+
+      if (name - first < n_map)
+        instants[i].name_flags = (instants[i].name_flags & ~KYMO_NAME_MAX) | (map[name - first] & KYMO_NAME_MAX);
+    }
+}
+
 KymoSpan *
 kymo_track_append_spans (KymoTrack *self,
                          guint      depth,

@@ -79,6 +79,13 @@ void                  kymo_track_add_span            (KymoTrack       *self,
                                                       guint            depth,
                                                       guint            flags,
                                                       guint32          source);
+/* Before the trace is sealed: every span and instant named @first + i (i
+ * < @n_map) is named @map[i] instead. For a decoder that names events on
+ * a worker thread before their names can be interned. */
+void                  kymo_track_rename              (KymoTrack       *self,
+                                                      guint32          first,
+                                                      const guint32   *map,
+                                                      guint32          n_map);
 void                  kymo_track_add_instant         (KymoTrack       *self,
                                                       KymoTime         ts,
                                                       guint32          name,

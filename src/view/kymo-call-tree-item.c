@@ -75,12 +75,12 @@ kymo_call_tree_item_get_data (KymoCallTreeItem *self)
   return &kymo_call_tree_get_nodes (self->tree, NULL)[self->node];
 }
 
-static const KymoCallNode *sort_nodes;
-
 static int
 compare_heaviest (gconstpointer a,
-                  gconstpointer b)
+                  gconstpointer b,
+                  gpointer      user_data)
 {
+  const KymoCallNode *sort_nodes = user_data;
   const KymoCallNode *na = &sort_nodes[*(const guint32 *) a];
   const KymoCallNode *nb = &sort_nodes[*(const guint32 *) b];
 
@@ -108,8 +108,7 @@ kymo_call_tree_item_dup_children (KymoCallTree *tree,
       g_array_append_val (children, c);
   if (children->len == 0)
     return NULL;
-  sort_nodes = nodes;
-  g_array_sort (children, compare_heaviest);
+  g_array_sort_with_data (children, compare_heaviest, (gpointer) nodes);
 
   store = g_list_store_new (KYMO_TYPE_CALL_TREE_ITEM);
   for (guint i = 0; i < children->len; i++)

@@ -35,6 +35,10 @@ struct _KymoCallTreeView
   GtkWidget        *column_view;
   GtkWidget        *stack;
   GtkTreeListModel *tree_model;
+  GCancellable     *cancellable;   /* the inversion under way */
+  GtkWidget        *top_down_button;
+  GtkWidget        *callers_button;
+  gboolean          activating;    /* the selected node comes from a row here */
 };
 
 G_DEFINE_FINAL_TYPE (KymoCallTreeView, kymo_call_tree_view, GTK_TYPE_WIDGET)
@@ -58,16 +62,17 @@ create_children (gpointer item,
 }
 
 static void
-rebuild (KymoCallTreeView *self)
+show_tree (KymoCallTreeView *self,
+           KymoCallTree     *shown)
 {
-  KymoCallTree *tree = kymo_flame_model_get_tree (self->model);
   g_autoptr(GtkTreeListModel) tree_model = NULL;
   GListModel *roots = NULL;
   GtkSelectionModel *selection;
 
+  if (shown != NULL)
+    kymo_call_tree_ref (shown);
   g_clear_pointer (&self->shown, kymo_call_tree_unref);
-  if (tree != NULL)
-    self->shown = self->callers ? kymo_call_tree_invert (tree) : kymo_call_tree_ref (tree);
+  self->shown = shown;
   if (self->shown != NULL)
     roots = kymo_call_tree_item_dup_children (self->shown, 0);
   if (roots == NULL)
@@ -79,7 +84,9 @@ rebuild (KymoCallTreeView *self)
   tree_model = gtk_tree_list_model_new (roots, FALSE, FALSE, create_children, NULL, NULL);
   g_set_object (&self->tree_model, tree_model);
   selection = GTK_SELECTION_MODEL (gtk_single_selection_new (g_object_ref (G_LIST_MODEL (tree_model))));
+  /* a selected row is the flame graph's selected frame: none yet */
   gtk_single_selection_set_autoselect (GTK_SINGLE_SELECTION (selection), FALSE);
+  gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (selection), GTK_INVALID_LIST_POSITION);
   gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), selection);
   g_object_unref (selection);
   /* the heaviest path is what one opens first */
@@ -89,6 +96,36 @@ rebuild (KymoCallTreeView *self)
 
       gtk_tree_list_row_set_expanded (first, TRUE);
     }
+}
+
+static void
+on_inverted (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(KymoCallTreeView) self = user_data;
+  g_autoptr(KymoCallTree) inverted = kymo_call_tree_derive_finish (result, NULL);
+
+  /* NULL: cancelled by a newer tree or mode, which shows instead */
+  if (inverted != NULL)
+    show_tree (self, inverted);
+}
+
+/* Callers are an inversion of the tree: made in a thread, shown once. */
+static void
+rebuild (KymoCallTreeView *self)
+{
+  KymoCallTree *tree = kymo_flame_model_get_tree (self->model);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (tree == NULL || !self->callers)
+    {
+      show_tree (self, tree);
+      return;
+    }
+  self->cancellable = g_cancellable_new ();
+  kymo_call_tree_derive_async (NULL, tree, self->cancellable, on_inverted, g_object_ref (self));
 }
 
 static KymoCallTreeItem *
@@ -123,7 +160,7 @@ bind_name (GtkSignalListItemFactory *factory,
   g_autoptr(KymoCallTreeItem) item = row_item (list_item);
 
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), gtk_list_item_get_item (list_item));
-  gtk_label_set_text (GTK_LABEL (label), item != NULL ? kymo_call_tree_item_get_data (item)->name : "");
+  gtk_label_set_text (GTK_LABEL (label), item != NULL ? kymo_short_path (kymo_call_tree_item_get_data (item)->name) : "");
 }
 
 static void
@@ -254,9 +291,112 @@ kymo_call_tree_view_activate_row (KymoCallTreeView *self,
   g_object_unref (item);
   if (node == G_MAXUINT32)
     return;
+  /* the row stays as it is (a caller's row is not its function's) */
+  self->activating = TRUE;
   kymo_flame_model_set_selected_node (self->model, node);
+  self->activating = FALSE;
   if (kymo_flame_model_find_longest_span (self->model, node, &ref))
     kymo_session_select_event (self->session, &ref);
+}
+
+/* The row of @node's function on the callers view's first level. */
+static guint32
+callers_node (KymoCallTreeView *self,
+              guint32           node)
+{
+  KymoCallTree *tree = kymo_flame_model_get_tree (self->model);
+  const KymoCallNode *shown = kymo_call_tree_get_nodes (self->shown, NULL);
+  const char *name = kymo_call_tree_get_nodes (tree, NULL)[node].name;
+
+  for (guint32 c = 1; c <= shown[0].n_descendants; c += shown[c].n_descendants + 1)
+    if (strcmp (shown[c].name, name) == 0)
+      return c;
+  return G_MAXUINT32;
+}
+
+/* The child row of @parent (NULL: the first level) that shows @node. */
+static GtkTreeListRow *
+child_row_for_node (KymoCallTreeView *self,
+                    GtkTreeListRow   *parent,
+                    guint32           node)
+{
+  GListModel *children = parent != NULL ? gtk_tree_list_row_get_children (parent)
+                                        : gtk_tree_list_model_get_model (self->tree_model);
+  guint n = children != NULL ? g_list_model_get_n_items (children) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(KymoCallTreeItem) item = g_list_model_get_item (children, i);
+
+      if (kymo_call_tree_item_get_node (item) == node)
+        return parent != NULL ? gtk_tree_list_row_get_child_row (parent, i)
+                              : gtk_tree_list_model_get_child_row (self->tree_model, i);
+    }
+  return NULL;
+}
+
+/* GTK 4.8 has no gtk_column_view_scroll_to(): its list view has the action. */
+static void
+scroll_to_row (KymoCallTreeView *self,
+               guint             position)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (self->column_view);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+}
+
+/* A frame picked in the flame graph: its row is selected, its callers'
+ * rows expanded on the way down (only those: the model stays lazy). */
+static void
+on_selected_node_changed (KymoCallTreeView *self)
+{
+  KymoCallTree *tree = kymo_flame_model_get_tree (self->model);
+  guint32 node = kymo_flame_model_get_selected_node (self->model);
+  g_autoptr(GtkTreeListRow) row = NULL;
+  g_autoptr(GArray) chain = NULL;
+  const KymoCallNode *nodes;
+  GtkSelectionModel *selection;
+
+  if (self->activating || node == G_MAXUINT32 || node == 0 || tree == NULL || self->shown == NULL ||
+      self->tree_model == NULL)
+    return;
+  if (node >= kymo_call_tree_get_n_nodes (tree))
+    return;
+  chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+  if (self->callers)
+    {
+      guint32 function = callers_node (self, node);
+
+      if (function == G_MAXUINT32)
+        return;
+      g_array_append_val (chain, function);
+    }
+  else if (self->shown == tree)
+    {
+      nodes = kymo_call_tree_get_nodes (tree, NULL);
+      for (guint32 n = node; n != 0 && n != G_MAXUINT32; n = nodes[n].parent)
+        g_array_prepend_val (chain, n);
+    }
+  else
+    return;   /* the tree shown is about to be replaced */
+
+  for (guint i = 0; i < chain->len; i++)
+    {
+      GtkTreeListRow *child;
+
+      if (row != NULL)
+        gtk_tree_list_row_set_expanded (row, TRUE);
+      child = child_row_for_node (self, row, g_array_index (chain, guint32, i));
+      if (child == NULL)
+        return;
+      g_clear_object (&row);
+      row = child;
+    }
+  selection = gtk_column_view_get_model (GTK_COLUMN_VIEW (self->column_view));
+  gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (selection), gtk_tree_list_row_get_position (row));
+  scroll_to_row (self, gtk_tree_list_row_get_position (row));
 }
 
 static void
@@ -300,6 +440,8 @@ kymo_call_tree_view_constructed (GObject *object)
   g_signal_connect (callers, "toggled", G_CALLBACK (on_callers_toggled), self);
   gtk_box_append (GTK_BOX (linked), top_down);
   gtk_box_append (GTK_BOX (linked), callers);
+  self->top_down_button = top_down;
+  self->callers_button = callers;
   gtk_box_append (GTK_BOX (toolbar), linked);
   gtk_box_append (GTK_BOX (self->box), toolbar);
 
@@ -327,6 +469,8 @@ kymo_call_tree_view_constructed (GObject *object)
   gtk_box_append (GTK_BOX (self->box), self->stack);
 
   g_signal_connect_object (self->model, "notify::tree", G_CALLBACK (rebuild), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->model, "notify::selected-node", G_CALLBACK (on_selected_node_changed), self,
+                           G_CONNECT_SWAPPED);
   rebuild (self);
 }
 
@@ -335,6 +479,8 @@ kymo_call_tree_view_dispose (GObject *object)
 {
   KymoCallTreeView *self = (KymoCallTreeView *) object;
 
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->tree_model);
   g_clear_pointer (&self->shown, kymo_call_tree_unref);
@@ -438,6 +584,7 @@ kymo_call_tree_view_set_callers (KymoCallTreeView *self,
   if (self->callers == callers)
     return;
   self->callers = callers;
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (callers ? self->callers_button : self->top_down_button), TRUE);
   rebuild (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CALLERS]);
 }
@@ -447,4 +594,17 @@ kymo_call_tree_view_get_model (KymoCallTreeView *self)
 {
   g_return_val_if_fail (KYMO_IS_CALL_TREE_VIEW (self), NULL);
   return G_LIST_MODEL (self->tree_model);
+}
+
+guint
+kymo_call_tree_view_get_selected_row (KymoCallTreeView *self)
+{
+  GtkSelectionModel *selection;
+
+  g_return_val_if_fail (KYMO_IS_CALL_TREE_VIEW (self), GTK_INVALID_LIST_POSITION);
+
+  selection = gtk_column_view_get_model (GTK_COLUMN_VIEW (self->column_view));
+  if (selection == NULL)
+    return GTK_INVALID_LIST_POSITION;
+  return gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (selection));
 }

@@ -22,6 +22,9 @@ void        kymo_call_tree_view_set_callers   (KymoCallTreeView *self,
                                                gboolean          callers);
 /* The rows as shown: a GtkTreeListModel of KymoCallTreeItems. */
 GListModel *kymo_call_tree_view_get_model     (KymoCallTreeView *self);
+/* The selected row's position in the model above (a frame picked in the
+ * flame graph selects its row); GTK_INVALID_LIST_POSITION for none. */
+guint       kymo_call_tree_view_get_selected_row (KymoCallTreeView *self);
 /* What activating row @position does: selects its frame in the flame graph
  * and the longest such span on the timeline. */
 void        kymo_call_tree_view_activate_row  (KymoCallTreeView *self,

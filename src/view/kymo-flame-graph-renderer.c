@@ -142,18 +142,52 @@ diff_color (const KymoCallNode *node,
     *color = (GdkRGBA) { 0.92f, 0.92f, 0.92f, 1.0f };
 }
 
-static gboolean
-ascii_contains_folded (const char *haystack,
-                       const char *needle)
+/* Trace names need not be valid UTF-8; g_utf8_casefold() needs it. */
+static char *
+casefold (const char *text)
 {
-  gsize n = strlen (needle);
+  g_autofree char *valid = NULL;
 
-  if (n == 0)
-    return FALSE;
-  for (const char *h = haystack; *h; h++)
-    if (g_ascii_strncasecmp (h, needle, n) == 0)
-      return TRUE;
-  return FALSE;
+  if (!g_utf8_validate (text, -1, NULL))
+    text = valid = g_utf8_make_valid (text, -1);
+  return g_utf8_casefold (text, -1);
+}
+
+guint8 *
+kymo_flame_render_match_nodes (KymoCallTree *tree,
+                               const char   *text)
+{
+  g_autoptr(GHashTable) by_name = NULL;
+  g_autofree char *needle = NULL;
+  const KymoCallNode *nodes;
+  guint8 *matches;
+  guint n;
+
+  g_return_val_if_fail (tree != NULL, NULL);
+
+  if (text == NULL || text[0] == '\0')
+    return NULL;
+  needle = casefold (text);
+  nodes = kymo_call_tree_get_nodes (tree, &n);
+  matches = g_new0 (guint8, n);
+  /* names are the traces' interned strings: one entry per distinct name */
+  by_name = g_hash_table_new (NULL, NULL);
+  for (guint i = 1; i < n; i++)
+    {
+      gpointer found;
+
+      if (nodes[i].name == NULL)
+        continue;
+      if (!g_hash_table_lookup_extended (by_name, nodes[i].name, NULL, &found))
+        {
+          g_autofree char *folded = casefold (nodes[i].name);
+
+          found = GINT_TO_POINTER (strstr (folded, needle) != NULL);
+          g_hash_table_insert (by_name, (gpointer) nodes[i].name, found);
+        }
+      matches[i] = GPOINTER_TO_INT (found);
+    }
+  return matches;
 }
 
 typedef gboolean (*VisitFunc) (const KymoCallNode *nodes,
@@ -261,7 +295,8 @@ draw_frame (const KymoCallNode    *nodes,
 {
   DrawData *d = user_data;
   const KymoCallNode *cn = &nodes[node];
-  const char *label = node == 0 ? _("all") : cn->name;
+  /* a span named by a cargo path reads from its crate on */
+  const char *label = node == 0 ? _("all") : kymo_short_path (cn->name);
   graphene_rect_t box = *rect;
   GdkRGBA color;
   gboolean dimmed = FALSE, matched = FALSE;
@@ -278,9 +313,9 @@ draw_frame (const KymoCallNode    *nodes,
   else
     kymo_flame_render_frame_color (cn->name, d->view->by_module, &color);
 
-  if (d->view->match != NULL && d->view->match[0] != '\0' && node != 0)
+  if (d->view->matches != NULL && node != 0)
     {
-      matched = ascii_contains_folded (cn->name, d->view->match);
+      matched = d->view->matches[node];
       dimmed = !matched;
     }
   if (dimmed)

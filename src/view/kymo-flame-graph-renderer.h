@@ -37,7 +37,7 @@ typedef struct {
   guint32                    selected;    /* or KYMO_FLAME_GRAPH_NO_NODE */
   KymoFlameGraphOrientation  orientation;
   gboolean                   by_module;   /* colour by crate/module rather than by name */
-  const char                *match;       /* case-folded search text, or NULL */
+  const guint8              *matches;     /* per node: holds the search text; NULL: no search */
   int                        width;
   int                        height;
 } KymoFlameGraphView;
@@ -70,6 +70,10 @@ gboolean  kymo_flame_render_get_node_rect      (const KymoFlameGraphView *view,
 void      kymo_flame_render_frame_color        (const char               *name,
                                                gboolean                  by_module,
                                                GdkRGBA                  *color);
+/* Per node of @tree: whether its name holds @text, Unicode case folded
+ * (each distinct name folded once); NULL when @text is NULL or empty. */
+guint8   *kymo_flame_render_match_nodes        (KymoCallTree             *tree,
+                                               const char               *text);
 /* The crate or module of a Rust/C++ path: its first "::" component. */
 char     *kymo_flame_render_module_of          (const char               *name);
 

@@ -24,6 +24,7 @@ struct _KymoFlameGraph
   KymoFlameGraphOrientation  orientation;
   gboolean                   by_module;
   char                      *match;
+  guint8                    *matches;   /* of match in tree, per node */
 
   KymoFlameGraphTheme        theme;
   PangoLayout               *layout;
@@ -64,7 +65,7 @@ view_init (KymoFlameGraph     *self,
   view->selected = KYMO_FLAME_GRAPH_NO_NODE;
   view->orientation = self->orientation;
   view->by_module = self->by_module;
-  view->match = self->match;
+  view->matches = self->matches;
   view->width = gtk_widget_get_width (GTK_WIDGET (self));
   view->height = gtk_widget_get_height (GTK_WIDGET (self));
 }
@@ -74,9 +75,13 @@ format_weight (KymoCallTree *tree,
                gint64        weight)
 {
   if (kymo_call_tree_get_source (tree) == KYMO_CALL_TREE_SAMPLES)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" G_GINT64_FORMAT " sample",
-                                         "%" G_GINT64_FORMAT " samples", (gulong) MIN (weight, G_MAXLONG)),
-                            weight);
+    {
+      g_autofree char *number = g_strdup_printf ("%" G_GINT64_FORMAT, weight);
+
+      /* TRANSLATORS: %s is a number of CPU samples */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample", "%s samples",
+                                           (gulong) CLAMP (weight, 0, G_MAXLONG)), number);
+    }
   return kymo_timeline_format_duration (weight);
 }
 
@@ -104,11 +109,11 @@ kymo_flame_graph_describe_node (KymoCallTree *tree,
 
       /* TRANSLATORS: name — total (percent), self now, self in the baseline */
       return g_strdup_printf (_("%s — total %s (%.1f %%), self %s, baseline self %s"),
-                              node == 0 ? _("all") : nodes[node].name, total, percent, self_text, before);
+                              node == 0 ? _("all") : kymo_short_path (nodes[node].name), total, percent, self_text, before);
     }
   /* TRANSLATORS: name — total (percent of all), self */
   return g_strdup_printf (_("%s — total %s (%.1f %%), self %s"),
-                          node == 0 ? _("all") : nodes[node].name, total, percent, self_text);
+                          node == 0 ? _("all") : kymo_short_path (nodes[node].name), total, percent, self_text);
 }
 
 static void
@@ -263,11 +268,11 @@ on_released (GtkGestureClick *gesture,
   KymoFlameGraphView view;
   guint32 node;
 
+  gtk_widget_grab_focus (GTK_WIDGET (self));
   view_init (self, &view);
   node = kymo_flame_render_pick (&view, x, y);
   if (node == KYMO_FLAME_GRAPH_NO_NODE)
     return;
-  gtk_widget_grab_focus (GTK_WIDGET (self));
   kymo_flame_graph_set_focus (self, node);
   kymo_flame_model_set_selected_node (self->model, node);
 }
@@ -293,6 +298,14 @@ on_query_tooltip (GtkWidget      *widget,
   return TRUE;
 }
 
+static void
+update_matches (KymoFlameGraph *self)
+{
+  g_clear_pointer (&self->matches, g_free);
+  if (self->tree != NULL)
+    self->matches = kymo_flame_render_match_nodes (self->tree, self->match);
+}
+
 /* A new fold keeps the zoom when the same stack is still there. */
 static void
 on_tree_changed (KymoFlameGraph *self)
@@ -312,6 +325,7 @@ on_tree_changed (KymoFlameGraph *self)
     kymo_call_tree_ref (tree);
   g_clear_pointer (&self->tree, kymo_call_tree_unref);
   self->tree = tree;
+  update_matches (self);
   self->focus = focus;
   self->hover = KYMO_FLAME_GRAPH_NO_NODE;
   /* samples are read by crate; spans by name */
@@ -343,6 +357,7 @@ on_search_changed (KymoFlameGraph *self)
 {
   g_free (self->match);
   self->match = kymo_flame_model_dup_search_text (self->model);
+  update_matches (self);
   invalidate (self);
 }
 
@@ -388,6 +403,7 @@ kymo_flame_graph_dispose (GObject *object)
   g_clear_pointer (&self->tree, kymo_call_tree_unref);
   g_clear_object (&self->model);
   g_clear_pointer (&self->match, g_free);
+  g_clear_pointer (&self->matches, g_free);
   G_OBJECT_CLASS (kymo_flame_graph_parent_class)->dispose (object);
 }
 

@@ -20,7 +20,9 @@ struct _KymoFlameModel
   KymoCallTree       *shown;
   KymoCallTree       *baseline;
   char               *baseline_label;
+  gboolean            baseline_is_after;  /* another trace: it is the second */
   GCancellable       *cancellable;
+  GCancellable       *derive_cancellable;
   guint               fold_idle;
   guint32             selected_node;
   gboolean            busy;
@@ -54,19 +56,49 @@ set_busy (KymoFlameModel *self,
 }
 
 static void
-publish (KymoFlameModel *self)
+publish_tree (KymoFlameModel *self,
+              KymoCallTree   *shown)
 {
   g_clear_pointer (&self->shown, kymo_call_tree_unref);
-  if (self->current != NULL)
-    {
-      if (self->baseline != NULL)
-        self->shown = kymo_call_tree_diff (self->baseline, self->current);
-      else
-        self->shown = kymo_call_tree_ref (self->current);
-    }
+  self->shown = shown;
   self->selected_node = G_MAXUINT32;
+  set_busy (self, FALSE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TREE]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
+}
+
+static void
+on_derived (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(KymoFlameModel) self = user_data;
+  KymoCallTree *diff = kymo_call_tree_derive_finish (result, NULL);
+
+  /* NULL: a newer fold or baseline replaced this one */
+  if (diff != NULL)
+    publish_tree (self, diff);
+}
+
+/* A diff costs the size of both trees: it is made in a thread too. */
+static void
+publish (KymoFlameModel *self)
+{
+  g_cancellable_cancel (self->derive_cancellable);
+  g_clear_object (&self->derive_cancellable);
+  if (self->current == NULL || self->baseline == NULL)
+    {
+      publish_tree (self, self->current != NULL ? kymo_call_tree_ref (self->current) : NULL);
+      return;
+    }
+  self->derive_cancellable = g_cancellable_new ();
+  set_busy (self, TRUE);
+  if (self->baseline_is_after)
+    kymo_call_tree_derive_async (self->current, self->baseline, self->derive_cancellable, on_derived,
+                                 g_object_ref (self));
+  else
+    kymo_call_tree_derive_async (self->baseline, self->current, self->derive_cancellable, on_derived,
+                                 g_object_ref (self));
 }
 
 static void
@@ -88,7 +120,6 @@ on_folded (GObject      *source,
     }
   g_clear_pointer (&self->current, kymo_call_tree_unref);
   self->current = tree;
-  set_busy (self, FALSE);
   publish (self);
 }
 
@@ -141,6 +172,8 @@ kymo_flame_model_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->derive_cancellable);
+  g_clear_object (&self->derive_cancellable);
   g_clear_handle_id (&self->fold_idle, g_source_remove);
   G_OBJECT_CLASS (kymo_flame_model_parent_class)->dispose (object);
 }
@@ -270,8 +303,9 @@ kymo_flame_model_get_for_session (KymoSession *session)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::selection-end", G_CALLBACK (on_range_changed),
                            self, G_CONNECT_SWAPPED);
-  /* FIXME(find): follow the session's search query once the find work adds
-   * it; until then the highlighted name stands for the search. */
+  /* the find bar's query, or a name picked elsewhere (the range summary) */
+  g_signal_connect_object (session, "notify::search-text", G_CALLBACK (on_search_changed),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::highlighted-name", G_CALLBACK (on_search_changed),
                            self, G_CONNECT_SWAPPED);
   queue_fold (self);
@@ -382,6 +416,25 @@ kymo_flame_model_set_baseline (KymoFlameModel *self,
   self->baseline = baseline;
   g_free (self->baseline_label);
   self->baseline_label = g_strdup (label);
+  self->baseline_is_after = FALSE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BASELINE]);
+  publish (self);
+}
+
+void
+kymo_flame_model_set_other_trace (KymoFlameModel *self,
+                                  KymoCallTree   *other,
+                                  const char     *label)
+{
+  g_return_if_fail (KYMO_IS_FLAME_MODEL (self));
+  g_return_if_fail (other != NULL);
+
+  kymo_call_tree_ref (other);
+  g_clear_pointer (&self->baseline, kymo_call_tree_unref);
+  self->baseline = other;
+  g_free (self->baseline_label);
+  self->baseline_label = g_strdup (label);
+  self->baseline_is_after = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BASELINE]);
   publish (self);
 }
@@ -464,7 +517,9 @@ kymo_flame_model_find_longest_span (KymoFlameModel *self,
   g_return_val_if_fail (KYMO_IS_FLAME_MODEL (self), FALSE);
   g_return_val_if_fail (ref != NULL, FALSE);
 
-  if (self->shown == NULL || kymo_call_tree_get_source (self->shown) != KYMO_CALL_TREE_SPANS)
+  /* a diff against another trace names that trace's spans */
+  if (self->shown == NULL || kymo_call_tree_get_source (self->shown) != KYMO_CALL_TREE_SPANS ||
+      kymo_call_tree_get_trace (self->shown) != self->trace)
     return FALSE;
   nodes = kymo_call_tree_get_nodes (self->shown, &n_nodes);
   if (node >= n_nodes || nodes[node].kind != KYMO_CALL_FRAME_NAMED || nodes[node].depth < 2)
@@ -504,6 +559,7 @@ char *
 kymo_flame_model_dup_search_text (KymoFlameModel *self)
 {
   g_autoptr(KymoSession) session = NULL;
+  const char *text;
   guint32 name;
 
   g_return_val_if_fail (KYMO_IS_FLAME_MODEL (self), NULL);
@@ -511,7 +567,9 @@ kymo_flame_model_dup_search_text (KymoFlameModel *self)
   session = g_weak_ref_get (&self->session);
   if (session == NULL)
     return NULL;
-  /* FIXME(find): the session's search query, once the find work adds it. */
+  text = kymo_session_get_search_text (session);
+  if (text != NULL && text[0] != '\0')
+    return g_strdup (text);
   name = kymo_session_get_highlighted_name (session);
   if (name == KYMO_SESSION_NO_NAME)
     return NULL;

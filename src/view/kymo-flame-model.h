@@ -48,6 +48,11 @@ void            kymo_flame_model_set_baseline_current (KymoFlameModel   *self);
 void            kymo_flame_model_set_baseline       (KymoFlameModel     *self,
                                                      KymoCallTree       *baseline,
                                                      const char         *label);
+/* Another trace's tree (same format): it is the second, this trace's fold
+ * the first; the diff's widths are @other's. */
+void            kymo_flame_model_set_other_trace    (KymoFlameModel     *self,
+                                                     KymoCallTree       *other,
+                                                     const char         *label);
 KymoCallTree   *kymo_flame_model_get_baseline       (KymoFlameModel     *self);
 const char     *kymo_flame_model_get_baseline_label (KymoFlameModel     *self);
 void            kymo_flame_model_clear_baseline     (KymoFlameModel     *self);
@@ -61,7 +66,9 @@ gboolean        kymo_flame_model_find_longest_span  (KymoFlameModel     *self,
                                                      guint32             node,
                                                      KymoEventRef       *ref);
 
-/* The text the session searches for, matched against frame names. */
+/* What frames to mark: the find bar's query, else the session's highlighted
+ * name; NULL for none. Frames whose name holds it (Unicode case folded) are
+ * outlined and the rest dimmed. */
 char           *kymo_flame_model_dup_search_text    (KymoFlameModel     *self);
 
 G_END_DECLS

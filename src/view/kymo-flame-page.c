@@ -77,7 +77,7 @@ update_breadcrumbs (KymoFlamePage *self)
   for (guint i = 0; i < chain->len; i++)
     {
       guint32 n = g_array_index (chain, guint32, i);
-      GtkWidget *button = gtk_button_new_with_label (n == 0 ? _("all") : nodes[n].name);
+      GtkWidget *button = gtk_button_new_with_label (n == 0 ? _("all") : kymo_short_path (nodes[n].name));
       GtkWidget *label = gtk_button_get_child (GTK_BUTTON (button));
 
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
@@ -178,7 +178,7 @@ update_changes (KymoFlamePage *self)
       g_autofree char *after = format_weight (tree, c->self, FALSE);
       g_autofree char *delta = format_weight (tree, c->self - c->base_self, TRUE);
 
-      add_cell (GTK_GRID (self->changes_grid), c->name, 0, i + 1, FALSE);
+      add_cell (GTK_GRID (self->changes_grid), kymo_short_path (c->name), 0, i + 1, FALSE);
       add_cell (GTK_GRID (self->changes_grid), before, 1, i + 1, TRUE);
       add_cell (GTK_GRID (self->changes_grid), after, 2, i + 1, TRUE);
       add_cell (GTK_GRID (self->changes_grid), delta, 3, i + 1, TRUE);
@@ -217,6 +217,13 @@ on_samples_toggled (GtkToggleButton *button,
   adw_status_page_set_title (ADW_STATUS_PAGE (self->status),
                              gtk_toggle_button_get_active (button) ? _("No Samples in Range")
                                                                    : _("No Spans in Range"));
+}
+
+static void
+on_source_changed (KymoFlamePage *self)
+{
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->samples_button),
+                                kymo_flame_model_get_source (self->model) == KYMO_CALL_TREE_SAMPLES);
 }
 
 static void
@@ -276,7 +283,7 @@ on_compare_folded (GObject      *source,
   g_autoptr(KymoCallTree) tree = kymo_call_tree_build_finish (result, &error);
 
   if (tree != NULL)
-    kymo_flame_model_set_baseline (data->self->model, tree, data->label);
+    kymo_flame_model_set_other_trace (data->self->model, tree, data->label);
   else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     show_compare_error (data->self, error->message);
   compare_data_free (data);
@@ -448,7 +455,9 @@ kymo_flame_page_constructed (GObject *object)
   gtk_box_append (GTK_BOX (row), self->stack);
 
   self->changes_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  gtk_widget_set_size_request (self->changes_box, 340, -1);
+  gtk_widget_set_size_request (self->changes_box, 360, -1);
+  /* the name labels expand within the table, not the table in the page */
+  gtk_widget_set_hexpand (self->changes_box, FALSE);
   title = gtk_label_new (_("Largest Changes of Self Time"));
   gtk_widget_add_css_class (title, "heading");
   gtk_box_append (GTK_BOX (self->changes_box), title);
@@ -479,6 +488,8 @@ kymo_flame_page_constructed (GObject *object)
 
   g_signal_connect_object (self->model, "notify::tree", G_CALLBACK (on_tree_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->model, "notify::busy", G_CALLBACK (on_busy_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->model, "notify::source", G_CALLBACK (on_source_changed), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->flame_graph, "notify::focus", G_CALLBACK (update_breadcrumbs), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->flame_graph, "notify::focus", G_CALLBACK (update_info), self, G_CONNECT_SWAPPED);

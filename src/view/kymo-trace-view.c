@@ -27,6 +27,13 @@ struct _KymoTraceView
   GtkWidget   *details;
   /* The first allocation gives the timeline 2/3 of the height. */
   gboolean     split_placed;
+  /* The bottom area's height the user last chose (the paned's height minus
+   * its position): an empty Details page folds to its tab row and the area
+   * comes back at this height. */
+  int          bottom_height;
+  gboolean     want_folded;
+  gboolean     placing;      /* the position change is ours, not the user's */
+  GSignalGroup *details_signals;
 };
 
 G_DEFINE_FINAL_TYPE (KymoTraceView, kymo_trace_view, GTK_TYPE_WIDGET)
@@ -37,6 +44,7 @@ kymo_trace_view_dispose (GObject *object)
   KymoTraceView *self = (KymoTraceView *) object;
 
   g_clear_pointer (&self->paned, gtk_widget_unparent);
+  g_clear_object (&self->details_signals);
   g_clear_object (&self->session);
   g_clear_object (&self->trace);
   G_OBJECT_CLASS (kymo_trace_view_parent_class)->dispose (object);
@@ -83,6 +91,94 @@ toggle_bottom_action (GtkWidget  *widget,
 }
 
 static void
+place_split (KymoTraceView *self,
+             int            position)
+{
+  self->placing = TRUE;
+  gtk_paned_set_position (GTK_PANED (self->main_paned), position);
+  self->placing = FALSE;
+}
+
+/* Past the end: the paned clamps it to leave the bottom area its minimum. */
+#define FOLDED_POSITION (G_MAXINT / 4)
+
+static gboolean
+details_empty (KymoTraceView *self)
+{
+  KymoTime start, end;
+
+  if (g_strcmp0 (kymo_details_sidebar_get_page (KYMO_DETAILS_SIDEBAR (self->details)),
+                 KYMO_DETAILS_PAGE_DETAILS) != 0)
+    return FALSE;
+  if (kymo_session_get_selected_event (self->session) != NULL)
+    return FALSE;
+  kymo_session_get_selected_range (self->session, &start, &end);
+  return start == KYMO_TIME_NONE && end == KYMO_TIME_NONE;
+}
+
+/* Folds only when emptiness changes, so a user who dragged an empty page
+ * open keeps it open until something else is shown and cleared again. */
+static void
+update_fold (KymoTraceView *self)
+{
+  KymoDetailsSidebar *sidebar;
+  gboolean want;
+
+  if (!KYMO_IS_DETAILS_SIDEBAR (self->details))
+    return;
+  sidebar = KYMO_DETAILS_SIDEBAR (self->details);
+  want = details_empty (self);
+  if (want == self->want_folded)
+    return;
+  self->want_folded = want;
+  if (kymo_details_sidebar_get_folded (sidebar) == want)
+    return;
+  kymo_details_sidebar_set_folded (sidebar, want);
+  if (self->split_placed)
+    place_split (self, want ? FOLDED_POSITION
+                            : MAX (0, gtk_widget_get_height (self->main_paned) - self->bottom_height));
+}
+
+/* A folded area dragged up unfolds once its page fits the room the drag
+ * made, so the handle never jumps under the pointer. */
+static void
+unfold_if_room (KymoTraceView *self,
+                int            position,
+                int            max_position)
+{
+  KymoDetailsSidebar *sidebar = KYMO_DETAILS_SIDEBAR (self->details);
+  int width = gtk_widget_get_width (self->main_paned);
+  int folded_min, unfolded_min;
+
+  gtk_widget_measure (self->details, GTK_ORIENTATION_VERTICAL, width, &folded_min, NULL, NULL, NULL);
+  kymo_details_sidebar_set_folded (sidebar, FALSE);
+  gtk_widget_measure (self->details, GTK_ORIENTATION_VERTICAL, width, &unfolded_min, NULL, NULL, NULL);
+  if (folded_min + (max_position - position) < unfolded_min)
+    kymo_details_sidebar_set_folded (sidebar, TRUE);
+}
+
+static void
+on_split_moved (KymoTraceView *self)
+{
+  int position, max_position, height = gtk_widget_get_height (self->main_paned);
+
+  if (self->placing || !self->split_placed || height <= 0 || !KYMO_IS_DETAILS_SIDEBAR (self->details))
+    return;
+  g_object_get (self->main_paned, "position", &position, "max-position", &max_position, NULL);
+  /* While folded the paned holds the handle at its end (window resizes
+   * too): anywhere above it is the user's drag or keyboard. */
+  if (kymo_details_sidebar_get_folded (KYMO_DETAILS_SIDEBAR (self->details)))
+    {
+      if (position >= max_position)
+        return;
+      unfold_if_room (self, position, max_position);
+      if (kymo_details_sidebar_get_folded (KYMO_DETAILS_SIDEBAR (self->details)))
+        return;
+    }
+  self->bottom_height = height - position;
+}
+
+static void
 kymo_trace_view_measure (GtkWidget      *widget,
                          GtkOrientation  orientation,
                          int             for_size,
@@ -108,7 +204,8 @@ kymo_trace_view_size_allocate (GtkWidget *widget,
    * large one; after the first placement the user's choice stands. */
   if (!self->split_placed && height > 0)
     {
-      gtk_paned_set_position (GTK_PANED (self->main_paned), height * 2 / 3);
+      self->bottom_height = height - height * 2 / 3;
+      place_split (self, self->want_folded ? FOLDED_POSITION : height * 2 / 3);
       self->split_placed = TRUE;
     }
   gtk_widget_allocate (self->paned, width, height, baseline, NULL);
@@ -157,6 +254,10 @@ kymo_trace_view_init (KymoTraceView *self)
   add_find_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), GDK_KEY_F3, 0, "trace-view.find-next");
   add_find_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), GDK_KEY_F3, GDK_SHIFT_MASK, "trace-view.find-previous");
   gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+
+  self->details_signals = g_signal_group_new (KYMO_TYPE_DETAILS_SIDEBAR);
+  g_signal_group_connect_object (self->details_signals, "notify::page", G_CALLBACK (update_fold), self,
+                                 G_CONNECT_SWAPPED);
 }
 
 GtkWidget *
@@ -189,7 +290,18 @@ kymo_trace_view_new (KymoTrace *trace)
   self->main_paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   gtk_paned_set_start_child (GTK_PANED (self->main_paned), timeline_column);
   gtk_paned_set_resize_start_child (GTK_PANED (self->main_paned), TRUE);
+  /* A window resize goes to the timeline; the bottom area keeps the
+   * height the user gave it (and a folded one stays folded). */
+  gtk_paned_set_resize_end_child (GTK_PANED (self->main_paned), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (self->main_paned), FALSE);
+  g_signal_connect_object (self->main_paned, "notify::position", G_CALLBACK (on_split_moved), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::selected-event", G_CALLBACK (update_fold), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::selection-start", G_CALLBACK (update_fold), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::selection-end", G_CALLBACK (update_fold), self,
+                           G_CONNECT_SWAPPED);
 
   self->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   gtk_paned_set_start_child (GTK_PANED (self->paned), self->track_list);
@@ -254,6 +366,9 @@ kymo_trace_view_set_details (KymoTraceView *self,
     return;
   self->details = details;
   gtk_paned_set_end_child (GTK_PANED (self->main_paned), details);
+  g_signal_group_set_target (self->details_signals, KYMO_IS_DETAILS_SIDEBAR (details) ? details : NULL);
+  self->want_folded = FALSE;
+  update_fold (self);
 }
 
 GtkWidget *

@@ -148,32 +148,31 @@ test_window_and_svg (void)
     /* spans starting in [start + 150 µs, start + 300 µs]: the second main */
     g_autofree char *from = g_strdup_printf ("%" G_GINT64_FORMAT, start + 150000);
     g_autofree char *to = g_strdup_printf ("%" G_GINT64_FORMAT, start + 300000);
-#ifdef KYMO_HAVE_RENDER
-    const char *args[] = { "flamegraph", "--from", from, "--to", to, "--svg", svg, path, NULL };
-#else
     const char *args[] = { "flamegraph", "--from", from, "--to", to, path, NULL };
-    const char *with_svg[] = { "flamegraph", "--from", from, "--to", to, "--svg", svg, path, NULL };
-    g_autofree char *svg_out = NULL;
-    g_autofree char *svg_err = NULL;
-
-    /* Built without the renderer: --svg is refused up front, with a
-     * reason, and writes nothing (not even the folded text). */
-    g_remove (svg);
-    g_assert_cmpint (run_cli (with_svg, &svg_out, &svg_err), ==, 2);
-    g_assert_cmpstr (svg_out, ==, "");
-    g_assert_nonnull (strstr (svg_err, "no renderer"));
-    g_assert_false (g_file_test (svg, G_FILE_TEST_EXISTS));
-#endif
 
     g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
   }
   expected = g_strdup_printf ("%s;main 30000\n%s;main;parse 30000\n", t, t);
   g_assert_cmpstr (out, ==, expected);
-#ifdef KYMO_HAVE_RENDER
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  {
+    const char *args[] = { "flamegraph", "--svg", svg, path, NULL };
+    int status = run_cli (args, &out, &err);
+
+    /* a build without GTK (-Dui=false) says so instead of drawing */
+    if (status == 2 && strstr (err, "no renderer") != NULL)
+      {
+        g_test_message ("no renderer in this build: --svg not checked");
+        g_remove (path);
+        return;
+      }
+    g_assert_cmpint (status, ==, 0);
+  }
   g_assert_true (g_file_get_contents (svg, &svg_text, NULL, NULL));
   g_assert_nonnull (strstr (svg_text, "<svg"));
   g_remove (svg);
-#endif
   g_remove (path);
 }
 

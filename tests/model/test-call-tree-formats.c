@@ -10,6 +10,7 @@
 #include "kymo-test-utils.h"
 #include "atf/kymo-atf-builder.h"
 #include "../wtf/wtf-writer.h"
+#include "../dial9/dial9-builder.h"
 
 /* One shape for every format, in the format's time unit: A [0,100] holds
  * B [0,30] (on A's start, holding D [10,20]) and C [70,100] (on A's end);
@@ -142,6 +143,57 @@ test_atf (void)
   remove_tree (root);
 }
 
+/* dial9 tracing spans (SpanEnter/SpanExit with parent ids) on one worker. */
+static void
+test_dial9 (void)
+{
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  g_autoptr(KymoTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *enter[] = { "worker_id:9", "span_id:9", "parent_span_id:137", "span_name:7", "user:135", NULL };
+  const char *exit_[] = { "worker_id:9", "span_id:9", "span_name:7", NULL };
+  guint64 open_ids[8] = { 0 };
+  guint last = 0, next_id = 1;
+
+  d9b_header (b);
+  d9b_schema (b, 0, "SpanEnter:app::s:src/a.rs:1", TRUE, enter);
+  d9b_schema (b, 1, "SpanExit:app::s:src/a.rs:1", TRUE, exit_);
+  for (guint k = 0; k < 6; k++)
+    d9b_pool (b, k, (const char[]) { (char) ('A' + k), 0 });
+  d9b_reset (b, 1000000);
+  for (guint i = 0; i < G_N_ELEMENTS (shape); i++)
+    {
+      guint32 name = shape[i].name[0] - 'A';
+      guint depth = shape[i].depth;
+
+      d9b_event (b, shape[i].enter ? 0 : 1, (gint32) ((shape[i].time - last) * 1000));
+      last = shape[i].time;
+      d9b_varint (b, 3);
+      if (shape[i].enter)
+        {
+          open_ids[depth] = next_id++;
+          d9b_varint (b, open_ids[depth]);
+          if (depth > 1)
+            {
+              d9b_u8 (b, 1);
+              d9b_varint (b, open_ids[depth - 1]);
+            }
+          else
+            d9b_u8 (b, 0);
+          d9b_u32 (b, name);
+          d9b_u8 (b, 0);
+        }
+      else
+        {
+          d9b_varint (b, open_ids[depth]);
+          d9b_u32 (b, name);
+        }
+    }
+  trace = kymo_test_load_bytes (b->data, b->len, "dial9", &error);
+  g_assert_no_error (error);
+  check_shape (trace, 1000);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -150,6 +202,7 @@ main (int   argc,
 
   g_test_add_func ("/call-tree/formats/wtf", test_wtf);
   g_test_add_func ("/call-tree/formats/atf", test_atf);
+  g_test_add_func ("/call-tree/formats/dial9", test_dial9);
 
   return g_test_run ();
 }

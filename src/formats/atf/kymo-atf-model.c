@@ -144,10 +144,17 @@ typedef struct {
   guint64       total;
   AtfProgress  *shared;
   /* On a worker thread nothing is interned: a name the trace does not have
-   * yet blocks the build, which is then redone in order on the loading
-   * thread, so name ids do not depend on thread timing. */
+   * yet (a session without symbols has none) takes a local id, counted
+   * down from LOCAL_NAME_TOP in the order of first use. The loading thread
+   * interns them thread by thread in order, as a sequential build would,
+   * and the ids are rewritten when the thread is finished: so name ids do
+   * not depend on thread timing. Past MAX_LOCAL_NAMES the build blocks
+   * and is redone in order on the loading thread. */
   gboolean      read_only;
   gboolean      blocked;
+  const AtfNames *origin;       /* the table @names was copied from */
+  GPtrArray    *local_texts;    /* char *, by local index */
+  GHashTable   *local_index;    /* text → local index + 1 */
   /* Checked while matching in file order: a record earlier than the one
    * before stops the match (@unsorted), which is then redone in time order. */
   gboolean      check_order;
@@ -285,6 +292,70 @@ report_progress (Matcher  *m,
   return kymo_load_job_progress (m->job, (double) *m->done / MAX (m->total, 1), "Reading calls", error);
 }
 
+#define LOCAL_NAME_TOP  (KYMO_NAME_MAX - 1)
+#define MAX_LOCAL_NAMES (1u << 20)
+
+static inline guint32
+local_id (guint k)
+{
+  return LOCAL_NAME_TOP - k;
+}
+
+static gboolean
+local_name (Matcher    *m,
+            const char *text,
+            guint32    *name)
+{
+  gpointer found;
+  char *copy;
+
+  if (m->local_texts == NULL)
+    {
+      m->local_texts = g_ptr_array_new_with_free_func (g_free);
+      m->local_index = g_hash_table_new (g_str_hash, g_str_equal);
+    }
+  found = g_hash_table_lookup (m->local_index, text);
+  if (found != NULL)
+    {
+      *name = local_id (GPOINTER_TO_UINT (found) - 1);
+      return TRUE;
+    }
+  /* The trace's own ids must stay below the local ones. */
+  if (m->local_texts->len >= MAX_LOCAL_NAMES ||
+      kymo_trace_get_n_names (m->trace) >= local_id (MAX_LOCAL_NAMES))
+    {
+      m->blocked = TRUE;
+      return FALSE;
+    }
+  copy = g_strdup (text);
+  g_ptr_array_add (m->local_texts, copy);
+  g_hash_table_insert (m->local_index, copy, GUINT_TO_POINTER (m->local_texts->len));
+  *name = local_id (m->local_texts->len - 1);
+  return TRUE;
+}
+
+static void
+local_names_clear (Matcher *m)
+{
+  g_clear_pointer (&m->local_index, g_hash_table_unref);
+  g_clear_pointer (&m->local_texts, g_ptr_array_unref);
+}
+
+static inline gboolean
+has_local_names (const Matcher *m)
+{
+  return m->local_texts != NULL && m->local_texts->len > 0;
+}
+
+static const char *
+name_text (Matcher *m,
+           guint32  name)
+{
+  if (has_local_names (m) && name <= LOCAL_NAME_TOP && name > LOCAL_NAME_TOP - m->local_texts->len)
+    return g_ptr_array_index (m->local_texts, LOCAL_NAME_TOP - name);
+  return kymo_trace_get_name (m->trace, name);
+}
+
 static G_GNUC_NO_INLINE gboolean
 name_of_slow (Matcher  *m,
               guint64   function_id,
@@ -297,8 +368,14 @@ name_of_slow (Matcher  *m,
     }
   if (_kymo_atf_names_resolve (m->names, function_id, FALSE, name))
     return TRUE;
-  m->blocked = TRUE;
-  return FALSE;
+  {
+    g_autofree char *text = _kymo_atf_unresolved (function_id);
+
+    if (!local_name (m, text, name))
+      return FALSE;
+  }
+  _kymo_atf_names_put (m->names, function_id, *name);
+  return TRUE;
 }
 
 static inline gboolean
@@ -329,8 +406,7 @@ intern (Matcher    *m,
   *name = kymo_trace_lookup_name (m->trace, text);
   if (*name != G_MAXUINT32)
     return TRUE;
-  m->blocked = TRUE;
-  return FALSE;
+  return local_name (m, text, name);
 }
 
 static inline guint32
@@ -510,7 +586,7 @@ match_events_in (Matcher       *m,
 
               if (!name_of (m, fid, &name))
                 return FALSE;
-              label = g_strdup_printf ("exception in %s", kymo_trace_get_name (m->trace, name));
+              label = g_strdup_printf ("exception in %s", name_text (m, name));
               exception.ts = ts;
               if (!intern (m, label, &exception.name))
                 return FALSE;
@@ -759,6 +835,8 @@ struct _AtfBuild
   guint32   *order;          /* time order, or NULL for the file's own */
   gboolean   order_known;    /* FALSE: the file's order is not checked yet */
   guint32   *detail_names;   /* [detail.n_records] once matched */
+  guint32   *remap;          /* local name → interned, until finished */
+  guint      n_remap;
   /* What the match found, kept past _kymo_atf_build_finish(). */
   KymoTime     max_ts;
   AtfWarnings  warn;
@@ -812,6 +890,8 @@ _kymo_atf_build_free (AtfBuild *b)
   g_clear_pointer (&m->exceptions, g_array_unref);
   g_free (b->order);
   g_free (b->detail_names);
+  g_free (b->remap);
+  local_names_clear (m);
   g_free (b);
 }
 
@@ -858,6 +938,13 @@ build_match (AtfBuild *b,
       b->order_known = TRUE;
       m->check_order = FALSE;
       matcher_reset (m);
+      /* Names are first used in the new order: take them afresh. */
+      if (has_local_names (m))
+        {
+          local_names_clear (m);
+          _kymo_atf_names_clear (m->names);
+          _kymo_atf_names_copy (m->names, m->origin);
+        }
       ok = match_events (m, b->order, error);
     }
   else if (ok && m->check_order)
@@ -909,19 +996,99 @@ _kymo_atf_build_match_parallel (AtfBuild       *b,
 
   _kymo_atf_names_copy (&local, names);
   m->names = &local;
+  m->origin = names;
   m->read_only = TRUE;
   m->shared = progress;
   m->job = NULL;
   m->done = NULL;
   result = build_match (b, NULL);
   m->names = NULL;
+  m->origin = NULL;
   _kymo_atf_names_clear (&local);
+  if (result != ATF_BUILD_DONE)
+    local_names_clear (m);
 
   /* Nothing left open needs the end of the trace: finish right here, and
-   * the next thread on this worker reuses the chunks, still mapped. */
+   * the next thread on this worker reuses the chunks, still mapped. Local
+   * names are renamed in the tracks once interned. */
   if (result == ATF_BUILD_DONE && m->depth == 0)
     _kymo_atf_build_finish (b, KYMO_TIME_NONE);
   return result;
+}
+
+void
+_kymo_atf_build_intern_names (AtfBuild  *b,
+                              KymoTrace *trace)
+{
+  Matcher *m = &b->m;
+
+  if (!has_local_names (m))
+    return;
+  b->n_remap = m->local_texts->len;
+  b->remap = g_new (guint32, b->n_remap);
+  for (guint k = 0; k < b->n_remap; k++)
+    b->remap[k] = kymo_trace_intern (trace, g_ptr_array_index (m->local_texts, k));
+  local_names_clear (m);
+}
+
+static inline guint32
+remapped (const AtfBuild *b,
+          guint32         name)
+{
+  if (name <= LOCAL_NAME_TOP && name > LOCAL_NAME_TOP - b->n_remap)
+    return b->remap[LOCAL_NAME_TOP - name];
+  return name;
+}
+
+/* Local name ids → the trace's, in the tracks a finished build filled. */
+static void
+rename_tracks (AtfBuild *b)
+{
+  AtfThread *t = b->m.thread;
+  guint32 first = LOCAL_NAME_TOP - b->n_remap + 1;
+  g_autofree guint32 *map = g_new (guint32, b->n_remap);
+
+  for (guint32 k = 0; k < b->n_remap; k++)
+    map[LOCAL_NAME_TOP - first - k] = b->remap[k];
+  kymo_track_rename (kymo_trace_get_track (b->m.trace, t->track), first, map, b->n_remap);
+  if (t->detail_track != KYMO_NO_TRACK)
+    kymo_track_rename (kymo_trace_get_track (b->m.trace, t->detail_track), first, map, b->n_remap);
+  g_clear_pointer (&b->remap, g_free);
+  b->n_remap = 0;
+}
+
+/* Local name ids → the trace's, everywhere the match left them. */
+static void
+apply_remap (AtfBuild *b)
+{
+  Matcher *m = &b->m;
+
+  for (gsize i = 0; i < m->depth; i++)
+    m->stack[i].name = remapped (b, m->stack[i].name);
+  for (guint d = 0; d < m->n_runs; d++)
+    {
+      SpanRun *run = &m->runs[d];
+
+      for (gsize c = 0; c < run->n_chunks; c++)
+        {
+          KymoSpan *spans = run->chunks[c];
+          gsize first = (gsize) c << CHUNK_SHIFT;
+          gsize n = first < run->len ? MIN (run->len - first, (gsize) CHUNK_LEN) : 0;
+
+          for (gsize i = 0; i < n; i++)
+            spans[i].name_flags = (spans[i].name_flags & ~KYMO_NAME_MAX) |
+                                  remapped (b, spans[i].name_flags & KYMO_NAME_MAX);
+        }
+    }
+  for (guint i = 0; m->exceptions != NULL && i < m->exceptions->len; i++)
+    {
+      PendingInstant *e = &g_array_index (m->exceptions, PendingInstant, i);
+      e->name = remapped (b, e->name);
+    }
+  for (guint32 j = 0; b->detail_names != NULL && j < m->thread->detail.n_records; j++)
+    b->detail_names[j] = remapped (b, b->detail_names[j]);
+  g_clear_pointer (&b->remap, g_free);
+  b->n_remap = 0;
 }
 
 KymoTime
@@ -952,8 +1119,14 @@ _kymo_atf_build_finish (AtfBuild *b,
   AtfThread *t = m->thread;
 
   if (b->finished)
-    return;
+    {
+      if (b->remap != NULL)
+        rename_tracks (b);
+      return;
+    }
   b->finished = TRUE;
+  if (b->remap != NULL)
+    apply_remap (b);
   m->track = kymo_trace_get_track (m->trace, t->track);
   /* A CALL never returned runs to the end of the trace. */
   while (m->depth > 0)

@@ -68,6 +68,11 @@ gboolean  _kymo_atf_build_match   (AtfBuild           *build,
 AtfBuildResult _kymo_atf_build_match_parallel (AtfBuild       *build,
                                                const AtfNames *names,
                                                AtfProgress    *progress);
+/* On the loading thread, in thread order, after a parallel match that was
+ * DONE: interns the names it met that the trace did not have, as a
+ * sequential match would have; finishing puts them in place. */
+void           _kymo_atf_build_intern_names   (AtfBuild       *build,
+                                               KymoTrace      *trace);
 /* The latest index record matched, or KYMO_TIME_NONE. */
 KymoTime  _kymo_atf_build_max_ts  (const AtfBuild     *build);
 const AtfWarnings *_kymo_atf_build_warnings (const AtfBuild *build);

@@ -127,6 +127,18 @@ _kymo_atf_names_resolve (AtfNames *self,
   return TRUE;
 }
 
+void
+_kymo_atf_names_put (AtfNames *self,
+                     guint64   function_id,
+                     guint32   name)
+{
+  guint slot = _kymo_atf_names_hash (function_id) & (ATF_NAME_CACHE - 1);
+
+  insert (self, function_id, name + 1);
+  self->cache[slot].function_id = function_id;
+  self->cache[slot].name = name + 1;
+}
+
 guint32
 _kymo_atf_names_slow (AtfNames *self,
                       guint64   function_id)

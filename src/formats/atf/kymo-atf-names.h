@@ -39,6 +39,10 @@ gboolean _kymo_atf_names_resolve (AtfNames        *self,
                                   guint64          function_id,
                                   gboolean         may_intern,
                                   guint32         *name);
+/* Records @name for @function_id (which the table does not have). */
+void     _kymo_atf_names_put    (AtfNames        *self,
+                                 guint64          function_id,
+                                 guint32          name);
 /* TRUE when the manifest (not a fallback) named @function_id. */
 gboolean _kymo_atf_names_known (AtfNames          *self,
                                 guint64            function_id);

@@ -240,7 +240,8 @@ order_run (gpointer data,
  * over every index file. Returns the latest timestamp. */
 static KymoTime
 time_order_all (GPtrArray *threads,
-                GPtrArray *orders)
+                GPtrArray *orders,
+                guint      cpus)
 {
   g_autofree AtfOrderTask *tasks = g_new0 (AtfOrderTask, MAX (threads->len, 1));
   KymoTime max_ts = KYMO_TIME_NONE;
@@ -250,9 +251,9 @@ time_order_all (GPtrArray *threads,
       tasks[i].index = &((AtfThread *) g_ptr_array_index (threads, i))->index;
       tasks[i].max_ts = KYMO_TIME_NONE;
     }
-  if (threads->len > 1 && g_get_num_processors () > 1)
+  if (threads->len > 1 && cpus > 1)
     {
-      GThreadPool *pool = g_thread_pool_new (order_run, NULL, (gint) MIN (threads->len, g_get_num_processors ()),
+      GThreadPool *pool = g_thread_pool_new (order_run, NULL, (gint) MIN (threads->len, cpus),
                                              FALSE, NULL);
 
       for (guint i = 0; i < threads->len; i++)
@@ -312,6 +313,7 @@ match_threads_parallel (KymoLoadJob  *job,
                         AtfNames     *names,
                         guint64      *done,
                         guint64       total,
+                        guint         cpus,
                         GError      **error)
 {
   g_autofree AtfPoolTask *tasks = g_new0 (AtfPoolTask, n);
@@ -324,7 +326,7 @@ match_threads_parallel (KymoLoadJob  *job,
   g_mutex_init (&pool.lock);
   g_cond_init (&pool.cond);
 
-  threads = g_thread_pool_new (pool_run, &pool, (gint) MIN (n, g_get_num_processors ()), FALSE, NULL);
+  threads = g_thread_pool_new (pool_run, &pool, (gint) MIN (n, cpus), FALSE, NULL);
   for (guint i = 0; i < n; i++)
     {
       tasks[i].build = builds[i];
@@ -361,6 +363,7 @@ match_threads_parallel (KymoLoadJob  *job,
         {
         case ATF_BUILD_DONE:
           *done += t->index.n_events;
+          _kymo_atf_build_intern_names (builds[i], trace);
           kymo_trace_intern (trace, "detail record");
           _kymo_atf_warn_thread (trace, t, _kymo_atf_build_warnings (builds[i]));
           break;
@@ -397,7 +400,8 @@ finish_run (gpointer data,
 static void
 finish_threads (AtfBuild **builds,
                 guint      n,
-                KymoTime   trace_end)
+                KymoTime   trace_end,
+                guint      cpus)
 {
   g_autofree AtfFinishTask *tasks = g_new0 (AtfFinishTask, MAX (n, 1));
 
@@ -406,9 +410,9 @@ finish_threads (AtfBuild **builds,
       tasks[i].build = builds[i];
       tasks[i].trace_end = trace_end;
     }
-  if (n > 1 && g_get_num_processors () > 1)
+  if (n > 1 && cpus > 1)
     {
-      GThreadPool *pool = g_thread_pool_new (finish_run, NULL, (gint) MIN (n, g_get_num_processors ()),
+      GThreadPool *pool = g_thread_pool_new (finish_run, NULL, (gint) MIN (n, cpus),
                                              FALSE, NULL);
 
       for (guint i = 0; i < n; i++)
@@ -438,6 +442,8 @@ load (KymoLoadJob  *job,
   guint8 arch = 0, os = 0, clock = 0;
   gboolean ok = TRUE, fused;
   AtfChunkPool *pool;
+  /* Threads are built side by side, one per processor (or as asked). */
+  guint cpus = kymo_load_options_get_threads (kymo_load_job_get_options (job), G_MAXSIZE, 0);
 
   processes = _kymo_atf_discover (input, error);
   if (processes == NULL)
@@ -487,9 +493,9 @@ load (KymoLoadJob  *job,
    * file's time order and finds its latest record, so the end of the trace
    * is known once they are all matched. Otherwise (several processes are
    * built one after another) a pass over every file finds it first. */
-  fused = processes->len == 1 && data->threads->len > 1 && g_get_num_processors () > 1;
+  fused = processes->len == 1 && data->threads->len > 1 && cpus > 1;
   if (!fused)
-    trace_end = MAX (trace_end, time_order_all (data->threads, orders));
+    trace_end = MAX (trace_end, time_order_all (data->threads, orders, cpus));
 
   pool = _kymo_atf_chunk_pool_new ();
   for (guint p = 0, ti = 0; p < processes->len && ok; p++)
@@ -533,8 +539,8 @@ load (KymoLoadJob  *job,
                                            !fused);
           _kymo_atf_build_set_pool (builds[i], pool);
         }
-      if (n > 1 && g_get_num_processors () > 1)
-        ok = match_threads_parallel (job, trace, builds, threads_of, n, &names, &done, total, error);
+      if (n > 1 && cpus > 1)
+        ok = match_threads_parallel (job, trace, builds, threads_of, n, &names, &done, total, cpus, error);
       else
         for (guint i = 0; i < n && ok; i++)
           {
@@ -546,7 +552,7 @@ load (KymoLoadJob  *job,
         {
           for (guint i = 0; i < n; i++)
             trace_end = MAX (trace_end, _kymo_atf_build_max_ts (builds[i]));
-          finish_threads (builds, n, trace_end);
+          finish_threads (builds, n, trace_end, cpus);
         }
       for (guint i = 0; i < n; i++)
         _kymo_atf_build_free (builds[i]);

@@ -260,7 +260,7 @@ set_stop (GError        **stop,
  * cursor each, in line. Either way the model sees the same records in the
  * same order, whatever the number of threads. */
 
-/* See kymo_tband_set_load_threads(). */
+/* Below this (and threads 0) the segments are parsed in line. */
 #define THREAD_MIN_INPUT ((gsize) 1 << 20)
 #define SEGMENT_BYTES    ((gsize) 64 << 10)
 /* Batches of merged streams. */

@@ -12,6 +12,7 @@
 #include "kymo-details-sidebar.h"
 #include "kymo-annotation-view.h"
 #include "kymo-details-pane.h"
+#include "kymo-query-view.h"
 #include "kymo-range-summary.h"
 #include "kymo-zone-view.h"
 #include "kymo-search-results.h"
@@ -99,6 +100,7 @@ kymo_details_sidebar_constructed (GObject *object)
       gtk_stack_add_titled (GTK_STACK (self->stack), kymo_dial9_poi_view_new (self->session), "poi",
                             _("Points of Interest"));
     }
+  gtk_stack_add_titled (GTK_STACK (self->stack), kymo_query_view_new (self->session), KYMO_DETAILS_PAGE_QUERY, _("Query"));
   g_signal_connect_swapped (self->stack, "notify::visible-child-name", G_CALLBACK (on_page_changed), self);
 }
 
@@ -251,6 +253,24 @@ kymo_details_sidebar_set_page (KymoDetailsSidebar *self,
       return;
     }
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), page);
+}
+
+gboolean
+kymo_details_sidebar_get_folded (KymoDetailsSidebar *self)
+{
+  g_return_val_if_fail (KYMO_IS_DETAILS_SIDEBAR (self), FALSE);
+
+  return !gtk_widget_get_visible (self->stack);
+}
+
+void
+kymo_details_sidebar_set_folded (KymoDetailsSidebar *self,
+                                 gboolean            folded)
+{
+  g_return_if_fail (KYMO_IS_DETAILS_SIDEBAR (self));
+
+  /* a hidden stack leaves the tab row as the sidebar's whole height */
+  gtk_widget_set_visible (self->stack, !folded);
 }
 
 GtkWidget *

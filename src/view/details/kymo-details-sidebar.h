@@ -20,6 +20,7 @@ G_DECLARE_FINAL_TYPE (KymoDetailsSidebar, kymo_details_sidebar, KYMO, DETAILS_SI
 #define KYMO_DETAILS_PAGE_ZONES       "zones"
 #define KYMO_DETAILS_PAGE_ANNOTATIONS "annotations"
 #define KYMO_DETAILS_PAGE_RANGE       "range"
+#define KYMO_DETAILS_PAGE_QUERY       "query"
 
 /* Binds itself to @session; put it anywhere in the trace view.
  * Widget actions: "details.follow-link" (also J inside the sidebar) and
@@ -32,6 +33,12 @@ gboolean     kymo_details_sidebar_follow_link     (KymoDetailsSidebar *self);
 const char  *kymo_details_sidebar_get_page        (KymoDetailsSidebar *self);
 void         kymo_details_sidebar_set_page        (KymoDetailsSidebar *self,
                                                    const char         *page);
+
+/* Folded, only the tab row shows (the trace view folds an empty Details
+ * page so that it takes no room). */
+gboolean     kymo_details_sidebar_get_folded      (KymoDetailsSidebar *self);
+void         kymo_details_sidebar_set_folded      (KymoDetailsSidebar *self,
+                                                   gboolean            folded);
 
 GtkWidget   *kymo_details_sidebar_get_details_pane    (KymoDetailsSidebar *self);
 GtkWidget   *kymo_details_sidebar_get_zone_view       (KymoDetailsSidebar *self);
