@@ -547,6 +547,9 @@ level_reserve (Level *level,
       level->node = g_renew (guint32, level->node, level->alloc);
       level->child = g_renew (gint64, level->child, level->alloc);
     }
+  /* A depth with no span in the window reserves nothing, and may come
+   * before any allocation: memset of a NULL pointer is undefined even for
+   * no bytes (UBSan stops on it). */
   if (n > 0)
     memset (level->child, 0, sizeof (gint64) * n);
 }
@@ -825,6 +828,8 @@ fold_samples (Fold         *f,
       guint32 track_node = NO_NODE;
       guint32 current_track = G_MAXUINT32;
 
+      /* With no samples the array was never allocated: qsort of a NULL
+       * pointer is undefined even for no elements (UBSan stops on it). */
       if (pending->len > 1)
         qsort (pending->data, pending->len, sizeof (Pending), compare_pending);
       trie_nodes = (const BuildNode *) (gpointer) trie.nodes->data;

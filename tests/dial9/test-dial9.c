@@ -3,16 +3,21 @@
  * Copyright 2026 The Kymo authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+/* MAP_FIXED_NOREPLACE */
+#define _GNU_SOURCE
+
 #include "config.h"
 
 #include <stdlib.h>
 #include <zlib.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "kymo-test-utils.h"
 #include "dial9-builder.h"
-
-/* src/formats/dial9: moves runs of @move_min bytes and more (-1: default). */
-void d9_vec_set_move_min_for_testing (gint move_min);
+#include "dial9/kymo-dial9-loader.h"
+#include "kymo-page-queue.h"
 
 static KymoTrack *
 find_track (KymoTrace  *trace,
@@ -1015,6 +1020,54 @@ test_parallel_same (void)
   d9_vec_set_move_min_for_testing (-1);
 }
 
+/* Pages moved out of a part's array leave their old range mapped until the
+ * array is freed: were it a hole, another thread's new mapping could land
+ * there, and freeing the array would unmap that mapping from under it. */
+static void
+test_moved_range_kept (void)
+{
+#if defined(__linux__) && defined(MAP_FIXED_NOREPLACE)
+  gsize page = kymo_page_size (), len = 8 * page, move_min, map_from;
+  D9Vec v = { 0 };
+  D9Moved mv;
+  guint8 *dst, *hole;
+  void *p;
+
+  d9_vec_set_move_min_for_testing (0);
+  d9_vec_move_limits (&move_min, &map_from);
+  d9_vec_set_move_min_for_testing (-1);
+  if (map_from == 0)
+    {
+      g_test_skip ("pages are copied here, never moved");
+      return;
+    }
+
+  v.cap = len;
+  d9_vec_grow_mapped (&v, 1);
+  v.len = len;
+  for (gsize i = 0; i < len; i++)
+    v.data[i] = (guint8) (i * 7 + i / page);
+  /* Off a page boundary, as a run's place in the joined array is. */
+  dst = mmap (NULL, len + 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  g_assert_true (dst != MAP_FAILED);
+  g_assert_true (d9_vec_move_pages (dst + 100, v.data, len, 0, &mv));
+  g_assert_cmpuint (mv.hi, >, mv.lo);
+  for (gsize i = mv.lo; i < mv.hi; i++)
+    g_assert_cmpuint (mv.at[i], ==, (guint8) (i * 7 + i / page));
+
+  hole = v.data + mv.lo;
+  p = mmap (hole, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+  if (p != MAP_FAILED)
+    munmap (p, page);
+  g_assert_true (p != (void *) hole);
+
+  d9_vec_clear (&v);
+  munmap (dst, len + 2 * page);
+#else
+  g_test_skip ("pages are moved only on Linux");
+#endif
+}
+
 /* An independent frame walker: counts segments and events per schema name,
  * sharing no code with the decoder. */
 typedef struct {
@@ -1346,6 +1399,7 @@ main (int   argc,
   g_test_add_func ("/dial9/tracing-spans", test_tracing_spans);
   g_test_add_func ("/dial9/every-prefix", test_every_prefix);
   g_test_add_func ("/dial9/parallel-same", test_parallel_same);
+  g_test_add_func ("/dial9/moved-range-kept", test_moved_range_kept);
   for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
     {
       g_autofree char *name = g_strdup_printf ("/dial9/sample/%s", samples[i].dir);

@@ -26,7 +26,7 @@
  * takes is small. */
 #define MAP_FROM_BYTES ((gsize) 64 << 10)
 
-#if defined(__linux__) && defined(MREMAP_MAYMOVE) && defined(MREMAP_FIXED)
+#if defined(__linux__) && defined(MREMAP_MAYMOVE) && defined(MREMAP_FIXED) && defined(MREMAP_DONTUNMAP)
 #define CAN_MOVE_PAGES 1
 #else
 #define CAN_MOVE_PAGES 0
@@ -41,15 +41,44 @@ d9_vec_set_move_min_for_testing (gint move_min)
   g_atomic_int_set (&move_min_for_testing, move_min);
 }
 
+#if CAN_MOVE_PAGES
+/* Whether the kernel moves pages and leaves their old range mapped
+ * (MREMAP_DONTUNMAP: Linux 5.7): tried once on a mapping of our own. */
+static gboolean
+kernel_keeps_moved_range (void)
+{
+  static gsize answer = 0;
+
+  if (g_once_init_enter (&answer))
+    {
+      gsize page = kymo_page_size ();
+      guint8 *p = mmap (NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      gboolean ok = FALSE;
+
+      if (p != MAP_FAILED)
+        {
+          ok = mremap (p, page, page, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, p + page) != MAP_FAILED;
+          munmap (p, 2 * page);
+        }
+      g_once_init_leave (&answer, ok ? 2 : 1);
+    }
+  return answer == 2;
+}
+#endif
+
 void
 d9_vec_move_limits (gsize *move_min,
                     gsize *map_from)
 {
   gint forced = g_atomic_int_get (&move_min_for_testing);
+  gboolean can_move = FALSE;
 
+#if CAN_MOVE_PAGES
+  can_move = kernel_keeps_moved_range ();
+#endif
   *move_min = MOVE_MIN_BYTES;
-  *map_from = CAN_MOVE_PAGES ? MAP_FROM_BYTES : 0;
-  if (CAN_MOVE_PAGES && forced >= 0)
+  *map_from = can_move ? MAP_FROM_BYTES : 0;
+  if (can_move && forced >= 0)
     {
       *move_min = (gsize) forced;
       *map_from = 1;
@@ -60,7 +89,8 @@ void
 d9_vec_clear (D9Vec *v)
 {
 #if CAN_MOVE_PAGES
-  /* Pages moved out of the mapping left holes: munmap takes those too. */
+  /* Still one mapping, pages moved out of it or not: see
+   * d9_vec_move_pages(). */
   if (v->map_bytes > 0)
     munmap (v->data, v->map_bytes);
   else
@@ -126,7 +156,12 @@ d9_vec_move_pages (guint8       *dst,
   if (b <= a || b - a < MAX (min_bytes, page))
     return FALSE;
   to = a - s + at;
-  if (mremap ((void *) a, b - a, b - a, MREMAP_MAYMOVE | MREMAP_FIXED, (void *) to) == MAP_FAILED)
+  /* The old range stays mapped (now empty) until d9_vec_clear() unmaps
+   * the whole mapping. Were it left a hole, another thread's mmap (a
+   * malloc of a large block, a new thread's stack) could land in it
+   * before then, and that munmap would take the other mapping away from
+   * under its owner. */
+  if (mremap ((void *) a, b - a, b - a, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, (void *) to) == MAP_FAILED)
     {
       /* The kernel may have unmapped the destination before failing: make
        * it memory again (it held nothing yet) and copy instead. */
