@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <sys/wait.h>
+
 #include <string.h>
 
 #include "kymo-test-utils.h"
@@ -198,4 +200,27 @@ kymo_test_fingerprint (KymoTrace    *trace,
     }
   g_string_append_printf (out, "events: %s\n", g_checksum_get_string (sum));
   return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+int
+kymo_test_run_cli (const char * const *args,
+                   char              **out,
+                   char              **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("KYMO_CLI");
+  int wait_status = 0;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                out, err, &wait_status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  return WEXITSTATUS (wait_status);
 }

@@ -41,4 +41,10 @@ guint      kymo_test_every_prefix (const guint8 *data,
                                    const char   *format,
                                    gsize         step);
 
+/* Runs kymo-cli ($KYMO_CLI) with @args (NULL-terminated); returns its exit
+ * status, its output in @out and @err (either may be NULL). */
+int        kymo_test_run_cli     (const char * const *args,
+                                  char              **out,
+                                  char              **err);
+
 G_END_DECLS

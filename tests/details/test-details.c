@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <adwaita.h>
 
+#include "kymo-test-widget.h"
 #include "kymo.h"
 #include "kymo-session.h"
 #include "kymo-trace-view.h"
@@ -40,23 +41,6 @@ static const char manifest_text[] =
   "\"format_version\":\"2.1\"}";
 
 /* ------------------------------------------------------------ helpers */
-
-static void
-spin (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-/* Runs the main loop until @done says so; a guard keeps a broken widget
- * from hanging the suite (no timing is asserted). */
-static void
-spin_until (gboolean (*done) (gpointer), gpointer data)
-{
-  for (guint i = 0; i < 100000 && !done (data); i++)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (done (data));
-}
 
 static void
 remove_tree (const char *path)
@@ -199,106 +183,6 @@ find_track (KymoTrace  *trace,
   return KYMO_NO_TRACK;
 }
 
-static void
-on_after_paint (GdkFrameClock *clock,
-                gboolean      *painted)
-{
-  *painted = TRUE;
-}
-
-static gboolean
-flag_set (gpointer data)
-{
-  return *(gboolean *) data;
-}
-
-/* Waits until the window has drawn a frame with the widget as it is now. */
-static void
-wait_for_frame (GtkWidget *widget)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
-  gboolean painted = FALSE;
-  gulong id;
-
-  g_assert_nonnull (clock);
-  spin ();
-  id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &painted);
-  gtk_widget_queue_draw (widget);
-  spin_until (flag_set, &painted);
-  g_signal_handler_disconnect (clock, id);
-}
-
-/* Saves @widget as it is drawn in its window (over the window's
- * background, so the PNG looks like the screen), and checks it is not blank. */
-static void
-save_png (GtkWidget  *widget,
-          const char *name)
-{
-  GtkWidget *window = GTK_WIDGET (gtk_widget_get_root (widget));
-  graphene_rect_t bounds;
-  int w, h;
-  /* Made before the frame: the paintable shows what was drawn last. */
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
-  GtkSnapshot *snapshot;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
-  g_autofree guint8 *pixels = NULL;
-  guint n_colors = 0;
-  guint32 first = 0;
-
-  /* The paintable catches up with the widget a frame or so later. */
-  for (guint i = 0; i < 50 && node == NULL; i++)
-    {
-      wait_for_frame (widget);
-      snapshot = gtk_snapshot_new ();
-      gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (window), gtk_widget_get_height (window));
-      node = gtk_snapshot_free_to_node (snapshot);
-    }
-  g_assert_nonnull (node);
-  /* The paintable leaves out the window's own background (Adwaita's). */
-  snapshot = gtk_snapshot_new ();
-  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 0.98, 0.98, 0.98, 1 },
-                             &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (window), gtk_widget_get_height (window)));
-  gtk_snapshot_append_node (snapshot, node);
-  gsk_render_node_unref (node);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_true (gtk_widget_compute_bounds (widget, window, &bounds));
-  w = (int) bounds.size.width;
-  h = (int) bounds.size.height;
-  g_assert_cmpint (w, >, 0);
-  g_assert_cmpint (h, >, 0);
-  {
-    /* Drawn with cairo directly: the window's renderer may not be cairo. */
-    cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-    cairo_t *cr = cairo_create (surface);
-    g_autoptr(GBytes) bytes = NULL;
-
-    cairo_translate (cr, -bounds.origin.x, -bounds.origin.y);
-    gsk_render_node_draw (node, cr);
-    cairo_destroy (cr);
-    cairo_surface_flush (surface);
-    bytes = g_bytes_new (cairo_image_surface_get_data (surface),
-                         (gsize) cairo_image_surface_get_stride (surface) * h);
-    texture = gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, cairo_image_surface_get_stride (surface));
-    cairo_surface_destroy (surface);
-  }
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-
-  pixels = g_malloc ((gsize) w * h * 4);
-  gdk_texture_download (texture, pixels, w * 4);
-  for (int i = 0; i < w * h; i += 7)
-    {
-      guint32 px = ((guint32 *) (gpointer) pixels)[i];
-      if (i == 0)
-        first = px;
-      else if (px != first)
-        n_colors++;
-    }
-  g_assert_cmpuint (n_colors, >, 0);
-}
-
 static GtkWidget *
 show_window (GtkWidget *child,
              int        width,
@@ -312,7 +196,7 @@ show_window (GtkWidget *child,
   for (guint i = 0; i < 100000 && !gtk_widget_get_mapped (child); i++)
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (gtk_widget_get_mapped (child));
-  spin ();
+  kymo_test_spin ();
   return window;
 }
 
@@ -443,7 +327,7 @@ test_atf_details (void)
 
   /* A call with a detail record shows its registers under x86_64 names. */
   kymo_session_select_event (session, &work);
-  spin ();
+  kymo_test_spin ();
   g_assert_true (has_label (pane, "work"));
   g_assert_true (has_label (pane, "Registers (x86_64)"));
   for (guint i = 0; i < 8; i++)
@@ -498,7 +382,7 @@ test_atf_details (void)
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_get_visible (button));
   g_assert_true (kymo_details_sidebar_follow_link (KYMO_DETAILS_SIDEBAR (sidebar)));
-  spin ();
+  kymo_test_spin ();
   selected = kymo_session_get_selected_event (session);
   g_assert_nonnull (selected);
   g_assert_cmpuint (selected->track, ==, detail);
@@ -514,16 +398,16 @@ test_atf_details (void)
     g_assert_cmpint (start, <=, spans[work.index].start);
     g_assert_cmpint (end, >=, spans[work.index].start);
   }
-  save_png (sidebar, "details-sidebar-detail.png");
+  kymo_test_save_png (sidebar, "details-sidebar-detail.png");
 
   /* Back through the widget action, as the J key does. */
   g_assert_true (gtk_widget_activate_action (sidebar, "details.follow-link", NULL));
-  spin ();
+  kymo_test_spin ();
   g_assert_true (ref_equal (kymo_session_get_selected_event (session), &work));
 
   /* Selecting a record in the list selects its call. */
   gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (records), 1);   /* the first call's RETURN record */
-  spin ();
+  kymo_test_spin ();
   selected = kymo_session_get_selected_event (session);
   g_assert_nonnull (selected);
   g_assert_cmpuint (selected->track, ==, thread);
@@ -534,14 +418,14 @@ test_atf_details (void)
 
   /* The parent chain: each one selects its span. */
   kymo_session_select_event (session, &work);
-  spin ();
+  kymo_test_spin ();
   g_signal_emit_by_name (find_button (pane, "main  (19 µs)"), "clicked");
-  spin ();
+  kymo_test_spin ();
   g_assert_true (ref_equal (kymo_session_get_selected_event (session), &main_span));
 
   /* A call without a detail record has no link; its children are listed. */
   kymo_session_select_event (session, &main_span);
-  spin ();
+  kymo_test_spin ();
   g_assert_false (gtk_widget_get_visible (find_button (pane, "Go to Detail Event")));
   g_assert_false (kymo_details_sidebar_follow_link (KYMO_DETAILS_SIDEBAR (sidebar)));
   g_assert_true (ref_equal (kymo_session_get_selected_event (session), &main_span));
@@ -549,13 +433,13 @@ test_atf_details (void)
 
   /* The screenshot the lead looks at. */
   kymo_session_select_event (session, &work);
-  spin_until (window_drawn, sidebar);
-  spin ();
-  save_png (sidebar, "details-sidebar.png");
-  save_png (paned, "details-window.png");
+  kymo_test_spin_until (window_drawn, sidebar);
+  kymo_test_spin ();
+  kymo_test_save_png (sidebar, "details-sidebar.png");
+  kymo_test_save_png (paned, "details-window.png");
 
   gtk_window_destroy (GTK_WINDOW (window));
-  spin ();
+  kymo_test_spin ();
   atf_session_clear (&s);
 }
 
@@ -625,7 +509,7 @@ test_annotations (void)
     }
   g_assert_cmpuint (find_item (model, "damaged frame"), !=, G_MAXUINT);
   g_assert_cmpuint (find_item (model, "vsync"), !=, G_MAXUINT);
-  save_png (sidebar, "details-annotations.png");
+  kymo_test_save_png (sidebar, "details-annotations.png");
 
   /* Activating the range zooms the timeline to it (with a margin). */
   pos = find_item (model, "loading assets");
@@ -678,13 +562,13 @@ test_annotations (void)
     g_assert_cmpint (start, <=, 0);
     g_assert_cmpint (end, >=, 1000 * MS);
     kymo_details_sidebar_set_page (KYMO_DETAILS_SIDEBAR (sidebar), KYMO_DETAILS_PAGE_ZONES);
-    spin_until (window_drawn, zones);
-    spin ();
-    save_png (sidebar, "details-zones.png");
+    kymo_test_spin_until (window_drawn, zones);
+    kymo_test_spin ();
+    kymo_test_save_png (sidebar, "details-zones.png");
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
-  spin ();
+  kymo_test_spin ();
 }
 
 /* ------------------------------------------------------------ range */
@@ -768,8 +652,8 @@ test_range_summary (void)
   window = show_window (sidebar, 640, 500);
 
   kymo_session_set_selected_range (session, from, to);
-  spin_until (summary_ready, summary);
-  save_png (sidebar, "details-range.png");
+  kymo_test_spin_until (summary_ready, summary);
+  kymo_test_save_png (sidebar, "details-range.png");
 
   /* Brute force over the spans as they were generated. */
   for (guint k = 0; k < G_N_ELEMENTS (names); k++)
@@ -861,7 +745,7 @@ test_range_summary (void)
   /* Without a selection it follows the visible range. */
   kymo_session_clear_selected_range (session);
   kymo_session_zoom_to (session, 0, 10);
-  spin_until (summary_ready, summary);
+  kymo_test_spin_until (summary_ready, summary);
   {
     g_autoptr(GArray) rows = kymo_stats_compute (trace, 0, 10, NULL, NULL);
     KymoTime vstart, vend;
@@ -873,7 +757,7 @@ test_range_summary (void)
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
-  spin ();
+  kymo_test_spin ();
 }
 
 int

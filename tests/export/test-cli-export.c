@@ -12,30 +12,6 @@
 
 #include "kymo-test-utils.h"
 
-/* Runs kymo-cli with @args; returns its exit status and output. */
-static int
-run_cli (const char * const *args,
-         char              **out,
-         char              **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("KYMO_CLI");
-  int wait_status = 0;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (gpointer) cli);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                out, err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  return WEXITSTATUS (wait_status);
-}
-
 static char *
 write_temp (const char *contents,
             const char *template)
@@ -74,7 +50,7 @@ test_cli_usage_errors (void)
       g_autofree char *out = NULL;
       g_autofree char *err = NULL;
 
-      g_assert_cmpint (run_cli (cases[i].args, &out, &err), ==, 2);
+      g_assert_cmpint (kymo_test_run_cli (cases[i].args, &out, &err), ==, 2);
       g_assert_cmpstr (out, ==, "");
       g_assert_true (g_str_has_prefix (err, "kymo-cli: "));
     }
@@ -137,7 +113,7 @@ test_cli_export_sample (void)
   if (kymo_trace_get_stop_error (trace) != NULL)
     expected = 1;
 
-  g_assert_cmpint (run_cli ((const char *[]) { "export", "--chrome", sample, NULL }, &out, &err), ==, expected);
+  g_assert_cmpint (kymo_test_run_cli ((const char *[]) { "export", "--chrome", sample, NULL }, &out, &err), ==, expected);
   json_parser_load_from_data (parser, out, -1, &error);
   g_assert_no_error (error);
   events = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "traceEvents");
@@ -164,7 +140,7 @@ test_cli_export_sample (void)
   {
     g_autofree char *out2 = NULL;
 
-    g_assert_cmpint (run_cli ((const char *[]) { "export", "--chrome", sample, "-o", out_path, NULL }, &out2, &err),
+    g_assert_cmpint (kymo_test_run_cli ((const char *[]) { "export", "--chrome", sample, "-o", out_path, NULL }, &out2, &err),
                      ==, expected);
     g_assert_cmpstr (out2, ==, "");
   }
@@ -175,7 +151,7 @@ test_cli_export_sample (void)
     g_autofree char *out3 = NULL;
     g_autofree char *err3 = NULL;
 
-    g_assert_cmpint (run_cli ((const char *[]) { "export", "--chrome", "-o", "-", sample, NULL }, &out3, &err3),
+    g_assert_cmpint (kymo_test_run_cli ((const char *[]) { "export", "--chrome", "-o", "-", sample, NULL }, &out3, &err3),
                      ==, expected);
     g_assert_cmpstr (out3, ==, out);
   }
@@ -202,7 +178,7 @@ test_cli_stats_sample (void)
 
   rows = kymo_stats_compute (trace, KYMO_TIME_NONE, KYMO_TIME_NONE, NULL, NULL);
   kymo_stats_append_csv (rows, csv);
-  g_assert_cmpint (run_cli ((const char *[]) { "stats", "--csv", sample, NULL }, &out, &err), ==, expected);
+  g_assert_cmpint (kymo_test_run_cli ((const char *[]) { "stats", "--csv", sample, NULL }, &out, &err), ==, expected);
   g_assert_cmpstr (out, ==, csv->str);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
@@ -219,14 +195,14 @@ test_cli_stats_sample (void)
       g_string_truncate (csv, 0);
       rows = kymo_stats_compute (trace, start, mid, NULL, NULL);
       kymo_stats_append_csv (rows, csv);
-      g_assert_cmpint (run_cli ((const char *[]) { "stats", "--csv", "--from", from, "--to", to, sample, NULL },
+      g_assert_cmpint (kymo_test_run_cli ((const char *[]) { "stats", "--csv", "--from", from, "--to", to, sample, NULL },
                                 &out, &err), ==, expected);
       g_assert_cmpstr (out, ==, csv->str);
       g_clear_pointer (&err, g_free);
     }
 
   /* the text table has a header and one line per name */
-  g_assert_cmpint (run_cli ((const char *[]) { "stats", sample, NULL }, &table, &err), ==, expected);
+  g_assert_cmpint (kymo_test_run_cli ((const char *[]) { "stats", sample, NULL }, &table, &err), ==, expected);
   g_assert_true (g_str_has_prefix (table, "name"));
   {
     g_auto(GStrv) lines = g_strsplit (table, "\n", -1);

@@ -15,27 +15,6 @@
 
 enum { W_ENTER = 2, W_LEAVE };
 
-static int
-run_cli (const char * const *args,
-         char              **out,
-         char              **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("KYMO_CLI");
-  int wait_status = 0;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (gpointer) cli);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  return WEXITSTATUS (wait_status);
-}
-
 static void
 enter (WwWriter   *w,
        guint32     time,
@@ -89,7 +68,7 @@ track_name (const char *path)
   const char *args[] = { "info", "--json", path, NULL };
   const char *p, *end;
 
-  g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
+  g_assert_cmpint (kymo_test_run_cli (args, &out, &err), ==, 0);
   /* the track holding spans: the first with a span count above 0 */
   for (p = strstr (out, "\"spans\":"); p != NULL && g_ascii_strtoll (p + 8, NULL, 10) == 0;
        p = strstr (p + 1, "\"spans\":"))
@@ -113,7 +92,7 @@ test_folded (void)
   g_autofree char *expected = NULL;
   const char *args[] = { "flamegraph", path, NULL };
 
-  g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
+  g_assert_cmpint (kymo_test_run_cli (args, &out, &err), ==, 0);
   /* byte order: "main;draw text" < "main;parse"; self = duration − children */
   expected = g_strdup_printf ("%s;main 60000\n"
                               "%s;main;draw text 30000\n"
@@ -140,7 +119,7 @@ test_window_and_svg (void)
   const char *p;
 
   /* --from/--to are absolute trace ns: find where the trace starts */
-  g_assert_cmpint (run_cli (info, &info_out, &info_err), ==, 0);
+  g_assert_cmpint (kymo_test_run_cli (info, &info_out, &info_err), ==, 0);
   p = strstr (info_out, "\"start_ns\":");
   g_assert_nonnull (p);
   start = g_ascii_strtoll (p + 11, NULL, 10);
@@ -150,7 +129,7 @@ test_window_and_svg (void)
     g_autofree char *to = g_strdup_printf ("%" G_GINT64_FORMAT, start + 300000);
     const char *args[] = { "flamegraph", "--from", from, "--to", to, path, NULL };
 
-    g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
+    g_assert_cmpint (kymo_test_run_cli (args, &out, &err), ==, 0);
   }
   expected = g_strdup_printf ("%s;main 30000\n%s;main;parse 30000\n", t, t);
   g_assert_cmpstr (out, ==, expected);
@@ -159,7 +138,7 @@ test_window_and_svg (void)
 
   {
     const char *args[] = { "flamegraph", "--svg", svg, path, NULL };
-    int status = run_cli (args, &out, &err);
+    int status = kymo_test_run_cli (args, &out, &err);
 
     /* a build without GTK (-Dui=false) says so instead of drawing */
     if (status == 2 && strstr (err, "no renderer") != NULL)
@@ -187,14 +166,14 @@ test_samples_and_errors (void)
   const char *missing[] = { "flamegraph", "/nonexistent/kymo-trace", NULL };
 
   /* no sampled stacks in a WTF trace: nothing to print, not an error */
-  g_assert_cmpint (run_cli (samples, &out, &err), ==, 0);
+  g_assert_cmpint (kymo_test_run_cli (samples, &out, &err), ==, 0);
   g_assert_cmpstr (out, ==, "");
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_cli (backwards, &out, &err), ==, 2);
+  g_assert_cmpint (kymo_test_run_cli (backwards, &out, &err), ==, 2);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_cli (missing, &out, &err), ==, 2);
+  g_assert_cmpint (kymo_test_run_cli (missing, &out, &err), ==, 2);
   g_remove (path);
 }
 

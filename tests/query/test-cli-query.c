@@ -11,28 +11,6 @@
 
 #include "kymo-test-utils.h"
 
-static int
-run_cli (const char * const *args,
-         char              **out,
-         char              **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("KYMO_CLI");
-  int wait_status = 0;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (gpointer) cli);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                out, err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  return WEXITSTATUS (wait_status);
-}
-
 static char *
 sample (void)
 {
@@ -49,11 +27,11 @@ test_cli_query_formats (void)
 
   if (path == NULL)
     return;
-  g_assert_cmpint (run_cli ((const char *[]) { "query", sql, path, NULL }, &table, &err), ==, 0);
+  g_assert_cmpint (kymo_test_run_cli ((const char *[]) { "query", sql, path, NULL }, &table, &err), ==, 0);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_cli ((const char *[]) { "query", "--csv", sql, path, NULL }, &csv, &err), ==, 0);
+  g_assert_cmpint (kymo_test_run_cli ((const char *[]) { "query", "--csv", sql, path, NULL }, &csv, &err), ==, 0);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_cli ((const char *[]) { "query", "--json", sql, path, NULL }, &json, &err), ==, 0);
+  g_assert_cmpint (kymo_test_run_cli ((const char *[]) { "query", "--json", sql, path, NULL }, &json, &err), ==, 0);
 
   table_lines = g_strsplit (table, "\n", -1);
   csv_lines = g_strsplit (csv, "\n", -1);
@@ -111,7 +89,7 @@ test_cli_query_errors (void)
     {
       g_autofree char *out = NULL, *err = NULL;
 
-      g_assert_cmpint (run_cli ((const char *[]) { "query", bad[i], path, NULL }, &out, &err), ==, 2);
+      g_assert_cmpint (kymo_test_run_cli ((const char *[]) { "query", bad[i], path, NULL }, &out, &err), ==, 2);
       g_assert_cmpstr (out, ==, "");
       g_assert_true (g_str_has_prefix (err, "kymo-cli: query: "));
       if (i == 0)
