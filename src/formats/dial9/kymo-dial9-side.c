@@ -512,7 +512,10 @@ d9_side_build (D9Loader  *l,
     return TRUE;
 
   plans = make_plans (&d->reg);
-  n_chunks = d->n_events >= SIDE_THREAD_MIN ? CLAMP (g_get_num_processors (), 1, SIDE_MAX_THREADS) : 1;
+  /* As many threads as the load option gives the rest of the load: the
+   * records come out the same, whatever the count. */
+  n_chunks = kymo_load_options_get_threads (kymo_load_job_get_options (l->job), d->n_events, SIDE_THREAD_MIN);
+  n_chunks = CLAMP (n_chunks, 1, SIDE_MAX_THREADS);
   n_chunks = MIN (n_chunks, n_cps);
   chunks = g_new0 (SideChunk, n_chunks);
   for (guint i = 0; i < n_chunks; i++)
