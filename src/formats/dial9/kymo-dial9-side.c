@@ -433,6 +433,35 @@ add_stack (Symboliser   *s,
   return kymo_stacks_add (stacks, (const KymoFrame *) (gpointer) s->frames->data, s->frames->len);
 }
 
+/* An inline call chain in the input: a u32 count, then count u64 addresses. */
+static guint
+chain_hash (gconstpointer data)
+{
+  const guint8 *chain = data;
+  guint32 n = d9_u32 (chain);
+  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325) ^ n;
+
+  /* A word at a time: chains are dozens of addresses long. */
+  for (guint32 i = 0; i < n; i++)
+    {
+      guint64 addr;
+
+      memcpy (&addr, chain + 4 + (gsize) i * 8, 8);
+      h = (h ^ addr) * G_GUINT64_CONSTANT (0x100000001b3);
+      h ^= h >> 29;
+    }
+  return (guint) (h ^ (h >> 32));
+}
+
+static gboolean
+chain_equal (gconstpointer a,
+             gconstpointer b)
+{
+  guint32 n = d9_u32 (a);
+
+  return n == d9_u32 (b) && memcmp ((const guint8 *) a + 4, (const guint8 *) b + 4, (gsize) n * 8) == 0;
+}
+
 static void
 add_samples (D9Loader *l,
              GArray   *samples)
@@ -442,7 +471,10 @@ add_samples (D9Loader *l,
   guint32 kind_cpu = kymo_trace_intern (l->trace, "cpu");
   guint32 kind_sched = kymo_trace_intern (l->trace, "sched");
   g_autofree guint32 *pool_ids = g_new (guint32, d->pool_stacks->len + 1);
-  g_autoptr(GHashTable) inline_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  /* Keyed by the chain's bytes, not its offset: older files repeat the
+   * same inline chain in every sample, and symbolising each copy again
+   * cost more than the rest of the load. */
+  g_autoptr(GHashTable) inline_ids = g_hash_table_new (chain_hash, chain_equal);
   Symboliser s = { l->trace, d, g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL),
                    g_array_new (FALSE, FALSE, sizeof (KymoFrame)), g_array_new (FALSE, FALSE, sizeof (guint)),
                    g_array_new (FALSE, FALSE, sizeof (KymoFrame)) };
@@ -473,15 +505,14 @@ add_samples (D9Loader *l,
         {
           gpointer v;
 
-          if (g_hash_table_lookup_extended (inline_ids, &x->chain, NULL, &v))
+          const guint8 *chain = d->data + x->chain;
+
+          if (g_hash_table_lookup_extended (inline_ids, chain, NULL, &v))
             stack = GPOINTER_TO_UINT (v);
           else
             {
-              guint64 *key = g_new (guint64, 1);
-
-              *key = x->chain;
-              stack = add_stack (&s, stacks, d->data + x->chain + 4, d9_u32 (d->data + x->chain));
-              g_hash_table_insert (inline_ids, key, GUINT_TO_POINTER (stack));
+              stack = add_stack (&s, stacks, chain + 4, d9_u32 (chain));
+              g_hash_table_insert (inline_ids, (gpointer) chain, GUINT_TO_POINTER (stack));
             }
         }
       if (x->track != KYMO_NO_TRACK)
