@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "kymo-timeline-renderer.h"
+#include "kymo-timeline-highlight.h"
 #include "kymo-timeline-heat.h"
 
 #define N_HUES         64
@@ -78,11 +79,7 @@ typedef struct {
   double                      px_per_ns;
   guint                       n_columns;
   guint32                     highlighted;
-  KymoEventSet               *highlight;  /* session highlight, or NULL */
-  guint                       hl_track;   /* the lane being drawn, for the highlight */
-  const KymoSpan             *hl_all;     /* its track's spans (all depths) */
-  const KymoSpan             *hl_lane;    /* its depth run */
-  gsize                       hl_lane_n;
+  KymoTimelineHighlight       hl;         /* the session highlight and the lane drawn */
   float                       top;       /* first y of the track area */
   float                       bottom;
   gboolean                    heat_lane; /* the lane drawn is a worker's polls */
@@ -389,11 +386,11 @@ append_name_label (Frame   *f,
   gtk_snapshot_restore (f->snapshot);
 }
 
-static void
-append_outline (GtkSnapshot           *snapshot,
-                const graphene_rect_t *rect,
-                float                  width,
-                const GdkRGBA         *colour)
+void
+_kymo_timeline_append_outline (GtkSnapshot           *snapshot,
+                               const graphene_rect_t *rect,
+                               float                  width,
+                               const GdkRGBA         *colour)
 {
   GskRoundedRect outline;
   const float widths[4] = { width, width, width, width };
@@ -587,125 +584,34 @@ draw_grid (Frame *f)
 
 /* ------------------------------------------------------------ highlight */
 
-/* The session highlight (search matches, a task's polls, query results, a
- * histogram range): members get an accent outline, everything else is drawn
- * dimmed, at every zoom level. Nothing here runs when no set is highlighted. */
-
-static void
-highlight_begin_lane (Frame     *f,
-                      KymoTrack *track,
-                      guint      depth)
-{
-  gsize n_all, first;
-
-  if (f->highlight == NULL)
-    return;
-  f->hl_track = kymo_track_get_id (track);
-  f->hl_all = kymo_track_get_spans (track, &n_all);
-  f->hl_lane = kymo_track_get_depth_spans (track, depth, &f->hl_lane_n, &first);
-}
-
-static void
-highlight_paint (Frame                 *f,
-                 const graphene_rect_t *box,
-                 gboolean               member)
-{
-  KymoTimelineRenderer *self = f->self;
-
-  if (member)
-    {
-      graphene_rect_t outer = GRAPHENE_RECT_INIT (box->origin.x - 1, box->origin.y - 1,
-                                                  MAX (box->size.width, 1) + 2, box->size.height + 2);
-      append_outline (f->snapshot, &outer, 2, &self->theme.accent);
-    }
-  else
-    {
-      GdkRGBA veil = self->theme.background;
-
-      veil.alpha = 0.72f;
-      gtk_snapshot_append_color (f->snapshot, &veil, box);
-    }
-}
-
-/* One span drawn as its own box. */
-static void
-highlight_span_box (Frame                 *f,
-                    const KymoSpan        *span,
-                    const graphene_rect_t *box)
-{
-  if (f->highlight == NULL)
-    return;
-  highlight_paint (f, box, kymo_event_set_contains_span (f->highlight, f->hl_track,
-                                                         (guint32) (span - f->hl_all)));
-}
-
+/* A folded "N spans" box: the spans of the lane starting under it, as
+ * indexes into the lane, for the highlight to test in O(log n). */
 static gsize lower_bound_span (const KymoSpan *spans, gsize n, KymoTime ts);
 
-/* A folded "N spans" box: marked when any span starting under it is a member,
- * so that a match is never invisible zoomed out (O(log n)). */
 static void
 highlight_run_box (Frame                 *f,
                    const graphene_rect_t *box)
 {
   KymoTime a, b;
-  gsize lo, hi, base;
 
-  if (f->highlight == NULL)
+  if (f->hl.set == NULL)
     return;
   a = f->t0 + (KymoTime) floor (box->origin.x / f->px_per_ns);
   b = f->t0 + (KymoTime) ceil ((box->origin.x + box->size.width) / f->px_per_ns);
-  lo = lower_bound_span (f->hl_lane, f->hl_lane_n, a);
-  hi = lower_bound_span (f->hl_lane, f->hl_lane_n, b + 1);
-  base = f->hl_lane - f->hl_all;
-  highlight_paint (f, box, kymo_event_set_any_span_in (f->highlight, f->hl_track,
-                                                       (guint32) (base + lo), (guint32) (base + hi)));
+  _kymo_timeline_highlight_run (&f->hl, f->snapshot, &f->self->theme, box,
+                                lower_bound_span (f->hl.lane, f->hl.lane_n, a),
+                                lower_bound_span (f->hl.lane, f->hl.lane_n, b + 1));
 }
 
-/* Instants: the strip is veiled, then each member in the window is drawn on
- * top in the accent colour, one per pixel column, found from the set's own
- * sorted indexes rather than by testing every instant. */
 static void
 highlight_instants (Frame     *f,
                     KymoTrack *track,
                     float      y,
                     float      h)
 {
-  KymoTimelineRenderer *self = f->self;
-  const KymoInstant *instants;
-  const guint32 *members;
-  gsize n, n_members, lo, hi, m_lo, m_hi;
-  double last_x = -G_MAXDOUBLE;
-  GdkRGBA veil;
-
-  if (f->highlight == NULL)
-    return;
-  instants = kymo_track_get_instants (track, &n);
-  lo = kymo_track_lower_bound_instant (track, f->t0);
-  hi = kymo_track_lower_bound_instant (track, f->t1 + 1);
-  if (hi <= lo)
-    return;
-  veil = self->theme.background;
-  veil.alpha = 0.72f;
-  gtk_snapshot_append_color (f->snapshot, &veil, &GRAPHENE_RECT_INIT (0, y, f->viewport->width, h));
-
-  members = kymo_event_set_get_instants (f->highlight, kymo_track_get_id (track), &n_members);
-  for (m_lo = 0, m_hi = n_members; m_lo < m_hi;)
-    {
-      gsize mid = m_lo + (m_hi - m_lo) / 2;
-      if (members[mid] < lo)
-        m_lo = mid + 1;
-      else
-        m_hi = mid;
-    }
-  for (gsize m = m_lo; m < n_members && members[m] < hi; m++)
-    {
-      double x = floor (time_to_x (f, instants[members[m]].ts));
-
-      if (x == last_x)
-        continue;
-      last_x = x;
-      gtk_snapshot_append_color (f->snapshot, &self->theme.accent, &GRAPHENE_RECT_INIT (x - 1, y, 3, h));
-    }
+  if (f->hl.set != NULL)
+    _kymo_timeline_highlight_instants (&f->hl, f->snapshot, &f->self->theme, track, f->t0, f->t1,
+                                       f->px_per_ns, &GRAPHENE_RECT_INIT (0, y, f->viewport->width, h));
 }
 
 /* ---------------------------------------------------------------- spans */
@@ -755,7 +661,7 @@ draw_span_box (Frame          *f,
     gtk_snapshot_append_color (f->snapshot, &self->theme.warning,
                                &GRAPHENE_RECT_INIT (cx0, box.origin.y + box.size.height - 2, w, 2));
   if (name == f->highlighted)
-    append_outline (f->snapshot, &box, 1, &self->theme.foreground);
+    _kymo_timeline_append_outline (f->snapshot, &box, 1, &self->theme.foreground);
 
   if (w >= 16)
     {
@@ -769,7 +675,7 @@ draw_span_box (Frame          *f,
           append_name_label (f, name, lx, y + (KYMO_TIMELINE_LANE_HEIGHT - self->text_height) / 2.0f);
         }
     }
-  highlight_span_box (f, span, &box);
+  _kymo_timeline_highlight_span (&f->hl, f->snapshot, &self->theme, span, &box);
 }
 
 static void
@@ -1136,7 +1042,7 @@ draw_depth (Frame     *f,
   if (n == 0)
     return;
 
-  highlight_begin_lane (f, track, depth);
+  _kymo_timeline_highlight_begin_lane (&f->hl, track, depth);
   w.f = f;
   w.spans = spans;
   w.y = y;
@@ -1841,7 +1747,7 @@ frame_init (Frame                      *f,
   f->px_per_ns = viewport->width / (double) MAX (f->t1 - f->t0, 1);
   f->n_columns = MAX (viewport->width, 1);
   f->highlighted = kymo_session_get_highlighted_name (session);
-  f->highlight = kymo_session_get_highlight (session);
+  f->hl.set = kymo_session_get_highlight (session);
   f->top = KYMO_TIMELINE_RULER_HEIGHT;
   f->bottom = viewport->height;
 }
@@ -1955,13 +1861,13 @@ kymo_timeline_renderer_snapshot_overlay (KymoTimelineRenderer       *self,
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, f.top, viewport->width, f.bottom - f.top));
   if (kymo_timeline_renderer_get_event_rect (self, session, layout, viewport,
                                              kymo_session_get_hovered_event (session), &rect))
-    append_outline (snapshot, &rect, 1, &self->theme.foreground);
+    _kymo_timeline_append_outline (snapshot, &rect, 1, &self->theme.foreground);
   if (kymo_timeline_renderer_get_event_rect (self, session, layout, viewport,
                                              kymo_session_get_selected_event (session), &rect))
     {
       graphene_rect_t outer;
       graphene_rect_inset_r (&rect, -1, -1, &outer);
-      append_outline (snapshot, &outer, 2, &self->theme.accent);
+      _kymo_timeline_append_outline (snapshot, &outer, 2, &self->theme.accent);
     }
   gtk_snapshot_pop (snapshot);
 
