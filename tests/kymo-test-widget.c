@@ -124,3 +124,40 @@ kymo_test_save_png (GtkWidget  *widget,
     }
   g_assert_cmpuint (n_colors, >, 0);
 }
+
+void
+kymo_test_wait_until (gboolean (*done) (gpointer),
+                      gpointer   data)
+{
+  gint64 give_up = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (!done (data))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, give_up);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+gboolean
+kymo_test_is_mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget);
+}
+
+GtkWidget *
+kymo_test_find_descendant (GtkWidget *widget,
+                           GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = kymo_test_find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}

@@ -22,4 +22,14 @@ void kymo_test_wait_for_frame (GtkWidget  *widget);
 void kymo_test_save_png       (GtkWidget  *widget,
                                const char *name);
 
+/* Runs the main loop until @done says so, failing after 20 s rather than
+ * hanging the suite (no timing is asserted). */
+void       kymo_test_wait_until      (gboolean  (*done) (gpointer),
+                                      gpointer    data);
+/* For waiting until a widget is on screen. */
+gboolean   kymo_test_is_mapped       (gpointer    widget);
+/* @widget or its first descendant of @type, depth first; NULL if none. */
+GtkWidget *kymo_test_find_descendant (GtkWidget  *widget,
+                                      GType       type);
+
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "kymo-application.h"
+#include "kymo-test-widget.h"
 #include "kymo-timeline.h"
 #include "kymo-trace-properties.h"
 #include "kymo-trace-view.h"
@@ -20,46 +21,10 @@
 static KymoApplication *app;
 static char *trace_path;
 
-static void
-wait_until (gboolean (*done) (gpointer), gpointer data)
-{
-  gint64 give_up = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  while (!done (data))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, give_up);
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-}
-
-static gboolean
-is_mapped (gpointer widget)
-{
-  return gtk_widget_get_mapped (widget);
-}
-
 static gboolean
 has_trace (gpointer window)
 {
   return kymo_window_get_trace (window) != NULL;
-}
-
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 static AdwActionRow *
@@ -140,10 +105,10 @@ window_with_trace (void)
   g_autoptr(GFile) file = g_file_new_for_path (trace_path);
 
   gtk_window_present (GTK_WINDOW (window));
-  wait_until (is_mapped, window);
+  kymo_test_wait_until (kymo_test_is_mapped, window);
   kymo_window_load (window, &file, 1);
-  wait_until (has_trace, window);
-  wait_until (is_mapped, find_descendant (GTK_WIDGET (window), KYMO_TYPE_TIMELINE));
+  kymo_test_wait_until (has_trace, window);
+  kymo_test_wait_until (kymo_test_is_mapped, kymo_test_find_descendant (GTK_WIDGET (window), KYMO_TYPE_TIMELINE));
   return window;
 }
 
@@ -156,7 +121,7 @@ test_properties_dialog (void)
 
   g_assert_null (find_properties ());
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.trace-properties", NULL));
-  wait_until (properties_shown, NULL);
+  kymo_test_wait_until (properties_shown, NULL);
   dialog = find_properties ();
   g_assert_true (kymo_trace_properties_get_trace (dialog) == kymo_window_get_trace (window));
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
@@ -199,8 +164,8 @@ static void
 test_clock_key_and_menu_agree (void)
 {
   KymoWindow *window = window_with_trace ();
-  GtkWidget *timeline = find_descendant (GTK_WIDGET (window), KYMO_TYPE_TIMELINE);
-  GtkWidget *view = find_descendant (GTK_WIDGET (window), KYMO_TYPE_TRACE_VIEW);
+  GtkWidget *timeline = kymo_test_find_descendant (GTK_WIDGET (window), KYMO_TYPE_TIMELINE);
+  GtkWidget *view = kymo_test_find_descendant (GTK_WIDGET (window), KYMO_TYPE_TRACE_VIEW);
   KymoSession *session = kymo_trace_view_get_session (KYMO_TRACE_VIEW (view));
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "clock", g_variant_new_string ("relative"));

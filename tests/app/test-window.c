@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 
 #include "kymo-application.h"
+#include "kymo-test-widget.h"
 #include "kymo-timeline.h"
 #include "kymo-trace-view.h"
 #include "kymo-window-private.h"
@@ -21,21 +22,6 @@
 
 static KymoApplication *app;
 static char *tmp_dir;
-
-/* Spins the main loop until @done says so; a guard turns a hang into a
- * failure instead of a stuck test run. */
-static void
-wait_until (gboolean (*done) (gpointer), gpointer data)
-{
-  gint64 give_up = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  while (!done (data))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, give_up);
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-}
 
 static void
 spin_briefly (void)
@@ -45,12 +31,6 @@ spin_briefly (void)
       g_main_context_iteration (NULL, FALSE);
       g_usleep (1000);
     }
-}
-
-static gboolean
-is_mapped (gpointer widget)
-{
-  return gtk_widget_get_mapped (widget);
 }
 
 static gboolean
@@ -65,25 +45,8 @@ new_window (void)
   KymoWindow *window = kymo_window_new (GTK_APPLICATION (app));
 
   gtk_window_present (GTK_WINDOW (window));
-  wait_until (is_mapped, window);
+  kymo_test_wait_until (kymo_test_is_mapped, window);
   return window;
-}
-
-static GtkWidget *
-find_descendant (GtkWidget *widget,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 /* What the window shows below its header bar. */
@@ -161,10 +124,10 @@ save_screenshot (KymoWindow *window,
   g_autofree char *path = g_test_build_filename (G_TEST_BUILT, "app", name, NULL);
   Shot shot = { paintable };
 
-  wait_until (is_allocated, widget);
+  kymo_test_wait_until (is_allocated, widget);
   shot.width = gtk_widget_get_width (widget);
   shot.height = gtk_widget_get_height (widget);
-  wait_until (take_shot, &shot);
+  kymo_test_wait_until (take_shot, &shot);
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), shot.node,
                                          &GRAPHENE_RECT_INIT (0, 0, shot.width, shot.height));
   gsk_render_node_unref (shot.node);
@@ -322,7 +285,7 @@ test_drop_trace (void)
   GtkWidget *page;
 
   g_assert_true (drop_files (window, file));
-  wait_until (load_finished, window);
+  kymo_test_wait_until (load_finished, window);
 
   dialog = find_error_dialog (window);
   if (dialog != NULL)
@@ -331,9 +294,9 @@ test_drop_trace (void)
   /* The status page gave way to the trace. */
   page = visible_page (window);
   g_assert_true (ADW_IS_BIN (page));
-  wait_until (is_mapped, page);
-  g_assert_nonnull (find_descendant (page, KYMO_TYPE_TRACE_VIEW));
-  g_assert_true (kymo_trace_view_get_trace (KYMO_TRACE_VIEW (find_descendant (page, KYMO_TYPE_TRACE_VIEW)))
+  kymo_test_wait_until (kymo_test_is_mapped, page);
+  g_assert_nonnull (kymo_test_find_descendant (page, KYMO_TYPE_TRACE_VIEW));
+  g_assert_true (kymo_trace_view_get_trace (KYMO_TRACE_VIEW (kymo_test_find_descendant (page, KYMO_TYPE_TRACE_VIEW)))
                  == kymo_window_get_trace (window));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==,
                    kymo_trace_get_title (kymo_window_get_trace (window)));
@@ -353,7 +316,7 @@ test_drop_garbage (void)
   AdwMessageDialog *dialog;
 
   g_assert_true (drop_files (window, file));
-  wait_until (load_finished, window);
+  kymo_test_wait_until (load_finished, window);
 
   /* The error names the file and the problem, and the window is empty again. */
   dialog = find_error_dialog (window);
@@ -390,11 +353,11 @@ test_cancel_load (void)
   g_assert_false (kymo_window_is_empty (window));
   loading = visible_page (window);
   g_assert_true (ADW_IS_STATUS_PAGE (loading));
-  g_assert_nonnull (find_descendant (loading, GTK_TYPE_PROGRESS_BAR));
+  g_assert_nonnull (kymo_test_find_descendant (loading, GTK_TYPE_PROGRESS_BAR));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-load", NULL));
 
   /* Cancelling is no error: the window is empty again and says nothing. */
-  wait_until (load_done, window);
+  kymo_test_wait_until (load_done, window);
   g_assert_true (visible_page (window) != loading);
   g_assert_null (find_error_dialog (window));
   g_assert_null (kymo_window_get_trace (window));
@@ -419,7 +382,7 @@ test_window_size_remembered (void)
 
   /* Closing saves the size for the next window. */
   gtk_window_present (GTK_WINDOW (window));
-  wait_until (is_mapped, window);
+  kymo_test_wait_until (kymo_test_is_mapped, window);
   gtk_window_set_default_size (GTK_WINDOW (window), 1000, 640);
   gtk_window_close (GTK_WINDOW (window));
   g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1000);
@@ -512,10 +475,10 @@ window_with_trace (GFile *file)
   KymoWindow *window = new_window ();
 
   kymo_window_load (window, &file, 1);
-  wait_until (load_finished, window);
+  kymo_test_wait_until (load_finished, window);
   g_assert_null (find_error_dialog (window));
   g_assert_nonnull (kymo_window_get_trace (window));
-  wait_until (is_mapped, find_descendant (GTK_WIDGET (window), KYMO_TYPE_TIMELINE));
+  kymo_test_wait_until (kymo_test_is_mapped, kymo_test_find_descendant (GTK_WIDGET (window), KYMO_TYPE_TIMELINE));
   spin_briefly ();
   return window;
 }
@@ -551,7 +514,7 @@ export_file (KymoWindow *window,
   ExportResult r = { 0 };
 
   _kymo_window_export_async (window, file, format, export_cb, &r);
-  wait_until (export_done, &r);
+  kymo_test_wait_until (export_done, &r);
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
 }
@@ -591,7 +554,7 @@ test_export_dialog_png (void)
 {
   g_autoptr(GFile) trace_file = write_atf_index ();
   KymoWindow *window = window_with_trace (trace_file);
-  GtkWidget *timeline = find_descendant (GTK_WIDGET (window), KYMO_TYPE_TIMELINE);
+  GtkWidget *timeline = kymo_test_find_descendant (GTK_WIDGET (window), KYMO_TYPE_TIMELINE);
   g_autofree char *path = g_build_filename (tmp_dir, "export.png", NULL);
   g_autoptr(GFile) typed = g_file_new_for_path (path);
   g_autoptr(GError) error = NULL;
@@ -610,10 +573,10 @@ test_export_dialog_png (void)
     g_assert_no_error (error);
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "export");
   }
-  wait_until (chooser_names_export, chooser);
+  kymo_test_wait_until (chooser_names_export, chooser);
   g_signal_emit_by_name (chooser, "response", GTK_RESPONSE_ACCEPT);
   g_assert_null (window->export_chooser);
-  wait_until (file_exists, typed);
+  kymo_test_wait_until (file_exists, typed);
 
   /* The image is the timeline as the window shows it. */
   texture = gdk_texture_new_from_file (typed, &error);
@@ -641,7 +604,7 @@ test_export_svg (void)
   KymoTime start, end;
 
   /* With a time range selected, the image shows that range. */
-  session = kymo_trace_view_get_session (KYMO_TRACE_VIEW (find_descendant (GTK_WIDGET (window),
+  session = kymo_trace_view_get_session (KYMO_TRACE_VIEW (kymo_test_find_descendant (GTK_WIDGET (window),
                                                                             KYMO_TYPE_TRACE_VIEW)));
   kymo_session_set_selected_range (session, 2000, 6000);
   export_file (window, file, KYMO_WINDOW_EXPORT_SVG);
@@ -791,13 +754,13 @@ test_tband_mode_choice (void)
   g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "tband-mode"), ==, "auto");
   g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (chooser), file, &error));
   g_assert_no_error (error);
-  wait_until (chooser_has_file, chooser);
+  kymo_test_wait_until (chooser_has_file, chooser);
   /* As a user picks it: GTK 4.8's fallback dialog does not hear a
    * set_choice() made once it is shown. */
   pick_in_dropdown ("FreeRTOS");
   g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "tband-mode"), ==, "freertos");
   g_signal_emit_by_name (chooser, "response", GTK_RESPONSE_ACCEPT);
-  wait_until (load_finished, window);
+  kymo_test_wait_until (load_finished, window);
   g_assert_null (find_error_dialog (window));
 
   trace = kymo_window_get_trace (window);
@@ -812,7 +775,7 @@ test_tband_mode_choice (void)
   g_assert_null (window->loader);
   pair[1] = trace;
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload-bare-metal", NULL));
-  wait_until (trace_replaced, pair);
+  kymo_test_wait_until (trace_replaced, pair);
   trace = kymo_window_get_trace (window);
   g_assert_cmpstr (kymo_trace_get_variant (trace), ==, "bare-metal");
   g_assert_cmpstr (kymo_trace_get_metadata (trace, "mode"), ==, "forced");
