@@ -1,0 +1,152 @@
+/* test-parts.c: parts decoded on threads are joined in order, once each
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every parallel decoder rests on these promises: each part is decoded
+ * exactly once, joins come in part order, the workers never run more than
+ * the given number of parts ahead of the join, and a join that stops the
+ * run stops it (nothing after it is joined, and the run comes back).
+ */
+#include "config.h"
+
+#include "kymo-parts.h"
+#include "kymo-test-utils.h"
+
+#define N_PARTS 500
+
+typedef struct {
+  gint      decoded[N_PARTS];
+  guint64   result[N_PARTS];
+  GArray   *joined;
+  guint     stop_at;
+  guint     ahead;
+  gint      released;  /* parts the join is done with */
+  gint      max_ahead; /* the most parts ever decoded past @released */
+} Run;
+
+static void
+decode_part (guint    index,
+             gpointer user)
+{
+  Run *run = user;
+  guint64 x = index + 1;
+  gint ahead = (gint) index - g_atomic_int_get (&run->released);
+
+  /* Uneven work, so that workers overtake each other. */
+  for (guint i = 0; i < (index % 7) * 2000; i++)
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+  run->result[index] = x;
+  g_atomic_int_inc (&run->decoded[index]);
+  for (gint seen = g_atomic_int_get (&run->max_ahead); ahead > seen;
+       seen = g_atomic_int_get (&run->max_ahead))
+    if (g_atomic_int_compare_and_exchange (&run->max_ahead, seen, ahead))
+      break;
+}
+
+static gboolean
+join_part (guint    index,
+           gpointer user)
+{
+  Run *run = user;
+
+  g_array_append_val (run->joined, run->result[index]);
+  g_atomic_int_set (&run->released, (gint) index + 1);
+  return index + 1 != run->stop_at;
+}
+
+static GArray *
+run_parts (guint    threads,
+           guint    ahead,
+           guint    stop_at,
+           gboolean *finished,
+           Run      *run)
+{
+  KymoLoadOptions options = { .threads = threads };
+
+  memset (run, 0, sizeof *run);
+  run->joined = g_array_new (FALSE, FALSE, sizeof (guint64));
+  run->stop_at = stop_at;
+  run->ahead = ahead;
+  *finished = kymo_parts_run (&options, 0, 0, N_PARTS, ahead, decode_part, join_part, run);
+  return run->joined;
+}
+
+static void
+test_same_at_every_thread_count (void)
+{
+  g_autoptr(GArray) sequential = NULL;
+  Run run;
+  gboolean finished;
+
+  sequential = run_parts (1, 0, 0, &finished, &run);
+  g_assert_true (finished);
+  g_assert_cmpuint (sequential->len, ==, N_PARTS);
+
+  for (guint threads = 2; threads <= 7; threads++)
+    {
+      g_autoptr(GArray) joined = run_parts (threads, 0, 0, &finished, &run);
+
+      g_assert_true (finished);
+      g_assert_cmpuint (joined->len, ==, N_PARTS);
+      g_assert_cmpmem (joined->data, joined->len * sizeof (guint64),
+                       sequential->data, sequential->len * sizeof (guint64));
+      for (guint i = 0; i < N_PARTS; i++)
+        g_assert_cmpint (run.decoded[i], ==, 1);
+    }
+}
+
+static void
+test_ahead_bounds_the_workers (void)
+{
+  Run run;
+  gboolean finished;
+  g_autoptr(GArray) joined = run_parts (7, 3, 0, &finished, &run);
+
+  g_assert_true (finished);
+  g_assert_cmpuint (joined->len, ==, N_PARTS);
+  /* A part is at most @ahead past the first one the join still holds. */
+  g_assert_cmpint (run.max_ahead, <, 3);
+}
+
+static void
+test_stop_at_a_join (void)
+{
+  Run run;
+  gboolean finished;
+  g_autoptr(GArray) joined = run_parts (4, 8, 42, &finished, &run);
+
+  g_assert_false (finished);
+  g_assert_cmpuint (joined->len, ==, 42);
+  /* The workers stopped within their window instead of decoding the rest. */
+  for (guint i = 42 + 8 + 4; i < N_PARTS; i++)
+    g_assert_cmpint (run.decoded[i], ==, 0);
+}
+
+static void
+test_one_thread_is_sequential (void)
+{
+  KymoLoadOptions options = { .threads = 1 };
+  Run run = { 0 };
+  g_autoptr(KymoParts) parts = kymo_parts_new (&options, 0, 0, N_PARTS, 0, decode_part, &run);
+
+  g_assert_cmpuint (kymo_parts_get_threads (parts), ==, 1);
+  /* Nothing runs until the loading thread asks for a part. */
+  for (guint i = 0; i < N_PARTS; i++)
+    g_assert_cmpint (run.decoded[i], ==, 0);
+  kymo_parts_wait (parts, 0);
+  g_assert_cmpint (run.decoded[0], ==, 1);
+  g_assert_cmpint (run.decoded[1], ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/parts/same-at-every-thread-count", test_same_at_every_thread_count);
+  g_test_add_func ("/parts/ahead-bounds-the-workers", test_ahead_bounds_the_workers);
+  g_test_add_func ("/parts/stop-at-a-join", test_stop_at_a_join);
+  g_test_add_func ("/parts/one-thread-is-sequential", test_one_thread_is_sequential);
+  return g_test_run ();
+}
