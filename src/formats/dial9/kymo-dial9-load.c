@@ -425,6 +425,7 @@ classify (D9Loader       *l,
     }
   model->unclocked = model->kind == D9_KIND_SYMBOL || model->kind == D9_KIND_CALLFRAME;
   compile_plan (reg, schema, model);
+  d9_side_classify (reg, schema, model);
 }
 
 D9Worker *
@@ -1318,6 +1319,7 @@ decode (D9Loader  *l,
               D9Checkpoint cp = { frame, base_before, reg->segment, (guint32) MIN (ordinal, G_MAXUINT32) };
               g_array_append_val (d->checkpoints, cp);
             }
+          d9_side_take (l, model, ts, vals, absent, reg->segment, (guint32) ordinal);
           handle_event (l, model,
                         (KymoTime) MIN (ts, (guint64) G_MAXINT64), vals, absent,
                         ordinal < G_MAXUINT32 ? (guint32) ordinal : KYMO_NO_SOURCE);
@@ -1503,6 +1505,7 @@ loader_init (D9Loader    *l,
     d9_vec_move_limits (&l->move_min, &l->map_from);
   l->wake_instants->map_from = l->flows->map_from = l->map_from;
   l->runtimes = g_ptr_array_new_with_free_func (loader_free_runtime);
+  d9_side_init (l);
   l->min_ts = G_MAXINT64;
   l->max_ts = G_MININT64;
   l->default_group = KYMO_NO_TRACK;
@@ -1535,6 +1538,7 @@ loader_clear (D9Loader *l)
   g_array_unref (l->pending);
   d9_vec_free (l->flows);
   d9_vec_free (l->wake_instants);
+  d9_side_clear (l);
 }
 
 /* ---- Decoding later parts in parallel ---------------------------------- */
@@ -1987,6 +1991,7 @@ merge_part (D9Loader *l,
     if (cd->stack_map.values[i])
       d9_map_insert (&d->stack_map, cd->stack_map.keys[i] + ((guint64) segment_base << 32),
                      cd->stack_map.values[i] - 1 + stack_base);
+  d9_side_merge_part (l, c, ordinal_base, segment_base);
   for (guint i = 0; i < cd->checkpoints->len; i++)
     {
       D9Checkpoint cp = g_array_index (cd->checkpoints, D9Checkpoint, i);

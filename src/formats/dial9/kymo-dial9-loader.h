@@ -150,6 +150,34 @@ d9_kind_is_metadata (D9Kind kind)
          kind == D9_KIND_CALLFRAME || kind == D9_KIND_TASK_DUMP;
 }
 
+/* What the side records (kymo-dial9-side.c) take of an event: chosen by
+ * the schema's name alone, its fields by name alone (the first of each
+ * name), whatever the timeline makes of the event. */
+typedef enum {
+  D9_SIDE_NONE,
+  D9_SIDE_POLL,
+  D9_SIDE_WAKE,
+  D9_SIDE_SPAWN,
+  D9_SIDE_TERMINATE,
+  D9_SIDE_PARK,
+  D9_SIDE_UNPARK,
+  D9_SIDE_SAMPLE,
+} D9SideKind;
+
+typedef enum {
+  D9_SF_WORKER,
+  D9_SF_TASK,
+  D9_SF_LOCAL_QUEUE,
+  D9_SF_WAKER,
+  D9_SF_WOKEN,
+  D9_SF_INSTRUMENTED,
+  D9_SF_SCHED_WAIT,
+  D9_SF_CPU_TIME,
+  D9_SF_SOURCE,
+  D9_SF_CALLCHAIN,
+  D9_N_SIDE_FIELDS,
+} D9SideField;
+
 /* Fields a kind reads, by role. */
 typedef enum {
   D9_ROLE_WORKER,
@@ -198,6 +226,11 @@ typedef struct {
   guint32  plan_max;
   guint8   n_ops;
   guint8   ops[D9_MAX_KEPT_FIELDS];
+  /* Side records: a D9SideKind, per D9SideField the field's index (or
+   * -1), and the type of the call chain field. */
+  guint8   side_kind;
+  guint8   side_chain_type;
+  gint8    side_field[D9_N_SIDE_FIELDS];
 } D9Model;
 
 typedef enum {
@@ -369,6 +402,13 @@ typedef struct {
   D9Vec       *wake_instants; /* KymoInstant: wakes with no known waker */
   guint32      wakes_first;  /* source of the first of them */
   GPtrArray   *runtimes;     /* D9Runtime* */
+  /* Side records, taken while decoding (kymo-dial9-side.c): KymoRecord in
+   * the part's numbering, and D9SideSample. */
+  D9Vec       *side_records;
+  D9Vec       *side_samples;
+  /* The loading thread's: its own runs and the merged parts', in file
+   * order (D9SideRun). */
+  GArray      *side_runs;
   /* Decoding one part of the file on another thread, with no trace (NULL
    * when decoding for real): see kymo-dial9-load.c. */
   D9Spec      *spec;

@@ -12,117 +12,262 @@
 #include "kymo-dial9-side.h"
 #include "kymo-short-path.h"
 
-/* Below this many events one thread reads them all. */
-#define SIDE_THREAD_MIN 200000
-#define SIDE_MAX_THREADS 8
+/* Kinds of the records as taken, before they are interned. */
+enum {
+  REC_POLL = 1,
+  REC_WAKE,
+  REC_SPAWN,
+  REC_TERMINATE,
+  REC_UNPARK,
+  REC_CPU,
+  N_REC,
+};
 
-typedef enum {
-  SIDE_NONE,
-  SIDE_POLL,
-  SIDE_WAKE,
-  SIDE_SPAWN,
-  SIDE_TERMINATE,
-  SIDE_UNPARK,
-  SIDE_CPU,
-} SideKind;
+static const char * const field_names[D9_N_SIDE_FIELDS] = {
+  "worker_id", "task_id", "local_queue", "waker_task_id", "woken_task_id",
+  "instrumented", "sched_wait_ns", "cpu_time_ns", "source", "callchain",
+};
 
 enum {
-  F_WORKER,
-  F_TASK,
-  F_LOCAL_QUEUE,
-  F_WAKER,
-  F_WOKEN,
-  F_SPAWN_LOC,
-  F_INSTRUMENTED,
-  F_SCHED_WAIT,
-  F_SOURCE,
-  F_CALLCHAIN,
-  N_F,
+  CHAIN_NONE,
+  CHAIN_POOLED,  /* chain: segment << 32 | pool id */
+  CHAIN_INLINE,  /* chain: offset of a u32 count and the addresses */
 };
 
-static const char * const field_names[N_F] = {
-  "worker_id", "task_id", "local_queue", "waker_task_id", "woken_task_id",
-  "spawn_loc", "instrumented", "sched_wait_ns", "source", "callchain",
-};
-
-typedef struct {
-  SideKind kind;
-  gint     field[N_F];
-  guint    n_roles;                 /* fields before the last one kept */
-  gint8    role_of[D9_MAX_KEPT_FIELDS]; /* per field: its role, or -1 */
-} SidePlan;
-
-/* A CPU or scheduler sample, symbolised once every chunk is read. */
+/* A CPU or scheduler sample, symbolised once the whole stream is read. */
 typedef struct {
   KymoTime ts;
-  guint64  chain;    /* pool stack index, or offset of an inline chain */
-  guint32  track;
+  guint64  chain;
+  guint64  worker;   /* worker id */
   guint32  source;
-  guint8   inline_chain;
+  guint8   chain_kind;
   guint8   sched;
-  guint8   known;    /* FALSE: a pool id never defined */
-} SideSample;
+} D9SideSample;
 
+/* A run of records and samples in file order: the loader's own
+ * [from, to), or a merged part's whole arrays (owned). */
 typedef struct {
-  D9Loader       *l;
-  const SidePlan *plans;
-  guint           first_cp;  /* checkpoint to start from */
-  guint64         end;       /* ordinal to stop before */
-  GArray         *records;   /* KymoRecord; spawn names are pool string indexes + 1 */
-  GArray         *samples;   /* SideSample */
-  GCancellable   *cancellable;
-} SideChunk;
+  D9Vec   *records;
+  D9Vec   *samples;
+  gsize    records_from;
+  gsize    records_to;
+  gsize    samples_from;
+  gsize    samples_to;
+  guint32  ordinal_base;
+  guint32  segment_base;
+  gboolean own;
+} D9SideRun;
 
-static SideKind
+static D9SideKind
 kind_of (const D9Schema *schema)
 {
-  static const struct { const char *name; SideKind kind; } names[] = {
-    { "PollStartEvent", SIDE_POLL },
-    { "WakeEventEvent", SIDE_WAKE },
-    { "TaskSpawnEvent", SIDE_SPAWN },
-    { "TaskTerminateEvent", SIDE_TERMINATE },
-    { "WorkerUnparkEvent", SIDE_UNPARK },
-    { "CpuSampleEvent", SIDE_CPU },
+  static const struct { const char *name; D9SideKind kind; } names[] = {
+    { "PollStartEvent", D9_SIDE_POLL },
+    { "WakeEventEvent", D9_SIDE_WAKE },
+    { "TaskSpawnEvent", D9_SIDE_SPAWN },
+    { "TaskTerminateEvent", D9_SIDE_TERMINATE },
+    { "WorkerParkEvent", D9_SIDE_PARK },
+    { "WorkerUnparkEvent", D9_SIDE_UNPARK },
+    { "CpuSampleEvent", D9_SIDE_SAMPLE },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     if (schema->name_len == strlen (names[i].name) &&
         memcmp (schema->name, names[i].name, schema->name_len) == 0)
       return names[i].kind;
-  return SIDE_NONE;
+  return D9_SIDE_NONE;
 }
 
-static SidePlan *
-make_plans (D9Registry *reg)
+void
+d9_side_classify (D9Registry     *reg,
+                  const D9Schema *schema,
+                  D9Model        *model)
 {
-  SidePlan *plans = g_new0 (SidePlan, reg->schemas->len + 1);
-
-  for (guint i = 0; i < reg->schemas->len; i++)
+  memset (model->side_field, -1, sizeof model->side_field);
+  model->side_chain_type = 0;
+  model->side_kind = kind_of (schema);
+  if (model->side_kind == D9_SIDE_NONE)
+    return;
+  for (guint k = 0; k < MIN (schema->n_fields, D9_MAX_KEPT_FIELDS); k++)
     {
-      const D9Schema *schema = d9_registry_get (reg, i);
-      SidePlan *plan = &plans[i];
+      const D9Field *field = d9_schema_field (reg, schema, k);
 
-      for (guint f = 0; f < N_F; f++)
-        plan->field[f] = -1;
-      plan->kind = kind_of (schema);
-      if (plan->kind == SIDE_NONE)
-        continue;
-      memset (plan->role_of, -1, sizeof plan->role_of);
-      for (guint k = 0; k < MIN (schema->n_fields, D9_MAX_KEPT_FIELDS); k++)
+      for (guint f = 0; f < D9_N_SIDE_FIELDS; f++)
+        if (model->side_field[f] < 0 && field->name_len == strlen (field_names[f]) &&
+            memcmp (field->name, field_names[f], field->name_len) == 0)
+          {
+            model->side_field[f] = (gint8) k;
+            if (f == D9_SF_CALLCHAIN)
+              model->side_chain_type = field->type & ~D9_OPTIONAL;
+            break;
+          }
+    }
+}
+
+void
+d9_side_init (D9Loader *l)
+{
+  l->side_records = d9_vec_new ();
+  l->side_samples = d9_vec_new ();
+  l->side_runs = NULL;
+}
+
+static void
+run_clear (gpointer data)
+{
+  D9SideRun *run = data;
+
+  if (!run->own)
+    {
+      d9_vec_free (run->records);
+      d9_vec_free (run->samples);
+    }
+}
+
+void
+d9_side_clear (D9Loader *l)
+{
+  g_clear_pointer (&l->side_runs, g_array_unref);
+  g_clear_pointer (&l->side_records, d9_vec_free);
+  g_clear_pointer (&l->side_samples, d9_vec_free);
+}
+
+static inline void
+push_record (D9Loader *l,
+             guint64   ts,
+             guint32   kind,
+             guint64   key,
+             guint64   value,
+             guint32   source)
+{
+  KymoRecord *r = d9_vec_push (l->side_records, sizeof (KymoRecord));
+
+  r->ts = (KymoTime) ts;
+  r->key = key;
+  r->value = value;
+  r->kind = kind;
+  r->name = 0;
+  r->track = KYMO_NO_TRACK;
+  r->source = source;
+}
+
+void
+d9_side_take_event (D9Loader      *l,
+                    const D9Model *model,
+                    guint64        ts,
+                    const guint64 *vals,
+                    guint64        absent,
+                    guint32        segment,
+                    guint32        source)
+{
+#define HAS(f) (model->side_field[f] >= 0 && !(absent >> model->side_field[f] & 1))
+#define VAL(f) (vals[model->side_field[f]])
+  switch ((D9SideKind) model->side_kind)
+    {
+    case D9_SIDE_POLL:
+      if (HAS (D9_SF_TASK) && HAS (D9_SF_WORKER))
         {
-          const D9Field *field = d9_schema_field (reg, schema, k);
+          KymoRecord *r;
+          guint64 worker = VAL (D9_SF_WORKER);
 
-          for (guint f = 0; f < N_F; f++)
-            if (plan->field[f] < 0 && field->name_len == strlen (field_names[f]) &&
-                memcmp (field->name, field_names[f], field->name_len) == 0)
-              {
-                plan->field[f] = (gint) k;
-                plan->role_of[k] = (gint8) f;
-                plan->n_roles = k + 1;
-              }
+          push_record (l, ts, REC_POLL, VAL (D9_SF_TASK), HAS (D9_SF_LOCAL_QUEUE) ? VAL (D9_SF_LOCAL_QUEUE) : 0, source);
+          /* The worker's track is known once every worker is: its id
+           * waits in name and track. */
+          r = (KymoRecord *) (gpointer) l->side_records->data + l->side_records->len - 1;
+          r->name = (guint32) (worker >> 32);
+          r->track = (guint32) worker;
+        }
+      break;
+    case D9_SIDE_WAKE:
+      if (HAS (D9_SF_WOKEN))
+        push_record (l, ts, REC_WAKE, VAL (D9_SF_WOKEN), HAS (D9_SF_WAKER) ? VAL (D9_SF_WAKER) : 0, source);
+      break;
+    case D9_SIDE_SPAWN:
+      if (HAS (D9_SF_TASK))
+        push_record (l, ts, REC_SPAWN, VAL (D9_SF_TASK),
+                     HAS (D9_SF_INSTRUMENTED) ? VAL (D9_SF_INSTRUMENTED) != 0 : 1, source);
+      break;
+    case D9_SIDE_TERMINATE:
+      if (HAS (D9_SF_TASK))
+        push_record (l, ts, REC_TERMINATE, VAL (D9_SF_TASK), 0, source);
+      break;
+    case D9_SIDE_UNPARK:
+      if (HAS (D9_SF_WORKER) && HAS (D9_SF_SCHED_WAIT))
+        push_record (l, ts, REC_UNPARK, VAL (D9_SF_WORKER), VAL (D9_SF_SCHED_WAIT), source);
+      G_GNUC_FALLTHROUGH;
+    case D9_SIDE_PARK:
+      if (HAS (D9_SF_WORKER) && HAS (D9_SF_CPU_TIME))
+        push_record (l, ts, REC_CPU, VAL (D9_SF_WORKER), VAL (D9_SF_CPU_TIME), source);
+      break;
+    case D9_SIDE_SAMPLE:
+      {
+        D9SideSample *s = d9_vec_push (l->side_samples, sizeof (D9SideSample));
+
+        s->ts = (KymoTime) ts;
+        s->worker = HAS (D9_SF_WORKER) ? VAL (D9_SF_WORKER) : D9_WORKER_NONE;
+        s->source = source;
+        s->sched = HAS (D9_SF_SOURCE) && VAL (D9_SF_SOURCE) == 1;
+        s->chain_kind = CHAIN_NONE;
+        s->chain = 0;
+        if (HAS (D9_SF_CALLCHAIN) && model->side_chain_type == D9_POOLED_STACK)
+          {
+            s->chain_kind = CHAIN_POOLED;
+            s->chain = (guint64) segment << 32 | (guint32) VAL (D9_SF_CALLCHAIN);
+          }
+        else if (HAS (D9_SF_CALLCHAIN) && model->side_chain_type == D9_STACK)
+          {
+            s->chain_kind = CHAIN_INLINE;
+            s->chain = VAL (D9_SF_CALLCHAIN);
+          }
+      }
+      break;
+    case D9_SIDE_NONE:
+    default:
+      break;
+    }
+#undef HAS
+#undef VAL
+}
+
+/* Ends the loader's own run where its arrays are now. */
+static void
+close_own_run (D9Loader *l)
+{
+  D9SideRun run = { l->side_records, l->side_samples, 0, l->side_records->len, 0, l->side_samples->len, 0, 0, TRUE };
+
+  if (l->side_runs == NULL)
+    {
+      l->side_runs = g_array_new (FALSE, FALSE, sizeof (D9SideRun));
+      g_array_set_clear_func (l->side_runs, run_clear);
+    }
+  for (guint i = l->side_runs->len; i-- > 0;)
+    {
+      const D9SideRun *prev = &g_array_index (l->side_runs, D9SideRun, i);
+
+      if (prev->own)
+        {
+          run.records_from = prev->records_to;
+          run.samples_from = prev->samples_to;
+          break;
         }
     }
-  return plans;
+  if (run.records_from < run.records_to || run.samples_from < run.samples_to)
+    g_array_append_val (l->side_runs, run);
+}
+
+void
+d9_side_merge_part (D9Loader *l,
+                    D9Loader *c,
+                    guint32   ordinal_base,
+                    guint32   segment_base)
+{
+  D9SideRun run = { c->side_records, c->side_samples, 0, c->side_records->len, 0, c->side_samples->len,
+                    ordinal_base, segment_base, FALSE };
+
+  close_own_run (l);
+  c->side_records = d9_vec_new ();
+  c->side_samples = d9_vec_new ();
+  g_array_append_val (l->side_runs, run);
 }
 
 static guint32
@@ -134,212 +279,6 @@ worker_track (D9Loader *l,
   if (index == G_MAXUINT32)
     return KYMO_NO_TRACK;
   return ((D9Worker *) g_ptr_array_index (l->workers, index))->track;
-}
-
-/* One event of a kind we keep: its fields' values by role. */
-static void
-take_event (SideChunk      *c,
-            const SidePlan *plan,
-            guint32         segment,
-            KymoTime        ts,
-            guint32         ordinal,
-            const guint64  *vals,
-            const gboolean *has,
-            const guint8   *types)
-{
-  D9Data *d = c->l->d;
-  KymoRecord r = { ts, 0, 0, 0, 0, KYMO_NO_TRACK, ordinal };
-
-#define V(f) (has[f] ? vals[f] : 0)
-  switch (plan->kind)
-    {
-    case SIDE_POLL:
-      if (!has[F_TASK] || !has[F_WORKER])
-        return;
-      r.kind = SIDE_POLL;
-      r.key = vals[F_TASK];
-      r.value = V (F_LOCAL_QUEUE);
-      r.track = worker_track (c->l, vals[F_WORKER]);
-      break;
-    case SIDE_WAKE:
-      if (!has[F_WOKEN])
-        return;
-      r.kind = SIDE_WAKE;
-      r.key = vals[F_WOKEN];
-      r.value = V (F_WAKER);
-      break;
-    case SIDE_SPAWN:
-      if (!has[F_TASK])
-        return;
-      r.kind = SIDE_SPAWN;
-      r.key = vals[F_TASK];
-      r.value = has[F_INSTRUMENTED] ? vals[F_INSTRUMENTED] != 0 : 1;
-      break;
-    case SIDE_TERMINATE:
-      if (!has[F_TASK])
-        return;
-      r.kind = SIDE_TERMINATE;
-      r.key = vals[F_TASK];
-      break;
-    case SIDE_UNPARK:
-      if (!has[F_WORKER] || !has[F_SCHED_WAIT])
-        return;
-      r.kind = SIDE_UNPARK;
-      r.key = vals[F_WORKER];
-      r.value = vals[F_SCHED_WAIT];
-      r.track = worker_track (c->l, vals[F_WORKER]);
-      break;
-    case SIDE_CPU:
-      {
-        SideSample s = { ts, 0, KYMO_NO_TRACK, ordinal, FALSE, FALSE, FALSE };
-        guint8 type = types[F_CALLCHAIN] & ~D9_OPTIONAL;
-
-        s.track = worker_track (c->l, has[F_WORKER] ? vals[F_WORKER] : D9_WORKER_NONE);
-        s.sched = has[F_SOURCE] && vals[F_SOURCE] == 1;
-        if (has[F_CALLCHAIN] && type == D9_POOLED_STACK)
-          {
-            guint32 index = d9_map_lookup (&d->stack_map, (guint64) segment << 32 | (guint32) vals[F_CALLCHAIN]);
-            s.known = index != G_MAXUINT32;
-            s.chain = index;
-          }
-        else if (has[F_CALLCHAIN] && type == D9_STACK)
-          {
-            s.known = TRUE;
-            s.inline_chain = TRUE;
-            s.chain = vals[F_CALLCHAIN];
-          }
-        g_array_append_val (c->samples, s);
-      }
-      return;
-    case SIDE_NONE:
-    default:
-      return;
-    }
-#undef V
-  g_array_append_val (c->records, r);
-}
-
-/* Walks the stream from a checkpoint as describe does (load checked it:
- * any surprise ends the walk). */
-static gpointer
-read_chunk (gpointer data)
-{
-  SideChunk *c = data;
-  D9Data *d = c->l->d;
-  const D9Checkpoint *cp = &g_array_index (d->checkpoints, D9Checkpoint, c->first_cp);
-  const guint8 *bytes = d->data;
-  gsize size = d->size, p = cp->offset;
-  guint64 base = cp->base, ordinal = cp->ordinal;
-  guint32 segment = cp->segment;
-
-  while (p < size && ordinal < c->end)
-    {
-      guint8 tag = bytes[p++];
-      guint32 count;
-      guint64 type_id;
-      guint16 n16;
-      gsize entries;
-
-      switch (tag)
-        {
-        case D9_TAG_HEADER:
-          p += D9_HEADER_SIZE - 1;
-          segment++;
-          base = 0;
-          break;
-        case D9_TAG_SCHEMA:
-          {
-            guint n;
-
-            if (size - p < 4)
-              return NULL;
-            p += 4 + d9_u16 (bytes + p + 2);
-            if (p > size || size - p < 3)
-              return NULL;
-            n = d9_u16 (bytes + p + 1);
-            p += 3;
-            for (guint i = 0; i < n; i++)
-              {
-                if (size - p < 2)
-                  return NULL;
-                p += 2 + d9_u16 (bytes + p) + 1;
-                if (p > size)
-                  return NULL;
-              }
-          }
-          break;
-        case D9_TAG_STRING_POOL:
-          if (d9_check_string_pool (bytes, size, &p, &count) != D9_OK)
-            return NULL;
-          break;
-        case D9_TAG_STACK_POOL:
-          if (d9_check_stack_pool (bytes, size, &p, &count) != D9_OK)
-            return NULL;
-          break;
-        case D9_TAG_ANNOTATIONS:
-          if (d9_check_annotations (bytes, size, &p, &type_id, &n16, &entries) != D9_OK)
-            return NULL;
-          break;
-        case D9_TAG_TS_RESET:
-          if (size - p < 8)
-            return NULL;
-          base = d9_u64 (bytes + p);
-          p += 8;
-          break;
-        case D9_TAG_EVENT:
-          {
-            guint32 index;
-            const D9Schema *schema;
-            const D9Field *fields;
-            const SidePlan *plan;
-            guint64 vals[N_F] = { 0 };
-            gboolean has[N_F] = { 0 };
-            guint8 types[N_F] = { 0 };
-
-            if (size - p < 2)
-              return NULL;
-            index = d9_map_lookup (&d->reg.by_segment, (guint64) segment << 16 | d9_u16 (bytes + p));
-            if (index == G_MAXUINT32)
-              return NULL;
-            schema = d9_registry_get (&d->reg, index);
-            fields = &g_array_index (d->reg.fields, D9Field, schema->first_field);
-            plan = &c->plans[index];
-            p += 2;
-            if (schema->has_ts)
-              {
-                if (size - p < 3)
-                  return NULL;
-                base += bytes[p] | (guint32) bytes[p + 1] << 8 | (guint32) bytes[p + 2] << 16;
-                p += 3;
-              }
-            for (guint i = 0; i < schema->n_fields; i++)
-              {
-                gint f = plan->kind != SIDE_NONE && i < plan->n_roles ? plan->role_of[i] : -1;
-
-                if (f < 0)
-                  {
-                    if (d9_skip_value (bytes, size, &p, fields[i].type, 0) != D9_OK)
-                      return NULL;
-                  }
-                else
-                  {
-                    types[f] = fields[i].type;
-                    if (d9_read_scalar (bytes, size, &p, fields[i].type, &vals[f], &has[f]) != D9_OK)
-                      return NULL;
-                  }
-              }
-            if (plan->kind != SIDE_NONE)
-              take_event (c, plan, segment, (KymoTime) base, (guint32) ordinal, vals, has, types);
-            ordinal++;
-            if (ordinal % 65536 == 0 && g_cancellable_is_cancelled (c->cancellable))
-              return NULL;
-          }
-          break;
-        default:
-          return NULL;
-        }
-    }
-  return NULL;
 }
 
 /* The frames of one address, outermost first, appended to @frames. */
@@ -462,9 +401,46 @@ chain_equal (gconstpointer a,
   return n == d9_u32 (b) && memcmp ((const guint8 *) a + 4, (const guint8 *) b + 4, (gsize) n * 8) == 0;
 }
 
+static guint32
+sample_stack (Symboliser         *s,
+              KymoStacks         *stacks,
+              GHashTable         *inline_ids,
+              guint32            *pool_ids,
+              const D9SideSample *x,
+              guint32             segment_base)
+{
+  D9Data *d = s->d;
+
+  if (x->chain_kind == CHAIN_POOLED)
+    {
+      guint32 index = d9_map_lookup (&d->stack_map, x->chain + ((guint64) segment_base << 32));
+
+      if (index == G_MAXUINT32 || index >= d->pool_stacks->len)
+        return KYMO_NO_STACK;
+      if (pool_ids[index] == G_MAXUINT32 - 1)
+        {
+          const D9PoolStack *ps = &g_array_index (d->pool_stacks, D9PoolStack, index);
+          pool_ids[index] = add_stack (s, stacks, ps->frames, ps->count);
+        }
+      return pool_ids[index];
+    }
+  if (x->chain_kind == CHAIN_INLINE)
+    {
+      const guint8 *chain = d->data + x->chain;
+      gpointer v;
+      guint32 stack;
+
+      if (g_hash_table_lookup_extended (inline_ids, chain, NULL, &v))
+        return GPOINTER_TO_UINT (v);
+      stack = add_stack (s, stacks, chain + 4, d9_u32 (chain));
+      g_hash_table_insert (inline_ids, (gpointer) chain, GUINT_TO_POINTER (stack));
+      return stack;
+    }
+  return KYMO_NO_STACK;
+}
+
 static void
-add_samples (D9Loader *l,
-             GArray   *samples)
+add_samples (D9Loader *l)
 {
   KymoStacks *stacks = kymo_trace_get_stacks (l->trace);
   D9Data *d = l->d;
@@ -482,41 +458,23 @@ add_samples (D9Loader *l,
   for (guint i = 0; i <= d->pool_stacks->len; i++)
     pool_ids[i] = G_MAXUINT32 - 1;
 
-  for (guint i = 0; i < samples->len; i++)
+  for (guint r = 0; r < l->side_runs->len; r++)
     {
-      const SideSample *x = &g_array_index (samples, SideSample, i);
-      guint32 stack = KYMO_NO_STACK;
+      const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
+      const D9SideSample *samples = (const D9SideSample *) (gpointer) run->samples->data;
 
-      if (!x->known || x->track == KYMO_NO_TRACK)
-        ;
-      else if (!x->inline_chain)
+      for (gsize i = run->samples_from; i < run->samples_to; i++)
         {
-          if (x->chain < d->pool_stacks->len)
-            {
-              if (pool_ids[x->chain] == G_MAXUINT32 - 1)
-                {
-                  const D9PoolStack *ps = &g_array_index (d->pool_stacks, D9PoolStack, x->chain);
-                  pool_ids[x->chain] = add_stack (&s, stacks, ps->frames, ps->count);
-                }
-              stack = pool_ids[x->chain];
-            }
-        }
-      else
-        {
-          gpointer v;
+          const D9SideSample *x = &samples[i];
+          guint32 track = worker_track (l, x->worker);
+          guint32 stack;
 
-          const guint8 *chain = d->data + x->chain;
-
-          if (g_hash_table_lookup_extended (inline_ids, chain, NULL, &v))
-            stack = GPOINTER_TO_UINT (v);
-          else
-            {
-              stack = add_stack (&s, stacks, chain + 4, d9_u32 (chain));
-              g_hash_table_insert (inline_ids, (gpointer) chain, GUINT_TO_POINTER (stack));
-            }
+          if (track == KYMO_NO_TRACK)
+            continue;
+          stack = sample_stack (&s, stacks, inline_ids, pool_ids, x, run->segment_base);
+          kymo_stacks_add_sample (stacks, track, x->ts, stack, x->sched ? kind_sched : kind_cpu,
+                                  x->source + run->ordinal_base);
         }
-      if (x->track != KYMO_NO_TRACK)
-        kymo_stacks_add_sample (stacks, x->track, x->ts, stack, x->sched ? kind_sched : kind_cpu, x->source);
     }
   g_hash_table_unref (s.by_addr);
   g_array_unref (s.cache);
@@ -524,112 +482,114 @@ add_samples (D9Loader *l,
   g_array_unref (s.frames);
 }
 
+/* A record as taken made final: its kind interned, its track and the
+ * spawn location found, in the loader's numbering. */
+static inline void
+finish_record (D9Loader   *l,
+               KymoRecord *r,
+               guint32    *kinds,
+               guint32     ordinal_base)
+{
+  D9Data *d = l->d;
+
+  switch (r->kind)
+    {
+    case REC_POLL:
+      r->track = worker_track (l, (guint64) r->name << 32 | r->track);
+      r->name = 0;
+      break;
+    case REC_CPU:
+      /* Interned at first use: traces without CPU times keep their names
+       * as they were. */
+      if (kinds[REC_CPU] == 0)
+        kinds[REC_CPU] = 0;
+      G_GNUC_FALLTHROUGH;
+    case REC_UNPARK:
+      r->track = worker_track (l, r->key);
+      break;
+    case REC_SPAWN:
+      {
+        /* Pool ids may be defined again later in a segment (the
+         * symbolizer appends its strings): the location is the one
+         * decoding resolved. */
+        guint32 index = d9_map_lookup (&d->task_map, r->key);
+        const D9Task *t = index != G_MAXUINT32 ? &g_array_index (d->tasks, D9Task, index) : NULL;
+
+        if (t != NULL && t->spawn_loc != G_MAXUINT32)
+          {
+            const D9PoolString *ps = &g_array_index (d->pool_strings, D9PoolString, t->spawn_loc);
+            g_autofree char *loc = g_utf8_make_valid ((const char *) ps->data, ps->len);
+
+            r->name = kymo_trace_intern (l->trace, loc);
+          }
+      }
+      break;
+    default:
+      break;
+    }
+  r->kind = kinds[r->kind];
+  r->source += ordinal_base;
+}
+
 gboolean
 d9_side_build (D9Loader  *l,
                GError   **error)
 {
-  D9Data *d = l->d;
   GCancellable *cancellable = kymo_load_job_get_cancellable (l->job);
-  g_autofree SidePlan *plans = NULL;
-  g_autofree SideChunk *chunks = NULL;
-  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
-  g_autofree KymoRecord *records = NULL;
+  KymoRecord *records;
   gsize n_records = 0;
-  g_autoptr(GArray) samples = NULL;
-  guint32 kinds[SIDE_CPU];
-  guint n_chunks, n_cps = d->checkpoints->len;
+  guint32 kinds[N_REC];
 
-  if (n_cps == 0 || d->n_events == 0)
+  if (l->d->n_events == 0)
     return TRUE;
-
-  plans = make_plans (&d->reg);
-  /* As many threads as the load option gives the rest of the load: the
-   * records come out the same, whatever the count. */
-  n_chunks = kymo_load_options_get_threads (kymo_load_job_get_options (l->job), d->n_events, SIDE_THREAD_MIN);
-  n_chunks = CLAMP (n_chunks, 1, SIDE_MAX_THREADS);
-  n_chunks = MIN (n_chunks, n_cps);
-  chunks = g_new0 (SideChunk, n_chunks);
-  for (guint i = 0; i < n_chunks; i++)
-    {
-      SideChunk *c = &chunks[i];
-
-      c->l = l;
-      c->plans = plans;
-      c->first_cp = (guint) ((guint64) n_cps * i / n_chunks);
-      c->records = NULL;
-      c->samples = NULL;
-      c->cancellable = cancellable;
-    }
-  for (guint i = 0; i < n_chunks; i++)
-    {
-      SideChunk *c = &chunks[i];
-      guint64 n_events;
-
-      c->end = i + 1 < n_chunks ? g_array_index (d->checkpoints, D9Checkpoint, chunks[i + 1].first_cp).ordinal
-                                : d->n_events;
-      /* Room for every event: large blocks are mapped, and only the pages
-       * written cost memory, so the arrays never grow by copying. */
-      n_events = c->end - g_array_index (d->checkpoints, D9Checkpoint, c->first_cp).ordinal;
-      c->records = g_array_sized_new (FALSE, FALSE, sizeof (KymoRecord), (guint) MIN (n_events + 1, G_MAXUINT32));
-      c->samples = g_array_sized_new (FALSE, FALSE, sizeof (SideSample), (guint) MIN (n_events + 1, G_MAXUINT32));
-    }
-  for (guint i = 1; i < n_chunks; i++)
-    g_ptr_array_add (threads, g_thread_new ("dial9-side", read_chunk, &chunks[i]));
-  read_chunk (&chunks[0]);
-  for (guint i = 0; i < threads->len; i++)
-    g_thread_join (g_ptr_array_index (threads, i));
-
-  /* One copy of the records, into the block the model adopts. */
-  {
-    gsize total = 0, at = 0;
-
-    for (guint i = 0; i < n_chunks; i++)
-      total += chunks[i].records->len;
-    records = g_new (KymoRecord, MAX (total, 1));
-    for (guint i = 0; i < n_chunks; i++)
-      {
-        memcpy (records + at, chunks[i].records->data, chunks[i].records->len * sizeof (KymoRecord));
-        at += chunks[i].records->len;
-        g_array_unref (chunks[i].records);
-      }
-    n_records = total;
-  }
-  samples = chunks[0].samples;
-  for (guint i = 1; i < n_chunks; i++)
-    {
-      g_array_append_vals (samples, chunks[i].samples->data, chunks[i].samples->len);
-      g_array_unref (chunks[i].samples);
-    }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
+  close_own_run (l);
 
-  kinds[SIDE_POLL - 1] = kymo_trace_intern (l->trace, "poll");
-  kinds[SIDE_WAKE - 1] = kymo_trace_intern (l->trace, "wake");
-  kinds[SIDE_SPAWN - 1] = kymo_trace_intern (l->trace, "spawn");
-  kinds[SIDE_TERMINATE - 1] = kymo_trace_intern (l->trace, "terminate");
-  kinds[SIDE_UNPARK - 1] = kymo_trace_intern (l->trace, "unpark");
-  for (gsize i = 0; i < n_records; i++)
+  kinds[0] = 0;
+  kinds[REC_POLL] = kymo_trace_intern (l->trace, "poll");
+  kinds[REC_WAKE] = kymo_trace_intern (l->trace, "wake");
+  kinds[REC_SPAWN] = kymo_trace_intern (l->trace, "spawn");
+  kinds[REC_TERMINATE] = kymo_trace_intern (l->trace, "terminate");
+  kinds[REC_UNPARK] = kymo_trace_intern (l->trace, "unpark");
+  kinds[REC_CPU] = 0;
+
+  for (guint r = 0; r < l->side_runs->len; r++)
     {
-      KymoRecord *r = &records[i];
+      const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
 
-      /* Pool ids may be defined again later in a segment (the symbolizer
-       * appends its strings): the location is the one decoding resolved. */
-      if (r->kind == SIDE_SPAWN)
+      n_records += run->records_to - run->records_from;
+    }
+  if (l->side_runs->len == 1 && g_array_index (l->side_runs, D9SideRun, 0).own &&
+      g_array_index (l->side_runs, D9SideRun, 0).records_from == 0)
+    {
+      /* Decoded here alone: the records are made final where they are. */
+      records = (KymoRecord *) (gpointer) l->side_records->data;
+      for (gsize i = 0; i < n_records; i++)
+        finish_record (l, &records[i], kinds, 0);
+      records = d9_vec_steal (l->side_records, sizeof (KymoRecord));
+    }
+  else
+    {
+      gsize at = 0;
+
+      records = g_new (KymoRecord, MAX (n_records, 1));
+      for (guint r = 0; r < l->side_runs->len; r++)
         {
-          guint32 index = d9_map_lookup (&d->task_map, r->key);
-          const D9Task *t = index != G_MAXUINT32 ? &g_array_index (d->tasks, D9Task, index) : NULL;
+          const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
+          const KymoRecord *in = (const KymoRecord *) (gpointer) run->records->data;
 
-          if (t != NULL && t->spawn_loc != G_MAXUINT32)
+          for (gsize i = run->records_from; i < run->records_to; i++)
             {
-              const D9PoolString *ps = &g_array_index (d->pool_strings, D9PoolString, t->spawn_loc);
-              g_autofree char *loc = g_utf8_make_valid ((const char *) ps->data, ps->len);
-
-              r->name = kymo_trace_intern (l->trace, loc);
+              records[at] = in[i];
+              finish_record (l, &records[at++], kinds, run->ordinal_base);
             }
         }
-      r->kind = kinds[r->kind - 1];
     }
-  kymo_records_take (kymo_trace_get_records (l->trace), g_steal_pointer (&records), n_records);
-  add_samples (l, samples);
+  if (n_records > 0)
+    kymo_records_take (kymo_trace_get_records (l->trace), records, n_records);
+  else
+    g_free (records);
+  add_samples (l);
   return TRUE;
 }

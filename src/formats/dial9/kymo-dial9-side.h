@@ -9,12 +9,53 @@
 
 G_BEGIN_DECLS
 
-/* After d9_build_model(): reads the decoded events once more, on several
- * threads (from the checkpoints), for the model's KymoRecords (polls'
- * tasks, wakes, spawns, terminations, kernel scheduling waits) and
+/* The side records are taken while each part decodes, into the part's own
+ * arrays, and joined in file order at the end: nothing reads the events
+ * twice. They become the model's KymoRecords (polls' tasks, wakes, spawns,
+ * terminations, kernel scheduling waits, CPU time at park and unpark) and
  * KymoStacks (CPU and scheduler samples, symbolised through the symbol
- * tables, which may come at the end of the stream). FALSE when cancelled. */
-gboolean d9_side_build (D9Loader  *l,
-                        GError   **error);
+ * tables, which may come at the end of the stream). */
+
+/* Sets @model's side_* from its schema. */
+void     d9_side_classify   (D9Registry     *reg,
+                             const D9Schema *schema,
+                             D9Model        *model);
+void     d9_side_init       (D9Loader       *l);
+void     d9_side_clear      (D9Loader       *l);
+
+void     d9_side_take_event (D9Loader       *l,
+                             const D9Model  *model,
+                             guint64         ts,
+                             const guint64  *vals,
+                             guint64         absent,
+                             guint32         segment,
+                             guint32         source);
+
+/* One decoded event: @vals and @absent as decode() read them, @source its
+ * ordinal in the part (wrapping past 2^32 as the sources do). */
+static inline void
+d9_side_take (D9Loader      *l,
+              const D9Model *model,
+              guint64        ts,
+              const guint64 *vals,
+              guint64        absent,
+              guint32        segment,
+              guint32        source)
+{
+  if (model->side_kind != D9_SIDE_NONE)
+    d9_side_take_event (l, model, ts, vals, absent, segment, source);
+}
+
+/* The merge takes over part @c's records, after what @l took so far; its
+ * ordinals and segments follow on from @ordinal_base and @segment_base. */
+void     d9_side_merge_part (D9Loader       *l,
+                             D9Loader       *c,
+                             guint32         ordinal_base,
+                             guint32         segment_base);
+
+/* After d9_build_model() (the workers' tracks exist): hands the joined
+ * records and the symbolised samples to the model. FALSE when cancelled. */
+gboolean d9_side_build      (D9Loader       *l,
+                             GError        **error);
 
 G_END_DECLS
