@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "kymo-dial9-pair.h"
+#include "kymo-parts.h"
 #include "kymo-run-sort.h"
 #define MAX_LANES      64
 
@@ -118,48 +119,32 @@ create_worker_tracks (D9Loader *l)
 }
 
 /* Merging: each worker's edges and the wakes, sorted apart from one
- * another, so on two threads when there is much to sort. */
-typedef struct {
-  D9Loader *l;
-  gint      next;   /* atomic: the next job; the last one is the wakes */
-} D9SortJobs;
-
-static gpointer
-sort_jobs_thread (gpointer data)
+ * another, as parts: part i < n workers sorts worker i's edges, the last
+ * one the wakes. */
+static void
+sort_part (guint    index,
+           gpointer data)
 {
-  D9SortJobs *jobs = data;
-  D9Loader *l = jobs->l;
+  D9Loader *l = data;
 
-  for (;;)
+  if (index < l->workers->len)
     {
-      guint i = (guint) g_atomic_int_add (&jobs->next, 1);
-
-      if (i < l->workers->len)
-        {
-          D9Worker *w = g_ptr_array_index (l->workers, i);
-          sort_edges ((D9Edge *) (gpointer) w->edges->data, w->edges->len);
-        }
-      else if (i == l->workers->len)
-        sort_wakes ((D9Wake *) (gpointer) l->wakes->data, l->wakes->len);
-      else
-        return NULL;
+      D9Worker *w = g_ptr_array_index (l->workers, index);
+      sort_edges ((D9Edge *) (gpointer) w->edges->data, w->edges->len);
     }
+  else
+    sort_wakes ((D9Wake *) (gpointer) l->wakes->data, l->wakes->len);
 }
 
 static void
 sort_for_merge (D9Loader *l)
 {
-  D9SortJobs jobs = { l, 0 };
-  GThread *thread = NULL;
   gsize n = l->wakes->len;
 
   for (guint i = 0; i < l->workers->len; i++)
     n += ((D9Worker *) g_ptr_array_index (l->workers, i))->edges->len;
-  if (n >= SORT_THREAD_MIN && l->workers->len > 0 && g_get_num_processors () > 1)
-    thread = g_thread_new ("dial9-sort", sort_jobs_thread, &jobs);
-  sort_jobs_thread (&jobs);
-  if (thread != NULL)
-    g_thread_join (thread);
+  kymo_parts_run (kymo_load_job_get_options (l->job), n, SORT_THREAD_MIN, l->workers->len + 1, 0,
+                  sort_part, NULL, l);
 }
 
 guint
@@ -510,24 +495,27 @@ finish_worker (D9Loader *l,
 }
 
 /* Streaming: the flows are added to the trace (no track is made
- * meanwhile) on one thread while another joins the merged parts' arrays,
- * or finishes the workers' tracks. Only the open polls' tasks are shared,
- * so those are closed first. */
-static gpointer
-finish_workers_thread (gpointer data)
+ * meanwhile) as one part while another finishes the workers' tracks. Only
+ * the open polls' tasks are shared, so those are closed first. */
+static void
+finish_part (guint    index,
+             gpointer data)
 {
   D9Loader *l = data;
 
+  if (index == 0)
+    {
+      replay_flows (l);
+      return;
+    }
   for (guint i = 0; i < l->workers->len; i++)
     finish_worker (l, g_ptr_array_index (l->workers, i));
-  return NULL;
 }
 
 static gboolean
 finish_streamed (D9Loader  *l,
                  GError   **error)
 {
-  GThread *thread = NULL;
   gboolean has_flows = d9_loader_has_flows (l), flows_done;
 
   /* The flows need only the tracks: replayed while the arrays are joined. */
@@ -536,14 +524,14 @@ finish_streamed (D9Loader  *l,
   fill_stream_tracks (l);
   for (guint i = 0; i < l->workers->len; i++)
     d9_pair_close_depth0 (l, g_ptr_array_index (l->workers, i), l->max_ts, KYMO_EVENT_INCOMPLETE);
-  if (!flows_done && has_flows && l->workers->len > 0 && g_get_num_processors () > 1)
-    thread = g_thread_new ("dial9-finish", finish_workers_thread, l);
-  if (!flows_done)
-    replay_flows (l);
-  if (thread != NULL)
-    g_thread_join (thread);
+  if (!flows_done && has_flows && l->workers->len > 0)
+    kymo_parts_run (kymo_load_job_get_options (l->job), l->d->size, 0, 2, 0, finish_part, NULL, l);
   else
-    finish_workers_thread (l);
+    {
+      if (!flows_done)
+        replay_flows (l);
+      finish_part (1, l);
+    }
   d9_loader_release_parts (l);
   return TRUE;
 }
