@@ -13,6 +13,7 @@
 #include "kymo-dial9-gzip.h"
 #include "kymo-dial9-pair.h"
 #include "kymo-dial9-side.h"
+#include "kymo-parts.h"
 
 #define PROGRESS_BYTES (1 << 16)
 
@@ -131,6 +132,12 @@ struct _D9Spec {
   GPtrArray  *strings;       /* local id → name */
   GArray     *notes;         /* D9TaskNote, per task */
   D9Map       unknown_wakers; /* task ids that woke while not known polled here */
+  /* Metadata the merge applies to the trace, in file order: the entries'
+   * offsets of the metadata events, and the first clock sync. */
+  GArray     *metas;         /* guint64 */
+  gboolean    has_clock;
+  KymoTime    clock_ts;
+  gint64      clock_real;
   /* Set by the merge. */
   guint32     ordinal_base;
   guint32    *name_map;
@@ -656,20 +663,15 @@ field_present (const D9Model *model,
   return f >= 0 && !(absent >> f & 1);
 }
 
+/* The entries of a metadata event at @p (checked when the frame was
+ * decoded). */
 static void
-handle_meta (D9Loader      *l,
-             const D9Model *model,
-             const guint64 *vals,
-             guint64        absent)
+meta_entries (D9Loader *l,
+              gsize     p)
 {
   const guint8 *data = l->d->data;
-  gsize p;
   guint32 n;
 
-  if (!field_present (model, D9_ROLE_ENTRIES, absent))
-    return;
-  /* The value was checked when the frame was decoded. */
-  p = vals[model->field[D9_ROLE_ENTRIES]];
   n = d9_u32 (data + p);
   p += 4;
   for (guint32 i = 0; i < n; i++)
@@ -707,6 +709,26 @@ handle_meta (D9Loader      *l,
             }
         }
     }
+}
+
+static void
+handle_meta (D9Loader      *l,
+             const D9Model *model,
+             const guint64 *vals,
+             guint64        absent)
+{
+  if (!field_present (model, D9_ROLE_ENTRIES, absent))
+    return;
+  /* A part decoded on its own has no trace: the merge applies them. */
+  if (l->spec != NULL)
+    {
+      guint64 p = vals[model->field[D9_ROLE_ENTRIES]];
+
+      if (!l->spec->probe)
+        g_array_append_val (l->spec->metas, p);
+      return;
+    }
+  meta_entries (l, vals[model->field[D9_ROLE_ENTRIES]]);
 }
 
 static void
@@ -843,7 +865,10 @@ handle_event (D9Loader      *l,
 
   if (G_UNLIKELY (model->unclocked || ts >= D9_WALLCLOCK_MIN))
     {
-      if (l->spec != NULL)
+      /* A part decoded on its own takes symbols and metadata (its symbols
+       * point into the stream; the merge applies the metadata), but the
+       * late events would make tracks. */
+      if (l->spec != NULL && !d9_kind_is_metadata (model->kind))
         {
           spec_bail (l);
           return;
@@ -976,25 +1001,22 @@ handle_event (D9Loader      *l,
       return;
 
     case D9_KIND_META:
-      if (l->spec != NULL)
-        {
-          spec_bail (l);
-          return;
-        }
       handle_meta (l, model, vals, absent);
       return;
 
     case D9_KIND_CLOCK:
-      if (l->spec != NULL)
-        {
-          spec_bail (l);
-          return;
-        }
       if (!l->has_wallclock && field_present (model, D9_ROLE_REALTIME, absent))
         {
           l->has_wallclock = TRUE;
           l->wall_offset = (gint64) vals[model->field[D9_ROLE_REALTIME]] - ts;
-          kymo_trace_set_wallclock (l->trace, ts, (gint64) vals[model->field[D9_ROLE_REALTIME]]);
+          if (l->spec != NULL)
+            {
+              l->spec->has_clock = TRUE;
+              l->spec->clock_ts = ts;
+              l->spec->clock_real = (gint64) vals[model->field[D9_ROLE_REALTIME]];
+            }
+          else
+            kymo_trace_set_wallclock (l->trace, ts, (gint64) vals[model->field[D9_ROLE_REALTIME]]);
         }
       return;
 
@@ -1623,6 +1645,7 @@ spec_new (D9Shared *sh)
   spec->strings = g_ptr_array_new_with_free_func (g_free);
   spec->notes = g_array_new (FALSE, TRUE, sizeof (D9TaskNote));
   spec->inserts = g_array_new (FALSE, FALSE, sizeof (D9Insert));
+  spec->metas = g_array_new (FALSE, FALSE, sizeof (guint64));
   d9_map_init (&spec->unknown_wakers);
   /* No job: only the loading thread reports progress. */
   loader_init (l, NULL, NULL, d, g_hash_table_new (NULL, NULL), spec);
@@ -1646,6 +1669,7 @@ spec_free (D9Loader *l)
   g_ptr_array_unref (spec->strings);
   g_array_unref (spec->notes);
   g_array_unref (spec->inserts);
+  g_array_unref (spec->metas);
   d9_map_clear (&spec->unknown_wakers);
   g_free (spec->name_map);
   g_free (spec->worker_map);
@@ -1992,6 +2016,15 @@ merge_part (D9Loader *l,
       d9_map_insert (&d->stack_map, cd->stack_map.keys[i] + ((guint64) segment_base << 32),
                      cd->stack_map.values[i] - 1 + stack_base);
   d9_side_merge_part (l, c, ordinal_base, segment_base);
+  g_array_append_vals (d->symbols, cd->symbols->data, cd->symbols->len);
+  for (guint i = 0; i < spec->metas->len; i++)
+    meta_entries (l, g_array_index (spec->metas, guint64, i));
+  if (!l->has_wallclock && spec->has_clock)
+    {
+      l->has_wallclock = TRUE;
+      l->wall_offset = c->wall_offset;
+      kymo_trace_set_wallclock (l->trace, spec->clock_ts, spec->clock_real);
+    }
   for (guint i = 0; i < cd->checkpoints->len; i++)
     {
       D9Checkpoint cp = g_array_index (cd->checkpoints, D9Checkpoint, i);
@@ -2614,69 +2647,60 @@ typedef struct {
   guint    *jobs;     /* slot << 8 | kind */
   gsize    *rooms;    /* per job: elements to make room for after its own */
   guint     n_jobs;
-  gint      next;     /* atomic */
   gint      cancel;   /* atomic */
-  GThread  *owner;    /* the loading thread: it reports progress */
   GError  **error;
-  /* Work of its own for the first other thread, before it takes jobs. */
+  /* Work of its own, as part 0 before the jobs' (NULL: none). */
   void    (*first) (D9Loader *l);
-  gint      first_running;  /* atomic */
 } D9Assembly;
 
-static gpointer
-assemble_thread (gpointer data);
-
-static gpointer
-assemble_first_thread (gpointer data)
+static void
+assemble_part (guint    index,
+               gpointer data)
 {
   D9Assembly *a = data;
 
-  a->first (a->l);
-  g_atomic_int_set (&a->first_running, 0);
-  return assemble_thread (a);
+  if (g_atomic_int_get (&a->cancel))
+    return;
+  if (a->first != NULL && index-- == 0)
+    {
+      a->first (a->l);
+      return;
+    }
+  assemble_one (a->l, a->m, a->jobs[index] >> 8, a->jobs[index] & 0xFF, a->rooms[index]);
 }
 
-static gpointer
-assemble_thread (gpointer data)
+/* The loading thread checks for a cancel between parts; the parts see the
+ * flag (and the flows' replay stop_flows). */
+static gboolean
+assemble_join (guint    index,
+               gpointer data)
 {
   D9Assembly *a = data;
 
-  for (;;)
+  if (!kymo_load_job_progress (a->l->job, 0.9, "Building the timeline", a->error))
     {
-      gint i;
-
-      /* The loading thread (the one with the error) checks for a cancel
-       * between its jobs, the others see the flag. */
-      if (g_thread_self () == a->owner && !kymo_load_job_progress (a->l->job, 0.9, "Building the timeline", a->error))
-        {
-          g_atomic_int_set (&a->cancel, 1);
-          g_atomic_int_set (&a->l->stop_flows, 1);
-        }
-      if (g_atomic_int_get (&a->cancel))
-        break;
-      i = g_atomic_int_add (&a->next, 1);
-      if (i >= (gint) a->n_jobs)
-        break;
-      assemble_one (a->l, a->m, a->jobs[i] >> 8, a->jobs[i] & 0xFF, a->rooms[i]);
+      g_atomic_int_set (&a->cancel, 1);
+      g_atomic_int_set (&a->l->stop_flows, 1);
+      return FALSE;
     }
-  return NULL;
+  return TRUE;
 }
 
 /* FALSE when cancelled (the arrays are then only fit to be freed). With
- * more than one thread, the first other one runs @first (if not NULL)
- * before taking jobs: *first_done then says so. */
+ * more than one thread, @first (if not NULL) runs as a part of its own
+ * while the arrays are joined: *first_done then says so. */
 static gboolean
 assemble (D9Loader  *l,
           D9Merge   *m,
-          guint      n_threads,
           void     (*first) (D9Loader *l),
           gboolean  *first_done,
           GError   **error)
 {
   g_autofree guint *jobs = g_new (guint, (gsize) m->n_slots * K_N_KINDS + 1);
   g_autofree gsize *rooms = g_new (gsize, (gsize) m->n_slots * K_N_KINDS + 1);
-  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
-  D9Assembly a = { l, m, jobs, rooms, 0, 0, 0, g_thread_self (), error, first, 0 };
+  const KymoLoadOptions *options = kymo_load_job_get_options (l->job);
+  D9Assembly a = { l, m, jobs, rooms, 0, 0, error, NULL };
+  gboolean ok;
 
   for (guint slot = 0; slot < m->n_slots; slot++)
     if (m->pieces[slot]->len > 0)
@@ -2693,30 +2717,12 @@ assemble (D9Loader  *l,
                               : 0;
             jobs[a.n_jobs++] = slot << 8 | k;
           }
-  *first_done = first != NULL && n_threads > 1;
+  *first_done = first != NULL && kymo_load_options_get_threads (options, l->d->size, PARALLEL_MIN_BYTES) > 1;
   if (*first_done)
-    {
-      a.first_running = 1;
-      g_ptr_array_add (threads, g_thread_new ("dial9-join", assemble_first_thread, &a));
-    }
-  for (guint i = threads->len + 1; i < MIN (n_threads, a.n_jobs); i++)
-    g_ptr_array_add (threads, g_thread_new ("dial9-join", assemble_thread, &a));
-  assemble_thread (&a);
-  /* The first thread's own work can outlast the jobs: keep answering a
-   * cancel meanwhile, so that it stops within a few milliseconds. */
-  while (g_atomic_int_get (&a.first_running) && !g_atomic_int_get (&a.cancel))
-    {
-      if (!kymo_load_job_progress (l->job, 0.9, "Building the timeline", error))
-        {
-          g_atomic_int_set (&a.cancel, 1);
-          g_atomic_int_set (&l->stop_flows, 1);
-          break;
-        }
-      g_usleep (2000);
-    }
-  for (guint i = 0; i < threads->len; i++)
-    g_thread_join (g_ptr_array_index (threads, i));
-  return !g_atomic_int_get (&a.cancel);
+    a.first = first;
+  ok = kymo_parts_run (options, l->d->size, PARALLEL_MIN_BYTES, a.n_jobs + (a.first != NULL), 0,
+                       assemble_part, assemble_join, &a);
+  return ok && !g_atomic_int_get (&a.cancel);
 }
 
 gboolean
@@ -2729,7 +2735,7 @@ d9_loader_assemble (D9Loader  *l,
   if (l->kept == NULL || l->kept->assembled)
     return TRUE;
   l->kept->assembled = TRUE;
-  return assemble (l, &l->kept->m, parallel_threads (l), first, first_done, error);
+  return assemble (l, &l->kept->m, first, first_done, error);
 }
 
 /* Decodes the first D9_PROBE_BYTES on a loader of its own (no trace, no
