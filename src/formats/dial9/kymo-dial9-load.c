@@ -106,7 +106,7 @@ typedef struct {
   gsize         size;
   gsize        *cands;       /* candidate offsets, ascending */
   guint         n_cands;
-  gint         *claims;      /* atomic, per candidate: CLAIM_* */
+  GCancellable *cancellable; /* the job's, seen by the parts */
   gint          cancel;      /* atomic: the load was cancelled */
   gint          abandon;     /* atomic: the parts are not needed after all */
   gint          done_kb;     /* atomic: bytes decoded / 1024, for progress */
@@ -1162,15 +1162,6 @@ typedef struct {
   char     message[160];
 } D9Stop;
 
-/* The real decode takes parts from the front (it goes on through each
- * candidate it claims), the other threads from the back: only theirs are
- * merged, and the real decode's arrays need no copy. */
-enum {
-  CLAIM_FREE,
-  CLAIM_REAL,
-  CLAIM_SPEC,
-};
-
 /* Progress and cancellation every PROGRESS_BYTES: only a loader with a
  * job reports (on the thread that loads); the others see the cancel flag. */
 static gboolean
@@ -1189,7 +1180,8 @@ decode_progress (D9Loader  *l,
 
       fraction = MIN ((double) kb * 1024 / sh->size, 1.0);
       if (l->job == NULL)
-        return !g_atomic_int_get (&sh->cancel) && !g_atomic_int_get (&sh->abandon);
+        return !g_atomic_int_get (&sh->cancel) && !g_atomic_int_get (&sh->abandon) &&
+               !g_cancellable_is_cancelled (sh->cancellable);
     }
   if (!kymo_load_job_progress (l->job, 0.5 + 0.4 * fraction, "Decoding", error))
     {
@@ -1237,14 +1229,9 @@ decode (D9Loader  *l,
                 next_cand++;
               if (next_cand < sh->n_cands && sh->cands[next_cand] == p)
                 {
-                  /* The real decode goes on when nobody else has the part. */
-                  if (l->spec != NULL ||
-                      !g_atomic_int_compare_and_exchange (&sh->claims[next_cand], CLAIM_FREE, CLAIM_REAL))
-                    {
-                      stop->end_cand = next_cand;
-                      break;
-                    }
-                  next_cand++;
+                  /* The part from here is decoded on its own. */
+                  stop->end_cand = next_cand;
+                  break;
                 }
               stop_at = next_cand < sh->n_cands ? sh->cands[next_cand] : G_MAXSIZE;
             }
@@ -1678,7 +1665,6 @@ spec_free (D9Loader *l)
   g_free (l);
 }
 
-/* Decodes the part at candidate @index, on a helper thread. */
 static void
 spec_decode (D9Shared *sh,
              guint     index)
@@ -1694,54 +1680,17 @@ spec_decode (D9Shared *sh,
   sh->parts[index] = l;
 }
 
-typedef struct {
-  D9Shared *sh;
-  gint      running;  /* atomic */
-} D9Crew;
-
-static gpointer
-spec_thread (gpointer data)
+/* Decodes the part at candidate @index, on any thread. */
+static void
+spec_part (guint    index,
+           gpointer data)
 {
-  D9Crew *crew = data;
-  D9Shared *sh = crew->sh;
+  D9Shared *sh = data;
 
-  for (guint i = sh->n_cands; i-- > 0;)
-    {
-      if (g_atomic_int_get (&sh->cancel) || g_atomic_int_get (&sh->abandon))
-        break;
-      if (g_atomic_int_compare_and_exchange (&sh->claims[i], CLAIM_FREE, CLAIM_SPEC))
-        spec_decode (sh, i);
-      else if (g_atomic_int_get (&sh->claims[i]) == CLAIM_REAL)
-        break;
-    }
-  g_atomic_int_add (&crew->running, -1);
-  return NULL;
-}
-
-/* Waits for the helper threads, still reporting progress so that a cancel
- * stops them within a few milliseconds. FALSE when cancelled. */
-static gboolean
-join_threads (D9Shared   *sh,
-              D9Crew     *crew,
-              GPtrArray  *threads,
-              GError    **error)
-{
-  gboolean ok = TRUE;
-
-  while (g_atomic_int_get (&crew->running) > 0)
-    {
-      if (ok && !kymo_load_job_progress (sh->job, 0.5 + 0.4 * MIN ((double) g_atomic_int_get (&sh->done_kb) * 1024 / sh->size, 1.0),
-                                         "Decoding", error))
-        {
-          g_atomic_int_set (&sh->cancel, 1);
-          ok = FALSE;
-        }
-      g_usleep (1000);
-    }
-  for (guint i = 0; i < threads->len; i++)
-    g_thread_join (g_ptr_array_index (threads, i));
-  g_ptr_array_set_size (threads, 0);
-  return ok;
+  if (g_atomic_int_get (&sh->cancel) || g_atomic_int_get (&sh->abandon) ||
+      g_cancellable_is_cancelled (sh->cancellable))
+    return;
+  spec_decode (sh, index);
 }
 
 /* The arrays that parts contribute to, per worker and for the loader. */
@@ -2764,10 +2713,10 @@ d9_probe_damaged (const guint8 *data,
 }
 
 /* Decodes the whole stream after the first header into @l: with more than
- * one thread, the first part for real while other threads decode the
- * later parts on their own, then those are merged in file order (or, when
- * they cannot be, decoded here for real). The result is the same either
- * way. FALSE when cancelled. */
+ * one thread, the parts from each candidate segment on are decoded on
+ * their own as KymoParts while the head is decoded here for real, then
+ * they are merged in file order (or, when they cannot be, decoded here for
+ * real). The result is the same either way. FALSE when cancelled. */
 static gboolean
 decode_all (D9Loader  *l,
             D9Stop    *stop,
@@ -2776,11 +2725,10 @@ decode_all (D9Loader  *l,
   D9Data *d = l->d;
   guint n_threads = parallel_threads (l);
   D9Shared sh = { 0 };
-  D9Crew crew = { &sh, 0 };
-  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
+  g_autoptr(KymoParts) parts = NULL;
   D9Merge m = { 0 };
   gboolean ok, merged = FALSE;
-  guint cur, n_helpers;
+  guint cur;
 
   if (n_threads <= 1)
     return decode (l, NULL, D9_HEADER_SIZE, 0, stop, error);
@@ -2791,6 +2739,7 @@ decode_all (D9Loader  *l,
   sh.data = d->data;
   sh.size = d->size;
   sh.job = l->job;
+  sh.cancellable = kymo_load_job_get_cancellable (l->job);
   sh.streaming = l->streaming;
   find_candidates (&sh, 4 * n_threads);
   if (sh.n_cands == 0)
@@ -2799,26 +2748,30 @@ decode_all (D9Loader  *l,
       return decode (l, NULL, D9_HEADER_SIZE, 0, stop, error);
     }
   sh.parts = g_new0 (D9Loader *, sh.n_cands);
-  sh.claims = g_new0 (gint, sh.n_cands);
-  n_helpers = MIN (n_threads - 1, sh.n_cands);
-  crew.running = (gint) n_helpers;
-  for (guint i = 0; i < n_helpers; i++)
-    g_ptr_array_add (threads, g_thread_new ("dial9-decode", spec_thread, &crew));
+  parts = kymo_parts_new (kymo_load_job_get_options (l->job), d->size, PARALLEL_MIN_BYTES,
+                          sh.n_cands, 0, spec_part, &sh);
 
   ok = decode (l, &sh, D9_HEADER_SIZE, 0, stop, error);
   if (!ok || l->disorder || stop->status != D9_OK || stop->end_cand == G_MAXUINT)
     g_atomic_int_set (&sh.abandon, 1);
-  if (!join_threads (&sh, &crew, threads, ok ? error : NULL))
-    ok = FALSE;
-  /* A cancel seen while decoding a part here. */
-  if (ok && g_atomic_int_get (&sh.cancel) && !kymo_load_job_progress (l->job, 0.9, "Decoding", error))
-    ok = FALSE;
 
   cur = ok && !l->disorder && stop->status == D9_OK ? stop->end_cand : G_MAXUINT;
   while (cur != G_MAXUINT)
     {
-      D9Loader *c = sh.parts[cur];
-      int r = c != NULL ? merge_part (l, c, &m) : MERGE_REJECT;
+      D9Loader *c;
+      int r;
+
+      kymo_parts_wait (parts, cur);
+      /* A cancel seen while the part was decoded. */
+      if (!kymo_load_job_progress (l->job, 0.5 + 0.4 * MIN ((double) g_atomic_int_get (&sh.done_kb) * 1024 / sh.size, 1.0),
+                                   "Decoding", error))
+        {
+          g_atomic_int_set (&sh.cancel, 1);
+          ok = FALSE;
+          break;
+        }
+      c = sh.parts[cur];
+      r = c != NULL ? merge_part (l, c, &m) : MERGE_REJECT;
 
       if (r == MERGE_OK)
         {
@@ -2851,6 +2804,11 @@ decode_all (D9Loader  *l,
       cur = stop->end_cand;
     }
 
+  /* Parts not merged are not needed: the workers stop after the ones
+   * they are decoding. */
+  g_atomic_int_set (&sh.abandon, 1);
+  g_clear_pointer (&parts, kymo_parts_free);
+
   /* The parts' arrays are joined in when building: d9_loader_assemble. */
   {
     D9Kept *kept = g_new0 (D9Kept, 1);
@@ -2866,7 +2824,6 @@ decode_all (D9Loader  *l,
     else
       kept_free (kept);
   }
-  g_free (sh.claims);
   g_free (sh.cands);
   return ok;
 }
