@@ -1,0 +1,196 @@
+/* kymo-dial9-decode.h: the dial9 decoder's parts, shared by its files
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "kymo-dial9-loader.h"
+
+G_BEGIN_DECLS
+
+/* Later segments are decoded speculatively on other threads while the
+ * first is decoded for real (see d9_load): a part is everything from one
+ * "TRC\0\1" candidate to the next one its decoder reaches exactly at a
+ * frame boundary. Such a decoder has no trace: it interns names into a
+ * table of its own, keeps what would change the trace directly (metadata,
+ * a clock sync) for the merge, and stops ("bails") at what it cannot keep
+ * (events stamped by the wall clock, single-event spans); the merge replays
+ * what it found in file order. */
+typedef struct {
+  const guint8 *data;
+  gsize         size;
+  gsize        *cands;       /* candidate offsets, ascending */
+  guint         n_cands;
+  GCancellable *cancellable; /* the job's, seen by the parts */
+  gint          cancel;      /* atomic: the load was cancelled */
+  gint          abandon;     /* atomic: the parts are not needed after all */
+  gint          done_kb;     /* atomic: bytes decoded / 1024, for progress */
+  D9Loader    **parts;       /* per candidate, once decoded (or NULL) */
+  KymoLoadJob  *job;
+  gboolean      streaming;   /* as the loader decodes */
+} D9Shared;
+
+typedef struct {
+  guint32 pos;               /* flows of the part before it */
+  guint32 order;             /* the poll's source in the part */
+  D9Flow  flow;
+} D9Insert;
+
+struct _D9Spec {
+  gboolean    complete;      /* decoded cleanly up to end_cand or the end */
+  guint       end_cand;      /* G_MAXUINT: the end of the data */
+  gboolean    bail;
+  gboolean    probe;         /* d9_probe_damaged(): never bails */
+  gboolean    has_order;
+  KymoTime    first_order_ts;
+  GHashTable *names;         /* name → local id + 1 */
+  GPtrArray  *strings;       /* local id → name */
+  GArray     *notes;         /* D9TaskNote, per task */
+  D9Map       unknown_wakers; /* task ids that woke while not known polled here */
+  /* Metadata the merge applies to the trace, in file order: the entries'
+   * offsets of the metadata events, and the first clock sync. */
+  GArray     *metas;         /* guint64 */
+  gboolean    has_clock;
+  KymoTime    clock_ts;
+  gint64      clock_real;
+  /* Set by the merge. */
+  guint32     ordinal_base;
+  guint32    *name_map;
+  guint32    *worker_map;
+  guint32    *task_map;
+  GArray     *inserts;       /* D9Insert, by pos */
+};
+
+
+typedef struct {
+  D9Status status;
+  gsize    offset;
+  guint    end_cand;  /* stopped at this candidate (a segment), or G_MAXUINT */
+  char     message[160];
+} D9Stop;
+
+
+/* Below this a file is decoded on one thread. */
+#define PARALLEL_MIN_BYTES (4 << 20)
+/* Each page move splits a mapping or two; a process has some 65,000. */
+#define MAX_PAGE_MOVES 4096
+
+/* The arrays that parts contribute to, per worker and for the loader. */
+enum {
+  K_SPANS0,
+  K_LQ,
+  K_WAKES,
+  K_INSTANTS,
+  K_DEEP,
+  K_N_WORKER_KINDS,
+  K_WAKE_INSTANTS = K_N_WORKER_KINDS,
+  K_FLOWS,
+  K_N_KINDS,
+};
+
+static const gsize kind_size[K_N_KINDS] = {
+  sizeof (KymoSpan), sizeof (KymoSample), sizeof (KymoInstant), sizeof (KymoInstant),
+  sizeof (D9DeepSpan), sizeof (KymoInstant), sizeof (D9Flow),
+};
+
+/* One run of elements in the final array: the loader's own [from, to), or
+ * what a merged part decoded (from 1 when its first sample is dropped). */
+typedef struct {
+  D9Loader *part;
+  guint     worker;
+  gsize     from;
+  gsize     to;
+} D9Piece;
+
+/* Slot 0 holds the loader's own arrays, slot 1 + i worker i's. */
+typedef struct {
+  GArray **pieces;   /* per slot: runs of D9Piece[K_N_KINDS] */
+  gsize  (*marks)[K_N_KINDS];
+  guint    n_slots;
+  gsize    part_wake_instants;
+} D9Merge;
+
+enum {
+  MERGE_OK,
+  MERGE_REJECT,    /* decode the part for real instead */
+  MERGE_DISORDER,  /* the file is not in time order: start again */
+};
+
+
+/* What a merge leaves for building: the parts' flows. */
+struct _D9Kept {
+  D9Merge    m;
+  D9Loader **parts;
+  guint      n_parts;
+  /* FALSE until d9_loader_assemble() has joined the parts' arrays (the
+   * build makes the tracks first, so that the flows replay meanwhile). */
+  gboolean   assembled;
+};
+
+/* kymo-dial9-schema.c: what Kymo makes of a schema. */
+guint32   d9_intern_len          (D9Loader       *l,
+                                  const char     *str,
+                                  gssize          len);
+void      d9_classify            (D9Loader       *l,
+                                  const D9Schema *schema,
+                                  D9Model        *model);
+void      d9_apply_annotations   (D9Loader       *l,
+                                  D9Model        *model,
+                                  const D9Schema *schema,
+                                  gsize           entries,
+                                  guint16         count);
+
+/* kymo-dial9-decode.c: one pass over the frames. */
+void      d9_loader_init         (D9Loader       *l,
+                                  KymoLoadJob    *job,
+                                  KymoTrace      *trace,
+                                  D9Data         *d,
+                                  GHashTable     *tracks_by_name,
+                                  D9Spec         *spec);
+void      d9_loader_clear        (D9Loader       *l);
+/* Applies the entries of a metadata event at @p to the trace. */
+void      d9_meta_entries        (D9Loader       *l,
+                                  gsize           p);
+gboolean  d9_decode              (D9Loader       *l,
+                                  D9Shared       *sh,
+                                  gsize           start,
+                                  guint           next_cand,
+                                  D9Stop         *stop,
+                                  GError        **error);
+
+/* kymo-dial9-merge.c: parts decoded on their own, merged in order. */
+extern const gsize d9_kind_size[K_N_KINDS];
+guint     d9_parallel_threads    (D9Loader       *l);
+void      d9_find_candidates     (D9Shared       *sh,
+                                  guint           n_regions);
+D9Loader *d9_spec_new            (D9Shared       *sh);
+void      d9_spec_free           (D9Loader       *l);
+void      d9_spec_part           (guint           index,
+                                  gpointer        data);
+D9Vec    *d9_kind_vec            (D9Loader       *l,
+                                  guint           worker,
+                                  guint           kind);
+GArray   *d9_kind_array          (D9Loader       *l,
+                                  guint           worker,
+                                  guint           kind);
+gsize     d9_kind_len            (D9Loader       *l,
+                                  guint           worker,
+                                  guint           kind);
+int       d9_merge_part          (D9Loader       *l,
+                                  D9Loader       *c,
+                                  D9Merge        *m);
+void      d9_append_unordered    (D9Loader       *l,
+                                  D9Loader       *c);
+
+/* kymo-dial9-assemble.c: the merged parts' arrays joined in. */
+void      d9_kept_free           (D9Kept         *kept);
+
+static inline guint32
+d9_map_name (const D9Spec *spec,
+             guint32       name)
+{
+  return name < spec->strings->len ? spec->name_map[name] : name;
+}
+
+G_END_DECLS
