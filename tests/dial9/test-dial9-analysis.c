@@ -178,6 +178,51 @@ test_tasks (void)
   g_assert_cmpuint (wakes[1].waker, ==, G_MAXUINT32);
 }
 
+/* Parks and unparks with a CPU time give "cpu" records on the worker's
+ * lane; the unpark's own record comes first. */
+static void
+test_cpu_records (void)
+{
+  g_autoptr(GByteArray) b = scenario ();
+  g_autoptr(KymoTrace) trace = load (b);
+  const KymoRecord *records = NULL, *unpark = NULL;
+  const KymoRecord *cpu[4];
+  guint32 kind_cpu = 0, kind_unpark = 0;
+  guint n_cpu = 0;
+  gsize n;
+
+  for (guint i = 0; i < kymo_trace_get_n_names (trace); i++)
+    {
+      if (g_str_equal (kymo_trace_get_name (trace, i), "cpu"))
+        kind_cpu = i;
+      else if (g_str_equal (kymo_trace_get_name (trace, i), "unpark"))
+        kind_unpark = i;
+    }
+  g_assert_cmpuint (kind_cpu, !=, 0);
+  records = kymo_records_get_all (kymo_trace_get_records (trace), &n);
+  for (gsize i = 0; i < n; i++)
+    {
+      if (records[i].kind == kind_unpark)
+        {
+          unpark = &records[i];
+          g_assert_true (i + 1 < n && records[i + 1].kind == kind_cpu && records[i + 1].source == unpark->source);
+        }
+      if (records[i].kind == kind_cpu && n_cpu < G_N_ELEMENTS (cpu))
+        cpu[n_cpu++] = &records[i];
+    }
+  g_assert_nonnull (unpark);
+  g_assert_cmpuint (n_cpu, ==, 2);
+  g_assert_cmpint (cpu[0]->ts, ==, 1000500);
+  g_assert_cmpint (cpu[1]->ts, ==, 1002100);
+  for (guint i = 0; i < n_cpu; i++)
+    {
+      g_assert_cmpuint (cpu[i]->key, ==, 1);
+      g_assert_cmpuint (cpu[i]->value, ==, 0);
+      g_assert_cmpuint (cpu[i]->track, ==, unpark->track);
+    }
+  g_assert_cmpuint (unpark->track, !=, KYMO_NO_TRACK);
+}
+
 static void
 test_tasks_cli (void)
 {
@@ -327,6 +372,7 @@ main (int   argc,
 
   g_test_add_func ("/dial9-analysis/tasks", test_tasks);
   g_test_add_func ("/dial9-analysis/tasks-cli", test_tasks_cli);
+  g_test_add_func ("/dial9-analysis/cpu-records", test_cpu_records);
   g_test_add_func ("/dial9-analysis/pois", test_pois);
   g_test_add_func ("/dial9-analysis/absolute-time", test_absolute_time);
   return g_test_run ();

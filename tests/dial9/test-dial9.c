@@ -819,6 +819,21 @@ fingerprint (KymoTrace *trace,
       for (gsize i = 0; i < n; i++)
         g_string_append_printf (out, " sample %" G_GINT64_FORMAT " %g\n", samples[i].ts, samples[i].value);
     }
+  /* What the analyses read: records and sampled stacks. */
+  {
+    const KymoRecord *records = kymo_records_get_all (kymo_trace_get_records (trace), &n);
+    KymoStacks *stacks = kymo_trace_get_stacks (trace);
+    const KymoStackSample *ss;
+
+    for (gsize i = 0; i < n; i++)
+      g_string_append_printf (out, "record %u %" G_GINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %u %u %u\n",
+                              records[i].kind, records[i].ts, records[i].key, records[i].value,
+                              records[i].name, records[i].track, records[i].source);
+    ss = kymo_stacks_get_samples (stacks, &n);
+    for (gsize i = 0; i < n; i++)
+      g_string_append_printf (out, "stack sample %u %" G_GINT64_FORMAT " %u %u %u\n", ss[i].track, ss[i].ts,
+                              ss[i].stack, ss[i].kind, ss[i].source);
+  }
   return g_string_free (out, FALSE);
 }
 
@@ -832,7 +847,7 @@ build_segments (gboolean disorder,
 {
   const char *poll_start[] = { "worker_id:9", "local_queue:11", "task_id:9", "spawn_loc:7", NULL };
   const char *poll_end[] = { "worker_id:9", NULL };
-  const char *park[] = { "worker_id:9", "local_queue:11", NULL };
+  const char *park[] = { "worker_id:9", "local_queue:11", "cpu_time_ns:9", NULL };
   const char *wake[] = { "waker_task_id:9", "woken_task_id:9", "target_worker:11", NULL };
   const char *spawn[] = { "task_id:9", "spawn_loc:7", NULL };
   const char *cpu[] = { "worker_id:9", "source:11", NULL };
@@ -949,6 +964,7 @@ build_segments (gboolean disorder,
               EV (2);
               d9b_varint (b, w);
               d9b_u8 (b, 1);
+              d9b_varint (b, r * 1000 + seg);
             }
 #undef STEP
 #undef EV

@@ -502,7 +502,7 @@ finish_record (D9Loader   *l,
       /* Interned at first use: traces without CPU times keep their names
        * as they were. */
       if (kinds[REC_CPU] == 0)
-        kinds[REC_CPU] = 0;
+        kinds[REC_CPU] = kymo_trace_intern (l->trace, "cpu");
       G_GNUC_FALLTHROUGH;
     case REC_UNPARK:
       r->track = worker_track (l, r->key);
