@@ -94,7 +94,7 @@ append_label (GtkSnapshot   *snapshot,
   gtk_snapshot_restore (snapshot);
 }
 
-void
+float
 kymo_timeline_heat_append_legend (const KymoTimelineHeat *heat,
                                   GtkSnapshot            *snapshot,
                                   PangoLayout            *layout,
@@ -113,7 +113,7 @@ kymo_timeline_heat_append_legend (const KymoTimelineHeat *heat,
   x = right - box_w - 8;
   y = bottom - box_h - 8;
   if (x < 0 || y < 0)
-    return;
+    return bottom;
   gtk_snapshot_append_color (snapshot, &heat->legend_bg, &GRAPHENE_RECT_INIT (x, y, box_w, box_h));
   append_label (snapshot, layout, _("Poll length"), x + 6, y + 2, foreground);
   for (guint i = 0; i < KYMO_HEAT_STEPS; i++)
@@ -129,6 +129,7 @@ kymo_timeline_heat_append_legend (const KymoTimelineHeat *heat,
       pango_layout_get_pixel_size (layout, &w, NULL);
       append_label (snapshot, layout, ticks[i], tx - w / 2.0f, y + text_h + LEGEND_BAR + 5, foreground);
     }
+  return y;
 }
 
 typedef struct {

@@ -27,8 +27,9 @@ void           kymo_timeline_heat_init          (KymoTimelineHeat       *heat,
 gboolean       kymo_timeline_heat_applies       (KymoTrace              *trace);
 const GdkRGBA *kymo_timeline_heat_colour        (const KymoTimelineHeat *heat,
                                                  const KymoSpan         *span);
-/* The scale, bottom right, inside [0, @right] × [0, @bottom]. */
-void           kymo_timeline_heat_append_legend (const KymoTimelineHeat *heat,
+/* The scale, bottom right, inside [0, @right] × [0, @bottom]; returns its
+ * top, where another legend may go. */
+float          kymo_timeline_heat_append_legend (const KymoTimelineHeat *heat,
                                                  GtkSnapshot            *snapshot,
                                                  PangoLayout            *layout,
                                                  const GdkRGBA          *foreground,

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -15,6 +16,7 @@
 #include "kymo-timeline-renderer.h"
 #include "kymo-timeline-highlight.h"
 #include "kymo-timeline-heat.h"
+#include "kymo-timeline-lanes.h"
 #include "kymo-timeline-counters.h"
 #include "kymo-timeline-ruler.h"
 
@@ -58,6 +60,11 @@ struct _KymoTimelineRenderer
   KymoTimelineHeat   heat;
   gboolean           heat_on;      /* dial9: worker lanes by poll length */
   KymoTimelineSched *sched;        /* dial9: kernel scheduling delays */
+  KymoTimelineCpu    cpu;          /* dial9: on-CPU band, samples, wakes */
+  KymoDial9Lanes    *lanes;
+  KymoWakeMark      *wakes;        /* the selected task's, by time */
+  gsize              n_wakes;
+  KymoTime           wake_reach;   /* longest wake → poll */
 };
 
 /* Shared per frame: where the window is and how to map time to x. */
@@ -189,6 +196,7 @@ kymo_timeline_renderer_set_theme (KymoTimelineRenderer    *self,
   g_clear_pointer (&self->hatch, gsk_render_node_unref);
   self->hatch = make_hatch (theme);
   kymo_timeline_heat_init (&self->heat, theme->dark);
+  kymo_timeline_cpu_init (&self->cpu, theme->dark, &theme->foreground, &theme->accent);
   g_hash_table_remove_all (self->labels);
 }
 
@@ -246,7 +254,51 @@ kymo_timeline_renderer_free (KymoTimelineRenderer *self)
   g_clear_pointer (&self->span_summaries, g_hash_table_unref);
   g_free (self->flow_order);
   g_clear_pointer (&self->sched, kymo_timeline_sched_free);
+  g_clear_pointer (&self->lanes, kymo_dial9_lanes_unref);
+  g_free (self->wakes);
   g_free (self);
+}
+
+void
+kymo_timeline_renderer_set_lanes (KymoTimelineRenderer *self,
+                                  KymoDial9Lanes       *lanes)
+{
+  g_return_if_fail (self != NULL);
+
+  if (lanes == self->lanes)
+    return;
+  g_clear_pointer (&self->lanes, kymo_dial9_lanes_unref);
+  if (lanes != NULL)
+    self->lanes = kymo_dial9_lanes_ref (lanes);
+}
+
+static int
+compare_wakes (gconstpointer a,
+               gconstpointer b)
+{
+  const KymoWakeMark *x = a, *y = b;
+
+  return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+void
+kymo_timeline_renderer_set_wake_marks (KymoTimelineRenderer *self,
+                                       const KymoWakeMark   *marks,
+                                       gsize                 n_marks)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (marks != NULL || n_marks == 0);
+
+  g_clear_pointer (&self->wakes, g_free);
+  self->n_wakes = n_marks;
+  self->wake_reach = 0;
+  if (n_marks == 0)
+    return;
+  self->wakes = g_memdup2 (marks, n_marks * sizeof *marks);
+  qsort (self->wakes, n_marks, sizeof *marks, compare_wakes);
+  for (gsize i = 0; i < n_marks; i++)
+    if (marks[i].poll_start != KYMO_TIME_NONE)
+      self->wake_reach = MAX (self->wake_reach, marks[i].poll_start - marks[i].ts);
 }
 
 const KymoTimelineStats *
@@ -1329,6 +1381,26 @@ content_row (const KymoTimelineRow *row,
   *content_y = y + row->title_height;
 }
 
+/* Over a worker's polls: kernel scheduling delays, CPU samples, the
+ * selected task's wakes, and above them the on-CPU band. */
+static void
+draw_worker_extras (Frame *f,
+                    guint  track,
+                    float  lane_y)
+{
+  KymoTimelineRenderer *self = f->self;
+
+  kymo_timeline_sched_draw (self->sched, f->snapshot, track, f->t0, f->t1, f->px_per_ns, lane_y,
+                            KYMO_TIMELINE_LANE_HEIGHT);
+  kymo_timeline_cpu_draw_band (&self->cpu, self->lanes, f->snapshot, track, f->t0, f->t1, f->px_per_ns,
+                               lane_y - KYMO_TIMELINE_CPU_BAND, KYMO_TIMELINE_CPU_BAND - 1);
+  kymo_timeline_cpu_draw_ticks (&self->cpu, self->lanes, f->snapshot, track, f->t0, f->t1, f->px_per_ns, lane_y);
+  if (self->n_wakes > 0)
+    kymo_timeline_cpu_draw_wakes (&self->cpu, self->wakes, self->n_wakes, self->wake_reach, f->snapshot, track,
+                                  f->t0, f->t1, f->px_per_ns, f->viewport->width, lane_y,
+                                  KYMO_TIMELINE_LANE_HEIGHT);
+}
+
 static void
 draw_row (Frame                 *f,
           const KymoTimelineRow *row,
@@ -1365,8 +1437,7 @@ draw_row (Frame                 *f,
           f->heat_lane = f->self->heat_on && d == 0 && content.kind == KYMO_TRACK_THREAD;
           draw_depth (f, track, d, lane_y);
           if (f->heat_lane)
-            kymo_timeline_sched_draw (f->self->sched, f->snapshot, row->track, f->t0, f->t1, f->px_per_ns, lane_y,
-                                      KYMO_TIMELINE_LANE_HEIGHT);
+            draw_worker_extras (f, row->track, lane_y);
           f->heat_lane = FALSE;
         }
     }
@@ -1449,8 +1520,14 @@ kymo_timeline_renderer_snapshot_base (KymoTimelineRenderer       *self,
     }
   draw_flows (&f);
   if (self->heat_on)
-    kymo_timeline_heat_append_legend (&self->heat, snapshot, self->layout, &self->theme.foreground,
-                                      viewport->width, f.bottom);
+    {
+      float top = kymo_timeline_heat_append_legend (&self->heat, snapshot, self->layout, &self->theme.foreground,
+                                                    viewport->width, f.bottom);
+
+      if (self->lanes != NULL && kymo_dial9_lanes_has_cpu (self->lanes))
+        kymo_timeline_cpu_append_legend (&self->cpu, snapshot, self->layout, &self->theme.foreground,
+                                         &self->heat.legend_bg, viewport->width, top - 4);
+    }
   gtk_snapshot_pop (snapshot);
 
   kymo_timeline_ruler_draw (snapshot, self->layout, &self->theme, session, f.t0, f.t1, f.px_per_ns,

@@ -1,0 +1,274 @@
+/* kymo-timeline-lanes.c
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "kymo-timeline"
+
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "kymo-timeline-lanes.h"
+#include "kymo-timeline-heat.h"
+
+#define LEGEND_WIDTH 120
+#define LEGEND_BAR   8
+#define TICK_HEIGHT  5
+
+static void
+mix (const GdkRGBA *a,
+     const GdkRGBA *b,
+     double         t,
+     GdkRGBA       *out)
+{
+  out->red = (float) (a->red + (b->red - a->red) * t);
+  out->green = (float) (a->green + (b->green - a->green) * t);
+  out->blue = (float) (a->blue + (b->blue - a->blue) * t);
+  out->alpha = 1;
+}
+
+void
+kymo_timeline_cpu_init (KymoTimelineCpu *cpu,
+                        gboolean         dark,
+                        const GdkRGBA   *foreground,
+                        const GdkRGBA   *accent)
+{
+  /* One hue, pale to deep, apart from the teal-to-red poll scale: a band
+   * that reads "how busy" without competing with "how long". */
+  GdkRGBA idle = dark ? (GdkRGBA) { 0.20f, 0.20f, 0.26f, 1 } : (GdkRGBA) { 0.92f, 0.91f, 0.97f, 1 };
+  GdkRGBA busy = dark ? (GdkRGBA) { 0.70f, 0.56f, 1.00f, 1 } : (GdkRGBA) { 0.33f, 0.16f, 0.62f, 1 };
+
+  for (guint i = 0; i < KYMO_CPU_STEPS; i++)
+    mix (&idle, &busy, i / (double) (KYMO_CPU_STEPS - 1), &cpu->steps[i]);
+  cpu->tick = *foreground;
+  cpu->tick.alpha = 0.85f;
+  cpu->wake = *accent;
+}
+
+const GdkRGBA *
+kymo_timeline_cpu_colour (const KymoTimelineCpu *cpu,
+                          double                 share)
+{
+  int step = (int) floor (CLAMP (share, 0, 1) * (KYMO_CPU_STEPS - 1) + 0.5);
+
+  return &cpu->steps[step];
+}
+
+gboolean
+kymo_timeline_cpu_band_applies (KymoTrace *trace,
+                                KymoTrack *track)
+{
+  /* "park" is interned only by the "cpu" records of dial9 parks. */
+  return kymo_track_get_kind (track) == KYMO_TRACK_THREAD && kymo_track_get_n_depths (track) > 0 &&
+         kymo_timeline_heat_applies (trace) && kymo_trace_lookup_name (trace, "park") != G_MAXUINT32;
+}
+
+void
+kymo_timeline_cpu_draw_band (const KymoTimelineCpu *cpu,
+                             KymoDial9Lanes        *lanes,
+                             GtkSnapshot           *snapshot,
+                             guint                  track,
+                             KymoTime               t0,
+                             KymoTime               t1,
+                             double                 px_per_ns,
+                             float                  y,
+                             float                  h)
+{
+  const KymoCpuPeriod *p;
+  gsize n, lo = 0, hi;
+  double covered = -G_MAXDOUBLE;
+
+  if (lanes == NULL)
+    return;
+  p = kymo_dial9_lanes_get_periods (lanes, track, &n);
+  /* Periods of a worker do not overlap: the first ending in the window. */
+  hi = n;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (p[mid].end < t0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (gsize i = lo; i < n && p[i].start <= t1; i++)
+    {
+      double x0 = (p[i].start - t0) * px_per_ns, x1 = (p[i].end - t0) * px_per_ns;
+      KymoTime cpu_ns = p[i].cpu, wall = p[i].end - p[i].start;
+
+      /* Zoomed out, the periods starting in one column are drawn as one,
+       * shaded by their pooled share. */
+      while (i + 1 < n && floor ((p[i + 1].start - t0) * px_per_ns) <= floor (x1) && p[i + 1].start <= t1)
+        {
+          i++;
+          cpu_ns += p[i].cpu;
+          wall += p[i].end - p[i].start;
+          x1 = (p[i].end - t0) * px_per_ns;
+        }
+      x0 = MAX (MAX (x0, covered), -2);
+      if (x1 - x0 < 1)
+        x1 = x0 + 1;
+      covered = x1;
+      gtk_snapshot_append_color (snapshot,
+                                 kymo_timeline_cpu_colour (cpu, wall > 0 ? (double) cpu_ns / wall : 0),
+                                 &GRAPHENE_RECT_INIT (x0, y, x1 - x0, h));
+    }
+}
+
+void
+kymo_timeline_cpu_draw_ticks (const KymoTimelineCpu *cpu,
+                              KymoDial9Lanes        *lanes,
+                              GtkSnapshot           *snapshot,
+                              guint                  track,
+                              KymoTime               t0,
+                              KymoTime               t1,
+                              double                 px_per_ns,
+                              float                  y)
+{
+  const KymoTime *ts;
+  gsize n, lo = 0, hi;
+  double last = -G_MAXDOUBLE;
+
+  if (lanes == NULL)
+    return;
+  ts = kymo_dial9_lanes_get_cpu_samples (lanes, track, &n);
+  hi = n;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (ts[mid] < t0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (gsize i = lo; i < n && ts[i] <= t1; i++)
+    {
+      double x = floor ((ts[i] - t0) * px_per_ns);
+
+      if (x == last)
+        continue;
+      last = x;
+      gtk_snapshot_append_color (snapshot, &cpu->tick, &GRAPHENE_RECT_INIT (x, y + 1, 1, TICK_HEIGHT));
+    }
+}
+
+void
+kymo_timeline_cpu_draw_wakes (const KymoTimelineCpu *cpu,
+                              const KymoWakeMark    *marks,
+                              gsize                  n_marks,
+                              KymoTime               longest,
+                              GtkSnapshot           *snapshot,
+                              guint                  track,
+                              KymoTime               t0,
+                              KymoTime               t1,
+                              double                 px_per_ns,
+                              int                    width,
+                              float                  y,
+                              float                  h)
+{
+  cairo_t *cr = NULL;
+  gsize lo = 0, hi = n_marks;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (marks[mid].ts < t0 - longest)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (gsize i = lo; i < n_marks && marks[i].ts <= t1; i++)
+    {
+      const KymoWakeMark *m = &marks[i];
+      double x = floor ((m->ts - t0) * px_per_ns) + 0.5;
+
+      if (m->track != track && m->waker_track != track)
+        continue;
+      if (cr == NULL)
+        {
+          cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (-8, y - 1, width + 16, h + 2));
+          gdk_cairo_set_source_rgba (cr, &cpu->wake);
+          cairo_set_line_width (cr, 1);
+        }
+      if (m->track == track)
+        {
+          /* Woken here: a triangle pointing down at the wake, and the wait
+           * until the poll it led to. */
+          if (m->poll_start != KYMO_TIME_NONE && m->poll_start > m->ts)
+            {
+              double px = floor ((MIN (m->poll_start, t1 + 1) - t0) * px_per_ns) + 0.5;
+
+              cairo_move_to (cr, x, y + 2.5);
+              cairo_line_to (cr, px, y + 2.5);
+              cairo_move_to (cr, px, y + 1);
+              cairo_line_to (cr, px, y + h / 2);
+              cairo_stroke (cr);
+            }
+          cairo_move_to (cr, x - 4, y);
+          cairo_line_to (cr, x + 4, y);
+          cairo_line_to (cr, x, y + 7);
+          cairo_close_path (cr);
+          cairo_fill (cr);
+        }
+      if (m->waker_track == track && m->waker_track != m->track)
+        {
+          /* The waker's side: a triangle pointing up from the bottom. */
+          cairo_move_to (cr, x - 4, y + h);
+          cairo_line_to (cr, x + 4, y + h);
+          cairo_line_to (cr, x, y + h - 7);
+          cairo_close_path (cr);
+          cairo_fill (cr);
+        }
+    }
+  if (cr != NULL)
+    cairo_destroy (cr);
+}
+
+void
+kymo_timeline_cpu_append_legend (const KymoTimelineCpu *cpu,
+                                 GtkSnapshot           *snapshot,
+                                 PangoLayout           *layout,
+                                 const GdkRGBA         *foreground,
+                                 const GdkRGBA         *background,
+                                 float                  right,
+                                 float                  bottom)
+{
+  static const char * const ticks[] = { "0 %", "50 %", "100 %" };
+  int text_h, w;
+  float x, y, box_w, box_h;
+
+  pango_layout_set_text (layout, _("On CPU while active"), -1);
+  pango_layout_get_pixel_size (layout, &w, &text_h);
+  box_w = LEGEND_WIDTH + 36;
+  box_h = text_h * 2 + LEGEND_BAR + 8;
+  x = right - box_w - 8;
+  y = bottom - box_h;
+  if (x < 0 || y < 0)
+    return;
+  gtk_snapshot_append_color (snapshot, background, &GRAPHENE_RECT_INIT (x, y, box_w, box_h));
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x + 6, y + 2));
+  gtk_snapshot_append_layout (snapshot, layout, foreground);
+  gtk_snapshot_restore (snapshot);
+  for (guint i = 0; i < KYMO_CPU_STEPS; i++)
+    gtk_snapshot_append_color (snapshot, &cpu->steps[i],
+                               &GRAPHENE_RECT_INIT (x + 18 + i * (float) LEGEND_WIDTH / KYMO_CPU_STEPS,
+                                                    y + text_h + 3,
+                                                    (float) LEGEND_WIDTH / KYMO_CPU_STEPS + 0.5f, LEGEND_BAR));
+  for (guint i = 0; i < G_N_ELEMENTS (ticks); i++)
+    {
+      float tx = x + 18 + i * (float) LEGEND_WIDTH / (G_N_ELEMENTS (ticks) - 1);
+
+      pango_layout_set_text (layout, ticks[i], -1);
+      pango_layout_get_pixel_size (layout, &w, NULL);
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (tx - w / 2.0f, y + text_h + LEGEND_BAR + 5));
+      gtk_snapshot_append_layout (snapshot, layout, foreground);
+      gtk_snapshot_restore (snapshot);
+    }
+}
