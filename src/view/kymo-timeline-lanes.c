@@ -15,7 +15,7 @@
 
 #define LEGEND_WIDTH 120
 #define LEGEND_BAR   8
-#define TICK_HEIGHT  5
+#define TICK_HEIGHT  7
 
 static void
 mix (const GdkRGBA *a,
@@ -152,7 +152,9 @@ kymo_timeline_cpu_draw_ticks (const KymoTimelineCpu *cpu,
       if (x == last)
         continue;
       last = x;
-      gtk_snapshot_append_color (snapshot, &cpu->tick, &GRAPHENE_RECT_INIT (x, y + 1, 1, TICK_HEIGHT));
+      /* A nail driven into the poll: the head shows over any colour. */
+      gtk_snapshot_append_color (snapshot, &cpu->tick, &GRAPHENE_RECT_INIT (x - 1, y + 1, 3, 2));
+      gtk_snapshot_append_color (snapshot, &cpu->tick, &GRAPHENE_RECT_INIT (x, y + 3, 1, TICK_HEIGHT - 2));
     }
 }
 
