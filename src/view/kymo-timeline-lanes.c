@@ -174,6 +174,9 @@ kymo_timeline_cpu_draw_wakes (const KymoTimelineCpu *cpu,
 {
   cairo_t *cr = NULL;
   gsize lo = 0, hi = n_marks;
+  /* A marker per column and side: a task woken a million times costs the
+   * width of the window, not a million triangles. */
+  double last_woken = -G_MAXDOUBLE, last_waker = -G_MAXDOUBLE;
 
   while (lo < hi)
     {
@@ -197,11 +200,12 @@ kymo_timeline_cpu_draw_wakes (const KymoTimelineCpu *cpu,
           gdk_cairo_set_source_rgba (cr, &cpu->wake);
           cairo_set_line_width (cr, 1);
         }
-      if (m->track == track)
+      if (m->track == track && x != last_woken)
         {
+          last_woken = x;
           /* Woken here: a triangle pointing down at the wake, and the wait
            * until the poll it led to. */
-          if (m->poll_start != KYMO_TIME_NONE && m->poll_start > m->ts)
+          if (m->poll_start != KYMO_TIME_NONE && (m->poll_start - m->ts) * px_per_ns >= 2)
             {
               double px = floor ((MIN (m->poll_start, t1 + 1) - t0) * px_per_ns) + 0.5;
 
@@ -217,8 +221,9 @@ kymo_timeline_cpu_draw_wakes (const KymoTimelineCpu *cpu,
           cairo_close_path (cr);
           cairo_fill (cr);
         }
-      if (m->waker_track == track && m->waker_track != m->track)
+      if (m->waker_track == track && m->waker_track != m->track && x != last_waker)
         {
+          last_waker = x;
           /* The waker's side: a triangle pointing up from the bottom. */
           cairo_move_to (cr, x - 4, y + h);
           cairo_line_to (cr, x + 4, y + h);
