@@ -257,6 +257,21 @@ test_wake_markers (void)
   y1 = lane_top (session, w1) + KYMO_TIMELINE_LANE_HEIGHT - 2;
   y2 = lane_top (session, w2) + 2;
 
+  /* Tooltips: the share of the period under the band, and of the worker
+   * over its title */
+  {
+    g_autofree char *band = kymo_timeline_describe_at (KYMO_TIMELINE (timeline), x_at_us (session, 1500),
+                                                       lane_top (session, w0) - KYMO_TIMELINE_CPU_BAND / 2);
+    g_autofree char *title = kymo_timeline_describe_at (KYMO_TIMELINE (timeline), 300,
+                                                        lane_top (session, w0) - KYMO_TIMELINE_CPU_BAND
+                                                        - KYMO_TIMELINE_INSTANT_STRIP - 4);
+
+    g_assert_nonnull (band);
+    g_assert_nonnull (strstr (band, "On CPU 25 % of its 1 ms active period"));
+    g_assert_nonnull (title);
+    g_assert_nonnull (strstr (title, "On CPU 50 % of its active time (1 ms of 2 ms)"));
+  }
+
   before = screenshot (timeline, "worker-lanes-before.png");
   g_assert_false (is_accent (&before, x, y0));
   g_assert_false (is_accent (&before, x, y1));
