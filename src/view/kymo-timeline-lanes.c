@@ -13,8 +13,6 @@
 #include "kymo-timeline-lanes.h"
 #include "kymo-timeline-heat.h"
 
-#define LEGEND_WIDTH 120
-#define LEGEND_BAR   8
 #define TICK_HEIGHT  7
 
 static void
@@ -236,7 +234,7 @@ kymo_timeline_cpu_draw_wakes (const KymoTimelineCpu *cpu,
     cairo_destroy (cr);
 }
 
-void
+float
 kymo_timeline_cpu_append_legend (const KymoTimelineCpu *cpu,
                                  GtkSnapshot           *snapshot,
                                  PangoLayout           *layout,
@@ -246,36 +244,7 @@ kymo_timeline_cpu_append_legend (const KymoTimelineCpu *cpu,
                                  float                  bottom)
 {
   static const char * const ticks[] = { "0 %", "50 %", "100 %" };
-  int text_h, w;
-  float x, y, box_w, box_h;
 
-  pango_layout_set_text (layout, _("On CPU while active"), -1);
-  pango_layout_get_pixel_size (layout, &w, &text_h);
-  box_w = LEGEND_WIDTH + 36;
-  box_h = text_h * 2 + LEGEND_BAR + 8;
-  x = right - box_w - 8;
-  y = bottom - box_h;
-  if (x < 0 || y < 0)
-    return;
-  gtk_snapshot_append_color (snapshot, background, &GRAPHENE_RECT_INIT (x, y, box_w, box_h));
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x + 6, y + 2));
-  gtk_snapshot_append_layout (snapshot, layout, foreground);
-  gtk_snapshot_restore (snapshot);
-  for (guint i = 0; i < KYMO_CPU_STEPS; i++)
-    gtk_snapshot_append_color (snapshot, &cpu->steps[i],
-                               &GRAPHENE_RECT_INIT (x + 18 + i * (float) LEGEND_WIDTH / KYMO_CPU_STEPS,
-                                                    y + text_h + 3,
-                                                    (float) LEGEND_WIDTH / KYMO_CPU_STEPS + 0.5f, LEGEND_BAR));
-  for (guint i = 0; i < G_N_ELEMENTS (ticks); i++)
-    {
-      float tx = x + 18 + i * (float) LEGEND_WIDTH / (G_N_ELEMENTS (ticks) - 1);
-
-      pango_layout_set_text (layout, ticks[i], -1);
-      pango_layout_get_pixel_size (layout, &w, NULL);
-      gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (tx - w / 2.0f, y + text_h + LEGEND_BAR + 5));
-      gtk_snapshot_append_layout (snapshot, layout, foreground);
-      gtk_snapshot_restore (snapshot);
-    }
+  return kymo_timeline_append_scale (snapshot, layout, _("On CPU while active"), cpu->steps, KYMO_CPU_STEPS,
+                                     ticks, G_N_ELEMENTS (ticks), foreground, background, right, bottom);
 }

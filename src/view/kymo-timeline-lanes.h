@@ -69,8 +69,9 @@ void           kymo_timeline_cpu_draw_wakes    (const KymoTimelineCpu *cpu,
                                                 int                    width,
                                                 float                  y,
                                                 float                  h);
-/* The "On CPU" scale, right-aligned at @right, its bottom at @bottom. */
-void           kymo_timeline_cpu_append_legend (const KymoTimelineCpu *cpu,
+/* The "On CPU" scale, right-aligned at @right, its bottom at @bottom;
+ * returns its top. */
+float          kymo_timeline_cpu_append_legend (const KymoTimelineCpu *cpu,
                                                 GtkSnapshot           *snapshot,
                                                 PangoLayout           *layout,
                                                 const GdkRGBA         *foreground,

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "dial9-builder.h"
+#include "kymo-trace.h"
 
 G_BEGIN_DECLS
 
@@ -126,6 +127,18 @@ d9l_scenario (void)
   d9l_poll (&w, FALSE, 0, 1, 3200 * us);
   d9l_park (&w, FALSE, 0, 4000 * us, 6000000);
   return w.b;
+}
+
+/* The track called @name (the scenario's names are unique). */
+static inline guint
+d9l_find_track (KymoTrace  *trace,
+                const char *name)
+{
+  for (guint i = 0; i < kymo_trace_get_n_tracks (trace); i++)
+    if (g_strcmp0 (kymo_track_get_name (kymo_trace_get_track (trace, i)), name) == 0)
+      return i;
+  g_assert_not_reached ();
+  return KYMO_NO_TRACK;
 }
 
 G_END_DECLS

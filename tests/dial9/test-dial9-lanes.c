@@ -20,16 +20,6 @@ load (void)
   return trace;
 }
 
-static guint
-find_track (KymoTrace  *trace,
-            const char *name)
-{
-  for (guint i = 0; i < kymo_trace_get_n_tracks (trace); i++)
-    if (g_strcmp0 (kymo_track_get_name (kymo_trace_get_track (trace, i)), name) == 0)
-      return i;
-  g_assert_not_reached ();
-}
-
 /* Every park and unpark with a CPU clock gives a "cpu" record on its
  * worker's lane, named for which it is. */
 static void
@@ -39,7 +29,7 @@ test_cpu_records (void)
   guint32 kind = kymo_trace_lookup_name (trace, "cpu");
   guint32 park = kymo_trace_lookup_name (trace, "park");
   guint32 unpark = kymo_trace_lookup_name (trace, "unpark");
-  guint w0 = find_track (trace, "worker 0");
+  guint w0 = d9l_find_track (trace, "worker 0");
   const KymoRecord *r;
   guint n_cpu = 0, n_park = 0, n_w0 = 0;
   gsize n;
@@ -71,7 +61,7 @@ test_shares (void)
 {
   g_autoptr(KymoTrace) trace = load ();
   g_autoptr(KymoDial9Lanes) lanes = kymo_dial9_lanes_new (trace);
-  guint w0 = find_track (trace, "worker 0"), w1 = find_track (trace, "worker 1"), w2 = find_track (trace, "worker 2");
+  guint w0 = d9l_find_track (trace, "worker 0"), w1 = d9l_find_track (trace, "worker 1"), w2 = d9l_find_track (trace, "worker 2");
   const KymoCpuPeriod *p;
   KymoTime cpu, active;
   gsize n;
@@ -122,10 +112,10 @@ test_cpu_samples (void)
   const KymoTime *ts;
   gsize n;
 
-  ts = kymo_dial9_lanes_get_cpu_samples (lanes, find_track (trace, "worker 0"), &n);
+  ts = kymo_dial9_lanes_get_cpu_samples (lanes, d9l_find_track (trace, "worker 0"), &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpint (ts[0], ==, 1200 * D9L_US);
-  kymo_dial9_lanes_get_cpu_samples (lanes, find_track (trace, "worker 1"), &n);
+  kymo_dial9_lanes_get_cpu_samples (lanes, d9l_find_track (trace, "worker 1"), &n);
   g_assert_cmpuint (n, ==, 0);
 }
 
@@ -148,8 +138,8 @@ test_wake_marks (void)
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpint (marks[0].ts, ==, 2500 * D9L_US);
   g_assert_cmpint (marks[0].poll_start, ==, 3100 * D9L_US);
-  g_assert_cmpuint (marks[0].track, ==, find_track (trace, "worker 0"));
-  g_assert_cmpuint (marks[0].waker_track, ==, find_track (trace, "worker 1"));
+  g_assert_cmpuint (marks[0].track, ==, d9l_find_track (trace, "worker 0"));
+  g_assert_cmpuint (marks[0].waker_track, ==, d9l_find_track (trace, "worker 1"));
 
   /* No wakes, no marks; a row past the end neither */
   g_assert_null (kymo_dial9_tasks_dup_wake_marks (tasks, task1 == 0 ? 1 : 0, &n));

@@ -49,16 +49,6 @@ make_trace (void)
   return trace;
 }
 
-static guint
-find_track (KymoTrace  *trace,
-            const char *name)
-{
-  for (guint i = 0; i < kymo_trace_get_n_tracks (trace); i++)
-    if (g_strcmp0 (kymo_track_get_name (kymo_trace_get_track (trace, i)), name) == 0)
-      return i;
-  g_assert_not_reached ();
-}
-
 /* The top of depth 0 of @track's row, in widget coordinates. */
 static int
 lane_top (KymoSession *session,
@@ -148,7 +138,7 @@ test_cpu_band (void)
 {
   g_autoptr(KymoTrace) trace = make_trace ();
   g_autoptr(KymoSession) session = kymo_session_new (trace);
-  guint w0 = find_track (trace, "worker 0"), w1 = find_track (trace, "worker 1"), w2 = find_track (trace, "worker 2");
+  guint w0 = d9l_find_track (trace, "worker 0"), w1 = d9l_find_track (trace, "worker 1"), w2 = d9l_find_track (trace, "worker 2");
   KymoTimelineCpu cpu;
   GdkRGBA fg = { 0, 0, 0, 1 }, background = { 1, 1, 1, 1 };
   Pixels p;
@@ -237,7 +227,7 @@ test_wake_markers (void)
   KymoDial9Analysis *analysis = kymo_dial9_analysis_get (session);
   KymoDial9Tasks *tasks;
   const KymoDial9Task *rows;
-  guint w0 = find_track (trace, "worker 0"), w1 = find_track (trace, "worker 1"), w2 = find_track (trace, "worker 2");
+  guint w0 = d9l_find_track (trace, "worker 0"), w1 = d9l_find_track (trace, "worker 1"), w2 = d9l_find_track (trace, "worker 2");
   guint task1 = G_MAXUINT;
   int x, y0, y1, y2;
   Pixels before, after;
@@ -337,7 +327,7 @@ test_collapse_group (void)
   GtkWidget *timeline = kymo_timeline_new (session);
   GtkWidget *window;
   GListModel *model = kymo_track_list_get_model (KYMO_TRACK_LIST (list));
-  guint alpha = find_track (trace, "alpha"), w0 = find_track (trace, "worker 0"), w2 = find_track (trace, "worker 2");
+  guint alpha = d9l_find_track (trace, "alpha"), w0 = d9l_find_track (trace, "worker 0"), w2 = d9l_find_track (trace, "worker 2");
   GtkSingleSelection *selection;
   GtkWidget *expander, *view;
   int top_w2, y_poll, removed = 0;
