@@ -473,7 +473,8 @@ kymo_timeline_describe_at (KymoTimeline *self,
           g_string_append_printf (text, _("Duration: %s"), duration);
         g_string_append_c (text, '\n');
         g_string_append_printf (text, _("Depth: %u"), kymo_track_get_span_depth (track, ref.index));
-        append_period_share (self, text, ref.track, start);
+        /* The middle: a parked span begins where a period ends. */
+        append_period_share (self, text, ref.track, start + (end - start) / 2);
         break;
       }
     case KYMO_EVENT_KIND_INSTANT:

@@ -14,6 +14,7 @@
 #include "kymo-timeline-layout.h"
 #include "kymo-track-list.h"
 #include "kymo-track-row.h"
+#include "details/kymo-details-pane.h"
 #include "dial9/kymo-dial9-analysis.h"
 #include "kymo-test-widget.h"
 #include "../dial9/dial9-lanes-scenario.h"
@@ -412,6 +413,54 @@ test_collapse_group (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The value next to the key @key (a key and its value are siblings). */
+static const char *
+value_of (GtkWidget  *root,
+          const char *key)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), key) == 0)
+    {
+      GtkWidget *value = gtk_widget_get_next_sibling (root);
+      return GTK_IS_LABEL (value) ? gtk_label_get_text (GTK_LABEL (value)) : NULL;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      const char *found = value_of (child, key);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* A selected poll's details tell the active period it ran in and how much
+ * of it the worker's thread was on a CPU. */
+static void
+test_period_details (void)
+{
+  g_autoptr(KymoTrace) trace = make_trace ();
+  g_autoptr(KymoSession) session = kymo_session_new (trace);
+  GtkWidget *pane = kymo_details_pane_new (session);
+  GtkWidget *window = show (pane);
+  KymoDial9Analysis *analysis = kymo_dial9_analysis_get (session);
+  guint w0 = d9l_find_track (trace, "worker 0");
+  KymoEventRef ref = { w0, KYMO_EVENT_KIND_SPAN, 0 };
+
+  kymo_test_wait_until (analysis_ready, analysis);
+  ref.index = kymo_track_find_span_at (kymo_trace_get_track (trace, w0), 0, 1300 * D9L_US);
+  g_assert_cmpuint (ref.index, !=, G_MAXUINT32);
+  kymo_session_select_event (session, &ref);
+  kymo_test_spin ();
+  g_assert_cmpstr (value_of (pane, "On CPU"), ==, "25 % (250 µs)");
+  g_assert_cmpstr (value_of (pane, "Worker"), ==, "50 % of its active time");
+
+  /* Parked time is no active period */
+  ref.index = kymo_track_find_span_at (kymo_trace_get_track (trace, w0), 0, 2500 * D9L_US);
+  kymo_session_select_event (session, &ref);
+  kymo_test_spin ();
+  g_assert_null (value_of (pane, "On CPU"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -420,5 +469,6 @@ main (int   argc,
   g_test_add_func ("/worker-lanes/cpu-band", test_cpu_band);
   g_test_add_func ("/worker-lanes/wake-markers", test_wake_markers);
   g_test_add_func ("/worker-lanes/collapse-group", test_collapse_group);
+  g_test_add_func ("/worker-lanes/period-details", test_period_details);
   return g_test_run ();
 }

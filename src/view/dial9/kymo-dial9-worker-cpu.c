@@ -49,7 +49,8 @@ _kymo_dial9_add_active_period (KymoSession        *session,
   lanes = kymo_dial9_analysis_get_lanes (kymo_dial9_analysis_get (session));
   if (lanes == NULL || !kymo_session_get_event_extent (session, ref, &start, &end))
     return FALSE;
-  period = kymo_dial9_lanes_find_period (lanes, ref->track, start);
+  /* The middle: a parked span begins where a period ends. */
+  period = kymo_dial9_lanes_find_period (lanes, ref->track, start + (end - start) / 2);
   if (period == NULL)
     return FALSE;
 
