@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <glib/gi18n.h>
 
 #include "kymo-timeline-lanes.h"
@@ -156,22 +157,47 @@ kymo_timeline_cpu_draw_ticks (const KymoTimelineCpu *cpu,
     }
 }
 
-void
-kymo_timeline_cpu_draw_wakes (const KymoTimelineCpu *cpu,
-                              const KymoWakeMark    *marks,
-                              gsize                  n_marks,
-                              KymoTime               longest,
-                              GtkSnapshot           *snapshot,
-                              guint                  track,
-                              KymoTime               t0,
-                              KymoTime               t1,
-                              double                 px_per_ns,
-                              int                    width,
-                              float                  y,
-                              float                  h)
+static int
+compare_wakes (gconstpointer a,
+               gconstpointer b)
 {
+  const KymoWakeMark *x = a, *y = b;
+
+  return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+void
+kymo_timeline_wakes_set (KymoTimelineWakes  *wakes,
+                         const KymoWakeMark *marks,
+                         gsize               n_marks)
+{
+  g_clear_pointer (&wakes->marks, g_free);
+  wakes->n_marks = n_marks;
+  wakes->reach = 0;
+  if (n_marks == 0)
+    return;
+  wakes->marks = g_memdup2 (marks, n_marks * sizeof *marks);
+  qsort (wakes->marks, n_marks, sizeof *marks, compare_wakes);
+  for (gsize i = 0; i < n_marks; i++)
+    if (marks[i].poll_start != KYMO_TIME_NONE)
+      wakes->reach = MAX (wakes->reach, marks[i].poll_start - marks[i].ts);
+}
+
+void
+kymo_timeline_cpu_draw_wakes (const KymoTimelineCpu   *cpu,
+                              const KymoTimelineWakes *wakes,
+                              GtkSnapshot             *snapshot,
+                              guint                    track,
+                              KymoTime                 t0,
+                              KymoTime                 t1,
+                              double                   px_per_ns,
+                              int                      width,
+                              float                    y,
+                              float                    h)
+{
+  const KymoWakeMark *marks = wakes->marks;
+  gsize n_marks = wakes->n_marks, lo = 0, hi = n_marks;
   cairo_t *cr = NULL;
-  gsize lo = 0, hi = n_marks;
   /* A marker per column and side: a task woken a million times costs the
    * width of the window, not a million triangles. */
   double last_woken = -G_MAXDOUBLE, last_waker = -G_MAXDOUBLE;
@@ -180,7 +206,7 @@ kymo_timeline_cpu_draw_wakes (const KymoTimelineCpu *cpu,
     {
       gsize mid = lo + (hi - lo) / 2;
 
-      if (marks[mid].ts < t0 - longest)
+      if (marks[mid].ts < t0 - wakes->reach)
         lo = mid + 1;
       else
         hi = mid;

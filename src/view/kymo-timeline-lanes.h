@@ -54,21 +54,30 @@ void           kymo_timeline_cpu_draw_ticks    (const KymoTimelineCpu *cpu,
                                                 KymoTime               t1,
                                                 double                 px_per_ns,
                                                 float                  y);
-/* The wake markers that land on @track (sorted by time in @marks): on the
- * woken lane a triangle at the wake and a line to the poll it led to; on
- * the waker's lane a notch at its bottom. */
-void           kymo_timeline_cpu_draw_wakes    (const KymoTimelineCpu *cpu,
+/* The selected task's wakes, by time, and the longest wake → poll wait. */
+typedef struct {
+  KymoWakeMark *marks;
+  gsize         n_marks;
+  KymoTime      reach;
+} KymoTimelineWakes;
+
+/* Copies @marks (NULL, 0: frees what @wakes holds). */
+void           kymo_timeline_wakes_set         (KymoTimelineWakes     *wakes,
                                                 const KymoWakeMark    *marks,
-                                                gsize                  n_marks,
-                                                KymoTime               longest,
-                                                GtkSnapshot           *snapshot,
-                                                guint                  track,
-                                                KymoTime               t0,
-                                                KymoTime               t1,
-                                                double                 px_per_ns,
-                                                int                    width,
-                                                float                  y,
-                                                float                  h);
+                                                gsize                  n_marks);
+/* The wake markers that land on @track: on the woken lane a triangle at
+ * the wake and a line to the poll it led to; on the waker's lane a
+ * triangle at its bottom. */
+void           kymo_timeline_cpu_draw_wakes    (const KymoTimelineCpu   *cpu,
+                                                const KymoTimelineWakes *wakes,
+                                                GtkSnapshot             *snapshot,
+                                                guint                    track,
+                                                KymoTime                 t0,
+                                                KymoTime                 t1,
+                                                double                   px_per_ns,
+                                                int                      width,
+                                                float                    y,
+                                                float                    h);
 /* The "On CPU" scale, right-aligned at @right, its bottom at @bottom;
  * returns its top. */
 float          kymo_timeline_cpu_append_legend (const KymoTimelineCpu *cpu,

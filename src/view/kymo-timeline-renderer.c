@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -62,9 +61,7 @@ struct _KymoTimelineRenderer
   KymoTimelineSched *sched;        /* dial9: kernel scheduling delays */
   KymoTimelineCpu    cpu;          /* dial9: on-CPU band, samples, wakes */
   KymoDial9Lanes    *lanes;
-  KymoWakeMark      *wakes;        /* the selected task's, by time */
-  gsize              n_wakes;
-  KymoTime           wake_reach;   /* longest wake → poll */
+  KymoTimelineWakes  wakes;        /* the selected task's */
 };
 
 /* Shared per frame: where the window is and how to map time to x. */
@@ -255,7 +252,7 @@ kymo_timeline_renderer_free (KymoTimelineRenderer *self)
   g_free (self->flow_order);
   g_clear_pointer (&self->sched, kymo_timeline_sched_free);
   g_clear_pointer (&self->lanes, kymo_dial9_lanes_unref);
-  g_free (self->wakes);
+  kymo_timeline_wakes_set (&self->wakes, NULL, 0);
   g_free (self);
 }
 
@@ -272,15 +269,6 @@ kymo_timeline_renderer_set_lanes (KymoTimelineRenderer *self,
     self->lanes = kymo_dial9_lanes_ref (lanes);
 }
 
-static int
-compare_wakes (gconstpointer a,
-               gconstpointer b)
-{
-  const KymoWakeMark *x = a, *y = b;
-
-  return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
 void
 kymo_timeline_renderer_set_wake_marks (KymoTimelineRenderer *self,
                                        const KymoWakeMark   *marks,
@@ -289,16 +277,7 @@ kymo_timeline_renderer_set_wake_marks (KymoTimelineRenderer *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (marks != NULL || n_marks == 0);
 
-  g_clear_pointer (&self->wakes, g_free);
-  self->n_wakes = n_marks;
-  self->wake_reach = 0;
-  if (n_marks == 0)
-    return;
-  self->wakes = g_memdup2 (marks, n_marks * sizeof *marks);
-  qsort (self->wakes, n_marks, sizeof *marks, compare_wakes);
-  for (gsize i = 0; i < n_marks; i++)
-    if (marks[i].poll_start != KYMO_TIME_NONE)
-      self->wake_reach = MAX (self->wake_reach, marks[i].poll_start - marks[i].ts);
+  kymo_timeline_wakes_set (&self->wakes, marks, n_marks);
 }
 
 const KymoTimelineStats *
@@ -1395,10 +1374,8 @@ draw_worker_extras (Frame *f,
   kymo_timeline_cpu_draw_band (&self->cpu, self->lanes, f->snapshot, track, f->t0, f->t1, f->px_per_ns,
                                lane_y - KYMO_TIMELINE_CPU_BAND, KYMO_TIMELINE_CPU_BAND - 1);
   kymo_timeline_cpu_draw_ticks (&self->cpu, self->lanes, f->snapshot, track, f->t0, f->t1, f->px_per_ns, lane_y);
-  if (self->n_wakes > 0)
-    kymo_timeline_cpu_draw_wakes (&self->cpu, self->wakes, self->n_wakes, self->wake_reach, f->snapshot, track,
-                                  f->t0, f->t1, f->px_per_ns, f->viewport->width, lane_y,
-                                  KYMO_TIMELINE_LANE_HEIGHT);
+  kymo_timeline_cpu_draw_wakes (&self->cpu, &self->wakes, f->snapshot, track, f->t0, f->t1, f->px_per_ns,
+                                f->viewport->width, lane_y, KYMO_TIMELINE_LANE_HEIGHT);
 }
 
 static void
