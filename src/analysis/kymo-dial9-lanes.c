@@ -20,10 +20,16 @@ typedef struct {
   gboolean unpark;
 } Reading;
 
+typedef struct {
+  KymoTime cpu;
+  KymoTime active;
+} Sums;
+
 struct _KymoDial9Lanes
 {
   guint    n_tracks;
   GArray **periods;   /* [n_tracks]: KymoCpuPeriod, or NULL */
+  GArray **sums;      /* [n_tracks]: Sums before each period, and the total */
   GArray **samples;   /* [n_tracks]: KymoTime, or NULL */
   gboolean has_cpu;
 };
@@ -98,6 +104,7 @@ kymo_dial9_lanes_new (KymoTrace *trace)
   self->n_tracks = kymo_trace_get_n_tracks (trace);
   self->periods = g_new0 (GArray *, MAX (self->n_tracks, 1));
   self->samples = g_new0 (GArray *, MAX (self->n_tracks, 1));
+  self->sums = g_new0 (GArray *, MAX (self->n_tracks, 1));
   readings = g_new0 (GArray *, MAX (self->n_tracks, 1));
 
   kind_cpu = kymo_trace_lookup_name (trace, "cpu");
@@ -126,6 +133,20 @@ kymo_dial9_lanes_new (KymoTrace *trace)
       pair_readings (readings[t], lane (self->periods, t, sizeof (KymoCpuPeriod)));
       self->has_cpu |= self->periods[t]->len > 0;
       g_array_unref (readings[t]);
+      {
+        const KymoCpuPeriod *p = (const KymoCpuPeriod *) (gpointer) self->periods[t]->data;
+        GArray *sums = lane (self->sums, t, sizeof (Sums));
+        Sums sum = { 0, 0 };
+
+        g_array_set_size (sums, self->periods[t]->len + 1);
+        for (guint i = 0; i < self->periods[t]->len; i++)
+          {
+            g_array_index (sums, Sums, i) = sum;
+            sum.cpu += p[i].cpu;
+            sum.active += p[i].end - p[i].start;
+          }
+        g_array_index (sums, Sums, self->periods[t]->len) = sum;
+      }
     }
   g_free (readings);
 
@@ -152,7 +173,9 @@ lanes_clear (gpointer data)
     {
       g_clear_pointer (&self->periods[t], g_array_unref);
       g_clear_pointer (&self->samples[t], g_array_unref);
+      g_clear_pointer (&self->sums[t], g_array_unref);
     }
+  g_free (self->sums);
   g_free (self->periods);
   g_free (self->samples);
 }
@@ -212,6 +235,28 @@ kymo_dial9_lanes_find_period (KymoDial9Lanes *self,
   return &p[lo - 1];
 }
 
+void
+kymo_dial9_lanes_sum_periods (KymoDial9Lanes *self,
+                              guint           track,
+                              gsize           lo,
+                              gsize           hi,
+                              KymoTime       *cpu,
+                              KymoTime       *active)
+{
+  gsize n;
+  const Sums *sums;
+
+  kymo_dial9_lanes_get_periods (self, track, &n);
+  *cpu = 0;
+  *active = 0;
+  hi = MIN (hi, n);
+  if (lo >= hi)
+    return;
+  sums = (const Sums *) (gpointer) self->sums[track]->data;
+  *cpu = sums[hi].cpu - sums[lo].cpu;
+  *active = sums[hi].active - sums[lo].active;
+}
+
 gboolean
 kymo_dial9_lanes_get_cpu_total (KymoDial9Lanes *self,
                                 guint           track,
@@ -219,15 +264,9 @@ kymo_dial9_lanes_get_cpu_total (KymoDial9Lanes *self,
                                 KymoTime       *active)
 {
   gsize n;
-  const KymoCpuPeriod *p = kymo_dial9_lanes_get_periods (self, track, &n);
 
-  *cpu = 0;
-  *active = 0;
-  for (gsize i = 0; i < n; i++)
-    {
-      *cpu += p[i].cpu;
-      *active += p[i].end - p[i].start;
-    }
+  kymo_dial9_lanes_get_periods (self, track, &n);
+  kymo_dial9_lanes_sum_periods (self, track, 0, n, cpu, active);
   return n > 0;
 }
 

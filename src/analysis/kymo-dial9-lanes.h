@@ -46,7 +46,15 @@ const KymoCpuPeriod *kymo_dial9_lanes_get_periods    (KymoDial9Lanes *self,
 const KymoCpuPeriod *kymo_dial9_lanes_find_period    (KymoDial9Lanes *self,
                                                       guint           track,
                                                       KymoTime        ts);
-/* Sums over @track's periods; FALSE when it has none. */
+/* Sums over @track's periods [@lo, @hi), in O(1): what a pixel column
+ * holding many periods shows. */
+void                 kymo_dial9_lanes_sum_periods    (KymoDial9Lanes *self,
+                                                      guint           track,
+                                                      gsize           lo,
+                                                      gsize           hi,
+                                                      KymoTime       *cpu,
+                                                      KymoTime       *active);
+/* Sums over all of @track's periods; FALSE when it has none. */
 gboolean             kymo_dial9_lanes_get_cpu_total  (KymoDial9Lanes *self,
                                                       guint           track,
                                                       KymoTime       *cpu,

@@ -64,6 +64,27 @@ kymo_timeline_cpu_band_applies (KymoTrace *trace,
          kymo_timeline_heat_applies (trace) && kymo_trace_lookup_name (trace, "park") != G_MAXUINT32;
 }
 
+/* The first of @p[@lo, @n) starting at or after @ts. */
+static gsize
+first_starting_from (const KymoCpuPeriod *p,
+                     gsize                lo,
+                     gsize                n,
+                     KymoTime             ts)
+{
+  gsize hi = n;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (p[mid].start < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 void
 kymo_timeline_cpu_draw_band (const KymoTimelineCpu *cpu,
                              KymoDial9Lanes        *lanes,
@@ -93,20 +114,27 @@ kymo_timeline_cpu_draw_band (const KymoTimelineCpu *cpu,
       else
         hi = mid;
     }
-  for (gsize i = lo; i < n && p[i].start <= t1; i++)
+  for (gsize i = lo; i < n && p[i].start <= t1;)
     {
       double x0 = (p[i].start - t0) * px_per_ns, x1 = (p[i].end - t0) * px_per_ns;
-      KymoTime cpu_ns = p[i].cpu, wall = p[i].end - p[i].start;
+      gsize j = i + 1;
+      KymoTime cpu_ns, wall;
 
-      /* Zoomed out, the periods starting in one column are drawn as one,
-       * shaded by their pooled share. */
-      while (i + 1 < n && floor ((p[i + 1].start - t0) * px_per_ns) <= floor (x1) && p[i + 1].start <= t1)
+      /* Zoomed out, the periods starting in the column where this one ends
+       * are drawn with it, shaded by their pooled share: found by binary
+       * search and summed in O(1), so a frame costs its width, not the
+       * number of periods. */
+      for (;;)
         {
-          i++;
-          cpu_ns += p[i].cpu;
-          wall += p[i].end - p[i].start;
-          x1 = (p[i].end - t0) * px_per_ns;
+          KymoTime column_end = t0 + (KymoTime) ceil ((floor (x1) + 1) / px_per_ns);
+          gsize k = first_starting_from (p, j, n, MIN (column_end, t1 + 1));
+
+          if (k == j)
+            break;
+          j = k;
+          x1 = (p[j - 1].end - t0) * px_per_ns;
         }
+      kymo_dial9_lanes_sum_periods (lanes, track, i, j, &cpu_ns, &wall);
       x0 = MAX (MAX (x0, covered), -2);
       if (x1 - x0 < 1)
         x1 = x0 + 1;
@@ -114,6 +142,7 @@ kymo_timeline_cpu_draw_band (const KymoTimelineCpu *cpu,
       gtk_snapshot_append_color (snapshot,
                                  kymo_timeline_cpu_colour (cpu, wall > 0 ? (double) cpu_ns / wall : 0),
                                  &GRAPHENE_RECT_INIT (x0, y, x1 - x0, h));
+      i = j;
     }
 }
 
@@ -130,6 +159,7 @@ kymo_timeline_cpu_draw_ticks (const KymoTimelineCpu *cpu,
   const KymoTime *ts;
   gsize n, lo = 0, hi;
   double last = -G_MAXDOUBLE;
+
 
   if (lanes == NULL)
     return;
@@ -149,7 +179,24 @@ kymo_timeline_cpu_draw_ticks (const KymoTimelineCpu *cpu,
       double x = floor ((ts[i] - t0) * px_per_ns);
 
       if (x == last)
-        continue;
+        {
+          /* The rest of this column: skip it by binary search, so dense
+           * samples cost the window's width. */
+          KymoTime next = t0 + (KymoTime) ceil ((x + 1) / px_per_ns);
+          gsize a = i, b = n;
+
+          while (a < b)
+            {
+              gsize mid = a + (b - a) / 2;
+
+              if (ts[mid] < next)
+                a = mid + 1;
+              else
+                b = mid;
+            }
+          i = MAX (a, i + 1) - 1;
+          continue;
+        }
       last = x;
       /* A nail driven into the poll: the head shows over any colour. */
       gtk_snapshot_append_color (snapshot, &cpu->tick, &GRAPHENE_RECT_INIT (x - 1, y + 1, 3, 2));

@@ -80,6 +80,12 @@ test_shares (void)
   g_assert_true (kymo_dial9_lanes_get_cpu_total (lanes, w0, &cpu, &active));
   g_assert_cmpint (cpu, ==, 1000 * D9L_US);
   g_assert_cmpint (active, ==, 2000 * D9L_US);
+  /* Any run of periods, as a zoomed-out column pools them */
+  kymo_dial9_lanes_sum_periods (lanes, w0, 1, 2, &cpu, &active);
+  g_assert_cmpint (cpu, ==, 750 * D9L_US);
+  g_assert_cmpint (active, ==, 1000 * D9L_US);
+  kymo_dial9_lanes_sum_periods (lanes, w0, 2, 9, &cpu, &active);
+  g_assert_cmpint (active, ==, 0);
 
   /* The period holding a time, and none while parked */
   g_assert_true (kymo_dial9_lanes_find_period (lanes, w0, 1100 * D9L_US) == &p[0]);
