@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "kymo-timeline-lanes.h"
@@ -64,26 +65,34 @@ kymo_timeline_cpu_band_applies (KymoTrace *trace,
          kymo_timeline_heat_applies (trace) && kymo_trace_lookup_name (trace, "park") != G_MAXUINT32;
 }
 
-/* The first of @p[@lo, @n) starting at or after @ts. */
+/* The first of the @n records of @size bytes at @base, from @lo on, whose
+ * time (a KymoTime @offset bytes in) is at or after @ts; times ascend. */
 static gsize
-first_starting_from (const KymoCpuPeriod *p,
-                     gsize                lo,
-                     gsize                n,
-                     KymoTime             ts)
+lower_bound (gconstpointer base,
+             gsize         size,
+             gsize         offset,
+             gsize         lo,
+             gsize         n,
+             KymoTime      ts)
 {
   gsize hi = n;
 
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
+      KymoTime t;
 
-      if (p[mid].start < ts)
+      memcpy (&t, (const guint8 *) base + mid * size + offset, sizeof t);
+      if (t < ts)
         lo = mid + 1;
       else
         hi = mid;
     }
   return lo;
 }
+
+#define PERIODS_FROM(p, lo, n, field, ts) \
+  lower_bound ((p), sizeof (KymoCpuPeriod), G_STRUCT_OFFSET (KymoCpuPeriod, field), (lo), (n), (ts))
 
 void
 kymo_timeline_cpu_draw_band (const KymoTimelineCpu *cpu,
@@ -97,24 +106,14 @@ kymo_timeline_cpu_draw_band (const KymoTimelineCpu *cpu,
                              float                  h)
 {
   const KymoCpuPeriod *p;
-  gsize n, lo = 0, hi;
+  gsize n;
   double covered = -G_MAXDOUBLE;
 
   if (lanes == NULL)
     return;
   p = kymo_dial9_lanes_get_periods (lanes, track, &n);
-  /* Periods of a worker do not overlap: the first ending in the window. */
-  hi = n;
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (p[mid].end < t0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  for (gsize i = lo; i < n && p[i].start <= t1;)
+  /* Periods of a worker do not overlap: from the first ending in the window. */
+  for (gsize i = PERIODS_FROM (p, 0, n, end, t0); i < n && p[i].start <= t1;)
     {
       double x0 = (p[i].start - t0) * px_per_ns, x1 = (p[i].end - t0) * px_per_ns;
       gsize j = i + 1;
@@ -127,7 +126,7 @@ kymo_timeline_cpu_draw_band (const KymoTimelineCpu *cpu,
       for (;;)
         {
           KymoTime column_end = t0 + (KymoTime) ceil ((floor (x1) + 1) / px_per_ns);
-          gsize k = first_starting_from (p, j, n, MIN (column_end, t1 + 1));
+          gsize k = PERIODS_FROM (p, j, n, start, MIN (column_end, t1 + 1));
 
           if (k == j)
             break;
@@ -157,24 +156,14 @@ kymo_timeline_cpu_draw_ticks (const KymoTimelineCpu *cpu,
                               float                  y)
 {
   const KymoTime *ts;
-  gsize n, lo = 0, hi;
+  gsize n;
   double last = -G_MAXDOUBLE;
 
 
   if (lanes == NULL)
     return;
   ts = kymo_dial9_lanes_get_cpu_samples (lanes, track, &n);
-  hi = n;
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (ts[mid] < t0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  for (gsize i = lo; i < n && ts[i] <= t1; i++)
+  for (gsize i = lower_bound (ts, sizeof *ts, 0, 0, n, t0); i < n && ts[i] <= t1; i++)
     {
       double x = floor ((ts[i] - t0) * px_per_ns);
 
@@ -183,18 +172,8 @@ kymo_timeline_cpu_draw_ticks (const KymoTimelineCpu *cpu,
           /* The rest of this column: skip it by binary search, so dense
            * samples cost the window's width. */
           KymoTime next = t0 + (KymoTime) ceil ((x + 1) / px_per_ns);
-          gsize a = i, b = n;
 
-          while (a < b)
-            {
-              gsize mid = a + (b - a) / 2;
-
-              if (ts[mid] < next)
-                a = mid + 1;
-              else
-                b = mid;
-            }
-          i = MAX (a, i + 1) - 1;
+          i = MAX (lower_bound (ts, sizeof *ts, 0, i, n, next), i + 1) - 1;
           continue;
         }
       last = x;
@@ -243,22 +222,15 @@ kymo_timeline_cpu_draw_wakes (const KymoTimelineCpu   *cpu,
                               float                    h)
 {
   const KymoWakeMark *marks = wakes->marks;
-  gsize n_marks = wakes->n_marks, lo = 0, hi = n_marks;
+  gsize n_marks = wakes->n_marks;
   cairo_t *cr = NULL;
   /* A marker per column and side: a task woken a million times costs the
    * width of the window, not a million triangles. */
   double last_woken = -G_MAXDOUBLE, last_waker = -G_MAXDOUBLE;
 
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (marks[mid].ts < t0 - wakes->reach)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  for (gsize i = lo; i < n_marks && marks[i].ts <= t1; i++)
+  for (gsize i = lower_bound (marks, sizeof *marks, G_STRUCT_OFFSET (KymoWakeMark, ts), 0, n_marks,
+                              t0 - wakes->reach);
+       i < n_marks && marks[i].ts <= t1; i++)
     {
       const KymoWakeMark *m = &marks[i];
       double x = floor ((m->ts - t0) * px_per_ns) + 0.5;
