@@ -72,25 +72,29 @@ wakers_text (KymoDial9Tasks *tasks,
              guint           row)
 {
   const KymoDial9Task *rows;
-  const KymoDial9Wake *wakes;
+  const KymoRecord *records;
+  const guint32 *wakes;
   g_autoptr(GArray) wakers = g_array_new (FALSE, FALSE, sizeof (Waker));
   g_autoptr(GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   GString *out;
-  gsize n, n_rows;
+  gsize n, n_rows, n_records;
 
   rows = kymo_dial9_tasks_get_rows (tasks, &n_rows);
+  records = kymo_records_get_all (kymo_trace_get_records (kymo_dial9_tasks_get_trace (tasks)), &n_records);
   wakes = kymo_dial9_tasks_get_wakes_of (tasks, row, &n);
   for (gsize i = 0; i < n; i++)
     {
-      gpointer v = g_hash_table_lookup (index, &wakes[i].waker_id);
+      /* A wake record's value is the waking task's id. */
+      guint64 waker_id = records[wakes[i]].value;
+      gpointer v = g_hash_table_lookup (index, &waker_id);
 
       if (v == NULL)
         {
-          Waker w = { wakes[i].waker_id, 0 };
+          Waker w = { waker_id, 0 };
 
           g_array_append_val (wakers, w);
           v = GUINT_TO_POINTER (wakers->len);
-          g_hash_table_insert (index, g_memdup2 (&wakes[i].waker_id, sizeof (guint64)), v);
+          g_hash_table_insert (index, g_memdup2 (&waker_id, sizeof (guint64)), v);
         }
       g_array_index (wakers, Waker, GPOINTER_TO_UINT (v) - 1).count++;
     }
