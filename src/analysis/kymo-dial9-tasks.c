@@ -30,22 +30,39 @@ struct _KymoDial9Tasks
   guint32           n_pois;
 };
 
-/* Where the previous lookup on a track ended: records of one worker come
- * in time order within a batch, so the next lookup is a few spans on. */
+/* A worker's depth-0 spans (its polls and parks), with where the previous
+ * lookup by time ended: records of one worker come in time order within a
+ * batch, so the next lookup is a few spans on. */
 typedef struct {
-  const KymoSpan *spans;         /* depth 0 */
+  const KymoSpan *spans;
   gsize           n;
   gsize           first;         /* of depth 0 in kymo_track_get_spans() */
   gsize           at;
   guint32        *row_of;
   guint32         runtime;
   gboolean        ready;
+  gboolean        polled;        /* poll records name this track */
 } Lane;
 
+/* A poll record, found again from its span's source. */
 typedef struct {
-  guint32 row;                   /* made when the record was met, or PENDING */
+  guint64 task_id;
+  guint32 track;
+  guint32 pad;
+} PollAt;
+
+typedef struct {
+  guint64 task_id;               /* woken */
   guint32 record;
+  guint32 row;
 } WakeAt;
+
+/* Where a row's spawn location was read: the first poll of its first
+ * track in file order. */
+typedef struct {
+  guint32 track;
+  guint32 source;
+} LocAt;
 
 #define PENDING G_MAXUINT32
 
@@ -61,6 +78,7 @@ typedef struct {
   gsize                    n_records;
   const KymoPoiThresholds *thresholds;  /* NULL: no points of interest */
   GArray                  *rows;        /* KymoDial9Task, as made */
+  GArray                  *loc_at;      /* LocAt, per row as made */
   /* A task's first row: by id for the dense ids tasks have, in a hash
    * table beyond; rows of the same id in other runtimes by (id, runtime). */
   guint32                 *first_row;   /* row + 1 */
@@ -70,8 +88,15 @@ typedef struct {
   GHashTable              *other_rows;  /* RowKey * → row + 1 */
   guint32                  default_runtime;
   Lane                    *lanes;
+  /* Poll records by source: a bit per source from the first record's,
+   * the count of bits before each word, and the records' numbers in
+   * that order. A span's source finds its poll in a few cache lines. */
+  guint32                  base;
+  gsize                    n_words;
+  guint64                 *is_poll;
+  guint32                 *before;
+  GArray                  *polls;       /* PollAt, file order */
   GArray                  *wakes;       /* WakeAt, file order */
-  GArray                  *pending;     /* guint32 positions in wakes */
   GArray                  *later;       /* record indexes of spawns and terminations */
   GArray                  *pois;        /* KymoPoi, as found */
 } Builder;
@@ -148,6 +173,7 @@ new_row (Builder *b,
   row.spawned = row.terminated = KYMO_TIME_NONE;
   row.instrumented = TRUE;
   g_array_append_val (b->rows, row);
+  g_array_set_size (b->loc_at, b->rows->len);
   return b->rows->len - 1;
 }
 
@@ -307,44 +333,21 @@ add_poi (Builder     *b,
   g_array_append_val (b->pois, poi);
 }
 
-/* A poll record meets the span it drew by start and source. */
 static void
 add_poll (Builder          *b,
           const KymoRecord *r)
 {
-  Lane *lane = lane_for (b, r->track);
-  const KymoSpan *span;
-  KymoDial9Task *task;
-  KymoTime dur;
-  guint32 row;
-  gsize i;
+  guint32 at = r->source - b->base;
+  PollAt poll = { r->key, r->track, 0 };
 
-  if (lane == NULL)
+  /* Sources only grow; a record out of order (damage) is left out. */
+  if (r->track >= b->self->n_tracks || r->source < b->base || (gsize) (at >> 6) >= b->n_words ||
+      (b->polls->len > 0 && at <= b->before[0]))
     return;
-  for (i = lane_lower_bound (lane, r->ts); i < lane->n && lane->spans[i].start == r->ts; i++)
-    if (lane->spans[i].source == r->source)
-      break;
-  if (i >= lane->n || lane->spans[i].start != r->ts)
-    return;
-  lane->at = i + 1;
-  if (lane->row_of == NULL)
-    lane->row_of = g_new0 (guint32, lane->n);
-  if (lane->row_of[i] != 0)
-    return;
-
-  span = &lane->spans[i];
-  row = row_for (b, r->key, lane->runtime);
-  lane->row_of[i] = row + 1;
-  task = row_at (b, row);
-  dur = span->end - span->start;
-  task->polls++;
-  task->poll_total += dur;
-  task->poll_max = MAX (task->poll_max, dur);
-  /* Poll spans are named after the spawn location: the first met. */
-  if (task->spawn_loc == 0)
-    task->spawn_loc = kymo_span_name (span);
-  if (b->thresholds != NULL && dur > b->thresholds->long_poll_ns)
-    add_poi (b, KYMO_POI_LONG_POLL, span->start, span->end, dur, r->track, (guint32) (lane->first + i), 0);
+  b->before[0] = at;
+  b->is_poll[at >> 6] |= G_GUINT64_CONSTANT (1) << (at & 63);
+  g_array_append_val (b->polls, poll);
+  b->lanes[r->track].polled = TRUE;
 }
 
 static void
@@ -352,16 +355,8 @@ add_wake (Builder          *b,
           const KymoRecord *r,
           guint32           index)
 {
-  WakeAt wake = { first_row (b, r->key), index };
+  WakeAt wake = { r->key, index, PENDING };
 
-  /* A task is woken before its first poll: its row is known later. */
-  if (wake.row == PENDING)
-    {
-      guint32 at = b->wakes->len;
-      g_array_append_val (b->pending, at);
-    }
-  else
-    row_at (b, wake.row)->wakes++;
   g_array_append_val (b->wakes, wake);
 }
 
@@ -398,6 +393,15 @@ read_records (Builder *b)
   guint32 kind_unpark = b->thresholds != NULL ? kymo_trace_lookup_name (trace, "unpark") : G_MAXUINT32;
   const KymoRecord *records = b->records;
 
+  if (b->n_records > 0)
+    {
+      b->base = records[0].source;
+      b->n_words = ((gsize) (records[b->n_records - 1].source - b->base) >> 6) + 1;
+      b->is_poll = g_new0 (guint64, b->n_words);
+      /* [0] holds the last poll's place until the counts are made. */
+      b->before = g_new0 (guint32, b->n_words);
+    }
+
   for (gsize i = 0; i < b->n_records; i++)
     {
       const KymoRecord *r = &records[i];
@@ -416,16 +420,138 @@ read_records (Builder *b)
           g_array_append_val (b->later, index);
         }
     }
+
+  {
+    guint32 sum = 0;
+
+    for (gsize w = 0; w < b->n_words; w++)
+      {
+        b->before[w] = sum;
+        sum += (guint32) __builtin_popcountll (b->is_poll[w]);
+      }
+  }
+}
+
+/* The poll record whose event drew @span, or NULL. */
+static inline const PollAt *
+poll_of (Builder        *b,
+         const KymoSpan *span)
+{
+  guint32 at = span->source - b->base;
+  guint64 word, bit;
+
+  if (span->source < b->base || (gsize) (at >> 6) >= b->n_words)
+    return NULL;
+  word = b->is_poll[at >> 6];
+  bit = G_GUINT64_CONSTANT (1) << (at & 63);
+  if ((word & bit) == 0)
+    return NULL;
+  return &g_array_index (b->polls, PollAt, b->before[at >> 6] + __builtin_popcountll (word & (bit - 1)));
+}
+
+/* The samples of each track, in time order: @first gets n_tracks + 1
+ * offsets into the returned sample indexes. */
+static guint32 *
+samples_by_track (KymoTrace              *trace,
+                  guint                   n_tracks,
+                  const KymoStackSample **samples_out,
+                  guint32               **first_out)
+{
+  gsize n_samples;
+  const KymoStackSample *samples = kymo_stacks_get_samples (kymo_trace_get_stacks (trace), &n_samples);
+  guint32 *first = g_new0 (guint32, n_tracks + 2);
+  g_autofree guint32 *at = NULL;
+  guint32 *by_track;
+
+  for (gsize i = 0; i < n_samples; i++)
+    if (samples[i].track < n_tracks)
+      first[samples[i].track + 1]++;
+  for (guint t = 0; t < n_tracks; t++)
+    first[t + 1] += first[t];
+  at = g_memdup2 (first, sizeof (guint32) * (n_tracks + 1));
+  by_track = g_new (guint32, MAX (first[n_tracks], 1));
+  for (gsize i = 0; i < n_samples; i++)
+    if (samples[i].track < n_tracks)
+      by_track[at[samples[i].track]++] = (guint32) i;
+  *samples_out = samples;
+  *first_out = first;
+  return by_track;
+}
+
+/* Each polled worker's spans in order, each meeting its poll record by
+ * source: the rows and their counts, and the points of interest a poll
+ * makes by itself: long polls, and polls with samples in them (each
+ * track's samples met with a cursor). Rows are made track by track, in
+ * start order. */
+static void
+read_polls (Builder *b)
+{
+  KymoDial9Tasks *self = b->self;
+  gboolean pois = b->thresholds != NULL;
+  g_autofree guint32 *sample_first = NULL;
+  g_autofree guint32 *by_track = NULL;
+  const KymoStackSample *samples = NULL;
+
+  if (pois)
+    by_track = samples_by_track (b->trace, self->n_tracks, &samples, &sample_first);
+  for (guint t = 0; t < self->n_tracks; t++)
+    {
+      Lane *lane = b->lanes[t].polled ? lane_for (b, t) : NULL;
+      guint32 k = pois ? sample_first[t] : 0, k_end = pois ? sample_first[t + 1] : 0;
+
+      if (lane == NULL)
+        continue;
+      lane->row_of = g_new0 (guint32, lane->n);
+      for (gsize i = 0; i < lane->n; i++)
+        {
+          const KymoSpan *span = &lane->spans[i];
+          const PollAt *poll = poll_of (b, span);
+          KymoDial9Task *task;
+          LocAt *loc;
+          KymoTime dur;
+          guint32 row, name, count = 0;
+
+          if (poll == NULL || poll->track != t)
+            continue;
+          row = row_for (b, poll->task_id, lane->runtime);
+          lane->row_of[i] = row + 1;
+          task = row_at (b, row);
+          dur = span->end - span->start;
+          task->polls++;
+          task->poll_total += dur;
+          task->poll_max = MAX (task->poll_max, dur);
+          /* Poll spans are named after the spawn location: the first in
+           * file order of the task's first track. */
+          name = kymo_span_name (span);
+          loc = &g_array_index (b->loc_at, LocAt, row);
+          if (name != 0 && (task->spawn_loc == 0 || (loc->track == t && span->source < loc->source)))
+            {
+              task->spawn_loc = name;
+              *loc = (LocAt) { t, span->source };
+            }
+          if (!pois)
+            continue;
+          if (dur > b->thresholds->long_poll_ns)
+            add_poi (b, KYMO_POI_LONG_POLL, span->start, span->end, dur, t, (guint32) (lane->first + i), 0);
+          while (k < k_end && samples[by_track[k]].ts < span->start)
+            k++;
+          for (guint32 j = k; j < k_end && samples[by_track[j]].ts <= span->end; j++)
+            count++;
+          if (count > 0)
+            add_poi (b, KYMO_POI_CPU_SAMPLES, span->start, span->end, dur, t, (guint32) (lane->first + i), count);
+        }
+    }
 }
 
 /* What needed every poll seen: spawns and terminations (in file order, the
- * last spawn wins), and the wakes of tasks not polled yet then. */
+ * last spawn wins), and the wakes. */
 static void
 settle_rows (Builder *b)
 {
   guint32 kind_spawn = kymo_trace_lookup_name (b->trace, "spawn");
   guint32 name_poll = kymo_trace_lookup_name (b->trace, "poll");
   WakeAt *wakes = (WakeAt *) (gpointer) b->wakes->data;
+  guint n_wakes = b->wakes->len;
 
   /* Spans of polls without a location are named "poll". */
   for (guint i = 0; i < b->rows->len; i++)
@@ -448,12 +574,10 @@ settle_rows (Builder *b)
         row->terminated = r->ts;
     }
 
-  for (guint i = 0; i < b->pending->len; i++)
+  for (guint i = 0; i < n_wakes; i++)
     {
-      WakeAt *wake = &wakes[g_array_index (b->pending, guint32, i)];
-
-      wake->row = any_row_for (b, b->records[wake->record].key);
-      row_at (b, wake->row)->wakes++;
+      wakes[i].row = any_row_for (b, wakes[i].task_id);
+      row_at (b, wakes[i].row)->wakes++;
     }
 }
 
@@ -517,84 +641,39 @@ slices (const KymoDial9Task *rows,
   return first;
 }
 
-/* The samples of each track, in time order: @first gets n_tracks + 1
- * offsets into the returned sample indexes. */
-static guint32 *
-samples_by_track (KymoTrace              *trace,
-                  guint                   n_tracks,
-                  const KymoStackSample **samples_out,
-                  guint32               **first_out)
-{
-  gsize n_samples;
-  const KymoStackSample *samples = kymo_stacks_get_samples (kymo_trace_get_stacks (trace), &n_samples);
-  guint32 *first = g_new0 (guint32, n_tracks + 2);
-  g_autofree guint32 *at = NULL;
-  guint32 *by_track;
-
-  for (gsize i = 0; i < n_samples; i++)
-    if (samples[i].track < n_tracks)
-      first[samples[i].track + 1]++;
-  for (guint t = 0; t < n_tracks; t++)
-    first[t + 1] += first[t];
-  at = g_memdup2 (first, sizeof (guint32) * (n_tracks + 1));
-  by_track = g_new (guint32, MAX (first[n_tracks], 1));
-  for (gsize i = 0; i < n_samples; i++)
-    if (samples[i].track < n_tracks)
-      by_track[at[samples[i].track]++] = (guint32) i;
-  *samples_out = samples;
-  *first_out = first;
-  return by_track;
-}
-
-/* Each worker's spans in order: every poll to its row's slice (row_of
- * takes the rows' final numbers on the way), and the points of interest
- * that need a task settled or the samples: polls of uninstrumented tasks,
- * and polls with samples in them (each track's samples met with a
- * cursor). */
+/* Each worker's polls to their rows' slices, by track then span (row_of
+ * takes the rows' final numbers on the way), and the polls of
+ * uninstrumented tasks, known once the spawns are read. */
 static void
 place_polls (Builder       *b,
              const guint32 *rank)
 {
   KymoDial9Tasks *self = b->self;
-  gboolean pois = b->thresholds != NULL;
   g_autofree guint32 *at = g_memdup2 (self->poll_first, sizeof (guint32) * (self->n_rows + 1));
-  g_autofree guint32 *sample_first = NULL;
-  g_autofree guint32 *by_track = NULL;
-  const KymoStackSample *samples = NULL;
 
-  if (pois)
-    by_track = samples_by_track (b->trace, self->n_tracks, &samples, &sample_first);
   for (guint t = 0; t < self->n_tracks; t++)
     {
       Lane *lane = &b->lanes[t];
       guint32 *row_of = lane->row_of;
-      guint32 k = pois ? sample_first[t] : 0, k_end = pois ? sample_first[t + 1] : 0;
 
       if (row_of == NULL)
         continue;
       for (gsize i = 0; i < lane->n; i++)
         {
-          const KymoSpan *span;
-          guint32 row, count = 0, j;
+          guint32 row;
 
           if (row_of[i] == 0)
             continue;
           row = rank[row_of[i] - 1];
           row_of[i] = row + 1;
           self->polls[at[row]++] = (KymoDial9PollRef) { t, (guint32) (lane->first + i) };
-          if (!pois)
-            continue;
-          span = &lane->spans[i];
-          if (!self->rows[row].instrumented)
-            add_poi (b, KYMO_POI_UNINSTRUMENTED, span->start, span->end, span->end - span->start, t,
-                     (guint32) (lane->first + i), 0);
-          while (k < k_end && samples[by_track[k]].ts < span->start)
-            k++;
-          for (j = k; j < k_end && samples[by_track[j]].ts <= span->end; j++)
-            count++;
-          if (count > 0)
-            add_poi (b, KYMO_POI_CPU_SAMPLES, span->start, span->end, span->end - span->start, t,
-                     (guint32) (lane->first + i), count);
+          if (b->thresholds != NULL && !self->rows[row].instrumented)
+            {
+              const KymoSpan *span = &lane->spans[i];
+
+              add_poi (b, KYMO_POI_UNINSTRUMENTED, span->start, span->end, span->end - span->start, t,
+                       (guint32) (lane->first + i), 0);
+            }
         }
       self->row_of[t] = g_steal_pointer (&lane->row_of);
     }
@@ -653,17 +732,19 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   b.thresholds = thresholds;
   b.records = kymo_records_get_all (kymo_trace_get_records (trace), &b.n_records);
   b.rows = g_array_new (FALSE, FALSE, sizeof (KymoDial9Task));
+  b.loc_at = g_array_new (FALSE, TRUE, sizeof (LocAt));
   /* Ids past this are rare enough for a hash table (and a damaged id must
    * not make a table of gigabytes). */
   b.max_first_row = (gsize) MIN ((guint64) b.n_records * 4 + 65536, G_MAXUINT32);
   b.default_runtime = only_runtime (trace);
   b.lanes = g_new0 (Lane, self->n_tracks + 1);
+  b.polls = g_array_new (FALSE, FALSE, sizeof (PollAt));
   b.wakes = g_array_new (FALSE, FALSE, sizeof (WakeAt));
-  b.pending = g_array_new (FALSE, FALSE, sizeof (guint32));
   b.later = g_array_new (FALSE, FALSE, sizeof (guint32));
   b.pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
 
   read_records (&b);
+  read_polls (&b);
   settle_rows (&b);
   rank = g_new (guint32, b.rows->len + 1);
   sort_rows (&b, rank);
@@ -689,9 +770,12 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   g_free (b.first_row);
   g_clear_pointer (&b.far_rows, g_hash_table_unref);
   g_clear_pointer (&b.other_rows, g_hash_table_unref);
+  g_free (b.is_poll);
+  g_free (b.before);
   g_array_unref (b.rows);
+  g_array_unref (b.loc_at);
+  g_array_unref (b.polls);
   g_array_unref (b.wakes);
-  g_array_unref (b.pending);
   g_array_unref (b.later);
   g_array_unref (b.pois);
   return self;
