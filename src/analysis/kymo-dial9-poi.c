@@ -100,7 +100,9 @@ radix_sort (RadixKey *a,
  * first as positions in it: the time order stably sorted by severity,
  * longest first. Radix passes over 16-byte keys and one gather: the
  * severities are random, so a merge sort would take log2 (n) passes over
- * the 40-byte points. */
+ * the 40-byte points. A trace shorter than 52 days with fewer than 512
+ * tracks (all of them, in practice) has start, kind and track in one key,
+ * so one sort and one gather make the time order. */
 KymoPoi *
 _kymo_dial9_pois_order (const KymoPoi *pois,
                         guint32        n,
@@ -109,14 +111,32 @@ _kymo_dial9_pois_order (const KymoPoi *pois,
   g_autofree RadixKey *a = g_new (RadixKey, MAX (n, 1));
   g_autofree RadixKey *b = g_new (RadixKey, MAX (n, 1));
   KymoPoi *timed = g_new (KymoPoi, MAX (n, 1));
+  guint64 first = G_MAXUINT64, last = 0;
+  guint32 max_track = 0;
   RadixKey *sorted;
 
   for (guint32 i = 0; i < n; i++)
-    a[i] = (RadixKey) { (guint64) pois[i].kind << 32 | pois[i].track, i, 0 };
-  sorted = radix_sort (a, b, n);
-  for (guint32 i = 0; i < n; i++)
-    sorted[i].key = ORDERED (pois[sorted[i].index].start);
-  sorted = radix_sort (sorted, sorted == a ? b : a, n);
+    {
+      first = MIN (first, ORDERED (pois[i].start));
+      last = MAX (last, ORDERED (pois[i].start));
+      max_track = MAX (max_track, pois[i].track);
+    }
+  if (n > 0 && max_track < (1 << 9) && last - first < G_GUINT64_CONSTANT (1) << 52)
+    {
+      for (guint32 i = 0; i < n; i++)
+        a[i] = (RadixKey) { (ORDERED (pois[i].start) - first) << 12 | (guint64) pois[i].kind << 9 | pois[i].track,
+                            i, 0 };
+      sorted = radix_sort (a, b, n);
+    }
+  else
+    {
+      for (guint32 i = 0; i < n; i++)
+        a[i] = (RadixKey) { (guint64) pois[i].kind << 32 | pois[i].track, i, 0 };
+      sorted = radix_sort (a, b, n);
+      for (guint32 i = 0; i < n; i++)
+        sorted[i].key = ORDERED (pois[sorted[i].index].start);
+      sorted = radix_sort (sorted, sorted == a ? b : a, n);
+    }
   for (guint32 i = 0; i < n; i++)
     timed[i] = pois[sorted[i].index];
 

@@ -39,17 +39,14 @@ typedef struct {
   gsize           first;         /* of depth 0 in kymo_track_get_spans() */
   gsize           at;
   guint32        *row_of;
+  KymoTime       *reach;         /* per block of REACH_BLOCK spans: the latest end up to its last */
   guint32         runtime;
   gboolean        ready;
   gboolean        polled;        /* poll records name this track */
 } Lane;
 
-/* A poll record, found again from its span's source. */
-typedef struct {
-  guint64 task_id;
-  guint32 track;
-  guint32 pad;
-} PollAt;
+#define REACH_SHIFT 4
+#define REACH_BLOCK (1 << REACH_SHIFT)
 
 typedef struct {
   guint64 task_id;               /* woken */
@@ -95,9 +92,14 @@ typedef struct {
   gsize                    n_words;
   guint64                 *is_poll;
   guint32                 *before;
-  GArray                  *polls;       /* PollAt, file order */
-  GArray                  *wakes;       /* WakeAt, file order */
+  /* Room for every record is taken up front: only what is written is
+   * touched, and nothing is copied as it grows. */
+  guint64                 *poll_tasks;  /* the task of each poll record, file order */
+  gsize                    n_polls;
+  WakeAt                  *wakes;       /* file order */
+  gsize                    n_wakes;
   GArray                  *later;       /* record indexes of spawns and terminations */
+  GArray                  *unparks;     /* record indexes of unparks past the threshold */
   GArray                  *pois;        /* KymoPoi, as found */
 } Builder;
 
@@ -299,11 +301,36 @@ lane_lower_bound (Lane     *lane,
   return lo;
 }
 
+/* How far the spans reach: a running maximum of the ends, kept at the
+ * last span of each block (so, for any span, at least how far those up to
+ * it reach, and at most REACH_BLOCK spans more). */
+static inline void
+lane_reach_step (Lane     *lane,
+                 gsize     i,
+                 KymoTime *running)
+{
+  *running = MAX (*running, lane->spans[i].end);
+  if ((i & (REACH_BLOCK - 1)) == REACH_BLOCK - 1 || i == lane->n - 1)
+    lane->reach[i >> REACH_SHIFT] = *running;
+}
+
+static void
+lane_ensure_reach (Lane *lane)
+{
+  KymoTime running = G_MININT64;
+
+  if (lane->reach != NULL)
+    return;
+  lane->reach = g_new (KymoTime, (lane->n >> REACH_SHIFT) + 1);
+  for (gsize i = 0; i < lane->n; i++)
+    lane_reach_step (lane, i, &running);
+}
+
 /* The span of @lane holding @ts (inclusive at both ends), the shortest
  * when several do (the first on a tie), as kymo_track_find_span_at() says;
- * G_MAXUINT32 for none. Depth-0 spans of a worker follow each other
- * (polls, parks), so the candidates are those just before @ts that reach
- * it: the walk back stops at the first that does not. */
+ * G_MAXUINT32 for none. The walk back from the first span after @ts stops
+ * where no span before reaches @ts: on a worker, at once (its polls and
+ * parks follow each other). */
 static guint32
 lane_span_at (Lane     *lane,
               KymoTime  ts)
@@ -312,9 +339,11 @@ lane_span_at (Lane     *lane,
   gsize i = ts < G_MAXINT64 ? lane_lower_bound (lane, ts + 1) : lane->n;
   guint32 best = G_MAXUINT32;
 
+  lane_ensure_reach (lane);
   lane->at = i;
-  for (; i > 0 && spans[i - 1].end >= ts; i--)
-    if (best == G_MAXUINT32 || spans[i - 1].end - spans[i - 1].start <= spans[best].end - spans[best].start)
+  for (; i > 0 && lane->reach[(i - 1) >> REACH_SHIFT] >= ts; i--)
+    if (spans[i - 1].end >= ts &&
+        (best == G_MAXUINT32 || spans[i - 1].end - spans[i - 1].start <= spans[best].end - spans[best].start))
       best = (guint32) (i - 1);
   return best == G_MAXUINT32 ? G_MAXUINT32 : (guint32) (lane->first + best);
 }
@@ -338,15 +367,14 @@ add_poll (Builder          *b,
           const KymoRecord *r)
 {
   guint32 at = r->source - b->base;
-  PollAt poll = { r->key, r->track, 0 };
 
   /* Sources only grow; a record out of order (damage) is left out. */
   if (r->track >= b->self->n_tracks || r->source < b->base || (gsize) (at >> 6) >= b->n_words ||
-      (b->polls->len > 0 && at <= b->before[0]))
+      (b->n_polls > 0 && at <= b->before[0]))
     return;
   b->before[0] = at;
   b->is_poll[at >> 6] |= G_GUINT64_CONSTANT (1) << (at & 63);
-  g_array_append_val (b->polls, poll);
+  b->poll_tasks[b->n_polls++] = r->key;
   b->lanes[r->track].polled = TRUE;
 }
 
@@ -355,30 +383,37 @@ add_wake (Builder          *b,
           const KymoRecord *r,
           guint32           index)
 {
-  WakeAt wake = { r->key, index, PENDING };
-
-  g_array_append_val (b->wakes, wake);
+  b->wakes[b->n_wakes++] = (WakeAt) { r->key, index, PENDING };
 }
 
-/* An unpark says how long the kernel kept the worker waiting. */
+/* An unpark says how long the kernel kept the worker waiting: past the
+ * threshold, it is looked at once the polls are read. */
 static void
-add_sched_delay (Builder          *b,
-                 const KymoRecord *r)
+add_unpark (Builder          *b,
+            const KymoRecord *r,
+            guint32           index)
 {
-  Lane *lane;
-  KymoTime wait;
-  guint32 span = G_MAXUINT32;
+  if (r->track >= b->self->n_tracks || r->value > (guint64) G_MAXINT64 / 2 ||
+      (KymoTime) r->value <= b->thresholds->sched_delay_ns)
+    return;
+  g_array_append_val (b->unparks, index);
+}
 
-  if (r->track >= b->self->n_tracks || r->value > (guint64) G_MAXINT64 / 2)
-    return;
-  wait = (KymoTime) r->value;
-  if (wait <= b->thresholds->sched_delay_ns)
-    return;
-  /* The park it ends, to select. */
-  lane = lane_for (b, r->track);
-  if (lane != NULL && r->ts > 0)
-    span = lane_span_at (lane, r->ts - 1);
-  add_poi (b, KYMO_POI_SCHED_DELAY, r->ts - wait, r->ts, wait, r->track, span, 0);
+static void
+add_sched_delays (Builder *b)
+{
+  for (guint i = 0; i < b->unparks->len; i++)
+    {
+      const KymoRecord *r = &b->records[g_array_index (b->unparks, guint32, i)];
+      KymoTime wait = (KymoTime) r->value;
+      Lane *lane = lane_for (b, r->track);
+      guint32 span = G_MAXUINT32;
+
+      /* The park it ends, to select. */
+      if (lane != NULL && r->ts > 0)
+        span = lane_span_at (lane, r->ts - 1);
+      add_poi (b, KYMO_POI_SCHED_DELAY, r->ts - wait, r->ts, wait, r->track, span, 0);
+    }
 }
 
 /* The one pass over the records. */
@@ -400,20 +435,22 @@ read_records (Builder *b)
       b->is_poll = g_new0 (guint64, b->n_words);
       /* [0] holds the last poll's place until the counts are made. */
       b->before = g_new0 (guint32, b->n_words);
+      b->poll_tasks = g_new (guint64, b->n_records);
+      b->wakes = g_new (WakeAt, b->n_records);
     }
 
   for (gsize i = 0; i < b->n_records; i++)
     {
       const KymoRecord *r = &records[i];
 
-      if (r->kind == G_MAXUINT32)
+      if (G_UNLIKELY (r->kind == G_MAXUINT32))
         continue;
       if (r->kind == kind_poll)
         add_poll (b, r);
       else if (r->kind == kind_wake)
         add_wake (b, r, (guint32) i);
       else if (r->kind == kind_unpark)
-        add_sched_delay (b, r);
+        add_unpark (b, r, (guint32) i);
       else if (r->kind == kind_spawn || r->kind == kind_term)
         {
           guint32 index = (guint32) i;
@@ -432,8 +469,8 @@ read_records (Builder *b)
   }
 }
 
-/* The poll record whose event drew @span, or NULL. */
-static inline const PollAt *
+/* The task of the poll record whose event drew @span, or NULL. */
+static inline const guint64 *
 poll_of (Builder        *b,
          const KymoSpan *span)
 {
@@ -446,7 +483,7 @@ poll_of (Builder        *b,
   bit = G_GUINT64_CONSTANT (1) << (at & 63);
   if ((word & bit) == 0)
     return NULL;
-  return &g_array_index (b->polls, PollAt, b->before[at >> 6] + __builtin_popcountll (word & (bit - 1)));
+  return &b->poll_tasks[b->before[at >> 6] + __builtin_popcountll (word & (bit - 1))];
 }
 
 /* The samples of each track, in time order: @first gets n_tracks + 1
@@ -498,22 +535,30 @@ read_polls (Builder *b)
     {
       Lane *lane = b->lanes[t].polled ? lane_for (b, t) : NULL;
       guint32 k = pois ? sample_first[t] : 0, k_end = pois ? sample_first[t + 1] : 0;
+      KymoTime running = G_MININT64;
 
       if (lane == NULL)
         continue;
       lane->row_of = g_new0 (guint32, lane->n);
+      /* The points' spans are looked up on workers: their reach is taken
+       * on the way. */
+      if (pois)
+        lane->reach = g_new (KymoTime, (lane->n >> REACH_SHIFT) + 1);
       for (gsize i = 0; i < lane->n; i++)
         {
           const KymoSpan *span = &lane->spans[i];
-          const PollAt *poll = poll_of (b, span);
+          const guint64 *task_id = poll_of (b, span);
           KymoDial9Task *task;
           LocAt *loc;
           KymoTime dur;
           guint32 row, name, count = 0;
 
-          if (poll == NULL || poll->track != t)
+          if (pois)
+            lane_reach_step (lane, i, &running);
+          /* A source is one event: the poll record's track is this one. */
+          if (task_id == NULL)
             continue;
-          row = row_for (b, poll->task_id, lane->runtime);
+          row = row_for (b, *task_id, lane->runtime);
           lane->row_of[i] = row + 1;
           task = row_at (b, row);
           dur = span->end - span->start;
@@ -550,8 +595,7 @@ settle_rows (Builder *b)
 {
   guint32 kind_spawn = kymo_trace_lookup_name (b->trace, "spawn");
   guint32 name_poll = kymo_trace_lookup_name (b->trace, "poll");
-  WakeAt *wakes = (WakeAt *) (gpointer) b->wakes->data;
-  guint n_wakes = b->wakes->len;
+  WakeAt *wakes = b->wakes;
 
   /* Spans of polls without a location are named "poll". */
   for (guint i = 0; i < b->rows->len; i++)
@@ -574,7 +618,7 @@ settle_rows (Builder *b)
         row->terminated = r->ts;
     }
 
-  for (guint i = 0; i < n_wakes; i++)
+  for (gsize i = 0; i < b->n_wakes; i++)
     {
       wakes[i].row = any_row_for (b, wakes[i].task_id);
       row_at (b, wakes[i].row)->wakes++;
@@ -685,9 +729,9 @@ place_wakes (Builder       *b,
 {
   KymoDial9Tasks *self = b->self;
   g_autofree guint32 *at = g_memdup2 (self->wake_first, sizeof (guint32) * (self->n_rows + 1));
-  const WakeAt *wakes = (const WakeAt *) (gpointer) b->wakes->data;
+  const WakeAt *wakes = b->wakes;
 
-  for (guint i = 0; i < b->wakes->len; i++)
+  for (gsize i = 0; i < b->n_wakes; i++)
     self->wakes[at[rank[wakes[i].row]]++] = wakes[i].record;
 }
 
@@ -738,9 +782,8 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   b.max_first_row = (gsize) MIN ((guint64) b.n_records * 4 + 65536, G_MAXUINT32);
   b.default_runtime = only_runtime (trace);
   b.lanes = g_new0 (Lane, self->n_tracks + 1);
-  b.polls = g_array_new (FALSE, FALSE, sizeof (PollAt));
-  b.wakes = g_array_new (FALSE, FALSE, sizeof (WakeAt));
   b.later = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b.unparks = g_array_new (FALSE, FALSE, sizeof (guint32));
   b.pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
 
   read_records (&b);
@@ -758,6 +801,7 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
 
   if (thresholds != NULL)
     {
+      add_sched_delays (&b);
       add_wake_delays (&b);
       self->n_pois = b.pois->len;
       self->worst = g_new (guint32, MAX (self->n_pois, 1));
@@ -765,7 +809,10 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
     }
 
   for (guint t = 0; t < self->n_tracks; t++)
-    g_free (b.lanes[t].row_of);
+    {
+      g_free (b.lanes[t].row_of);
+      g_free (b.lanes[t].reach);
+    }
   g_free (b.lanes);
   g_free (b.first_row);
   g_clear_pointer (&b.far_rows, g_hash_table_unref);
@@ -774,9 +821,10 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   g_free (b.before);
   g_array_unref (b.rows);
   g_array_unref (b.loc_at);
-  g_array_unref (b.polls);
-  g_array_unref (b.wakes);
+  g_free (b.poll_tasks);
+  g_free (b.wakes);
   g_array_unref (b.later);
+  g_array_unref (b.unparks);
   g_array_unref (b.pois);
   return self;
 }
