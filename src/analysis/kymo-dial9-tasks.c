@@ -11,6 +11,7 @@
 
 #include "kymo-dial9-tasks.h"
 #include "kymo-dial9-poi-private.h"
+#include "kymo-parts.h"
 #include "kymo-short-path.h"
 
 struct _KymoDial9Tasks
@@ -100,6 +101,11 @@ typedef struct {
   gsize                    n_wakes;
   GArray                  *later;       /* record indexes of spawns and terminations */
   GArray                  *unparks;     /* record indexes of unparks past the threshold */
+  /* Made on another thread while the records are read (see SidePart). */
+  const KymoStackSample   *samples;
+  guint32                 *sample_first; /* [n_tracks + 1] into by_track */
+  guint32                 *by_track;    /* sample indexes, by track then time */
+  GArray                  *late_flows;  /* indexes of flows past the wake threshold */
   GArray                  *pois;        /* KymoPoi, as found */
 } Builder;
 
@@ -486,16 +492,13 @@ poll_of (Builder        *b,
   return &b->poll_tasks[b->before[at >> 6] + __builtin_popcountll (word & (bit - 1))];
 }
 
-/* The samples of each track, in time order: @first gets n_tracks + 1
- * offsets into the returned sample indexes. */
-static guint32 *
-samples_by_track (KymoTrace              *trace,
-                  guint                   n_tracks,
-                  const KymoStackSample **samples_out,
-                  guint32               **first_out)
+/* The samples of each track, in time order. */
+static void
+samples_by_track (Builder *b)
 {
+  guint n_tracks = b->self->n_tracks;
   gsize n_samples;
-  const KymoStackSample *samples = kymo_stacks_get_samples (kymo_trace_get_stacks (trace), &n_samples);
+  const KymoStackSample *samples = kymo_stacks_get_samples (kymo_trace_get_stacks (b->trace), &n_samples);
   guint32 *first = g_new0 (guint32, n_tracks + 2);
   g_autofree guint32 *at = NULL;
   guint32 *by_track;
@@ -510,9 +513,47 @@ samples_by_track (KymoTrace              *trace,
   for (gsize i = 0; i < n_samples; i++)
     if (samples[i].track < n_tracks)
       by_track[at[samples[i].track]++] = (guint32) i;
-  *samples_out = samples;
-  *first_out = first;
-  return by_track;
+  b->samples = samples;
+  b->sample_first = first;
+  b->by_track = by_track;
+}
+
+/* Wake → poll: the flows from the wakes that scheduled a task to its
+ * poll, those past the threshold. */
+static void
+find_late_flows (Builder *b)
+{
+  gsize n_flows;
+  const KymoFlow *flows = kymo_trace_get_flows (b->trace, &n_flows);
+
+  for (gsize i = 0; i < n_flows; i++)
+    if (flows[i].to_ts - flows[i].from_ts > b->thresholds->wake_delay_ns && flows[i].to_track < b->self->n_tracks)
+      {
+        guint32 index = (guint32) i;
+        g_array_append_val (b->late_flows, index);
+      }
+}
+
+/* The points of interest read the samples and the flows, arrays as long
+ * as the records: one part each, read on another thread while this one
+ * reads the records (they only read the sealed trace, and write what no
+ * one else reads before kymo_parts_wait()). */
+enum {
+  SIDE_SAMPLES,
+  SIDE_FLOWS,
+  N_SIDE_PARTS,
+};
+
+static void
+side_part (guint    index,
+           gpointer user_data)
+{
+  Builder *b = user_data;
+
+  if (index == SIDE_SAMPLES)
+    samples_by_track (b);
+  else
+    find_late_flows (b);
 }
 
 /* Each polled worker's spans in order, each meeting its poll record by
@@ -525,12 +566,10 @@ read_polls (Builder *b)
 {
   KymoDial9Tasks *self = b->self;
   gboolean pois = b->thresholds != NULL;
-  g_autofree guint32 *sample_first = NULL;
-  g_autofree guint32 *by_track = NULL;
-  const KymoStackSample *samples = NULL;
+  const KymoStackSample *samples = b->samples;
+  const guint32 *sample_first = b->sample_first;
+  const guint32 *by_track = b->by_track;
 
-  if (pois)
-    by_track = samples_by_track (b->trace, self->n_tracks, &samples, &sample_first);
   for (guint t = 0; t < self->n_tracks; t++)
     {
       Lane *lane = b->lanes[t].polled ? lane_for (b, t) : NULL;
@@ -735,22 +774,18 @@ place_wakes (Builder       *b,
     self->wakes[at[rank[wakes[i].row]]++] = wakes[i].record;
 }
 
-/* Wake → poll: the flow from the wake that scheduled a task to its poll. */
 static void
 add_wake_delays (Builder *b)
 {
   gsize n_flows;
   const KymoFlow *flows = kymo_trace_get_flows (b->trace, &n_flows);
 
-  for (gsize i = 0; i < n_flows; i++)
+  for (guint i = 0; i < b->late_flows->len; i++)
     {
-      const KymoFlow *f = &flows[i];
+      const KymoFlow *f = &flows[g_array_index (b->late_flows, guint32, i)];
       KymoTime delay = f->to_ts - f->from_ts;
-      Lane *lane;
+      Lane *lane = lane_for (b, f->to_track);
 
-      if (delay <= b->thresholds->wake_delay_ns || f->to_track >= b->self->n_tracks)
-        continue;
-      lane = lane_for (b, f->to_track);
       add_poi (b, KYMO_POI_WAKE_DELAY, f->from_ts, f->to_ts, delay, f->to_track,
                lane != NULL ? lane_span_at (lane, f->to_ts) : G_MAXUINT32, 0);
     }
@@ -762,6 +797,7 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
 {
   KymoDial9Tasks *self;
   g_autofree guint32 *rank = NULL;
+  g_autoptr(KymoParts) side = NULL;
   Builder b = { 0 };
 
   g_return_val_if_fail (KYMO_IS_TRACE (trace), NULL);
@@ -785,8 +821,13 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   b.later = g_array_new (FALSE, FALSE, sizeof (guint32));
   b.unparks = g_array_new (FALSE, FALSE, sizeof (guint32));
   b.pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
+  b.late_flows = g_array_new (FALSE, FALSE, sizeof (guint32));
 
+  if (thresholds != NULL)
+    side = kymo_parts_new (NULL, b.n_records, 0, N_SIDE_PARTS, 0, side_part, &b);
   read_records (&b);
+  if (side != NULL)
+    kymo_parts_wait (side, SIDE_SAMPLES);
   read_polls (&b);
   settle_rows (&b);
   rank = g_new (guint32, b.rows->len + 1);
@@ -802,6 +843,8 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   if (thresholds != NULL)
     {
       add_sched_delays (&b);
+      kymo_parts_wait (side, SIDE_FLOWS);
+      g_clear_pointer (&side, kymo_parts_free);
       add_wake_delays (&b);
       self->n_pois = b.pois->len;
       self->worst = g_new (guint32, MAX (self->n_pois, 1));
@@ -826,6 +869,9 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   g_array_unref (b.later);
   g_array_unref (b.unparks);
   g_array_unref (b.pois);
+  g_array_unref (b.late_flows);
+  g_free (b.sample_first);
+  g_free (b.by_track);
   return self;
 }
 
