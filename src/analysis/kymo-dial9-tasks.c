@@ -49,11 +49,14 @@ typedef struct {
 #define REACH_SHIFT 4
 #define REACH_BLOCK (1 << REACH_SHIFT)
 
+/* A wake record: the woken task's id when it fits (else FAR_ID: the
+ * record has it). */
 typedef struct {
-  guint64 task_id;               /* woken */
+  guint32 task_id;
   guint32 record;
-  guint32 row;
 } WakeAt;
+
+#define FAR_ID G_MAXUINT32
 
 /* Where a row's spawn location was read: the first poll of its first
  * track in file order. */
@@ -99,6 +102,10 @@ typedef struct {
   gsize                    n_polls;
   WakeAt                  *wakes;       /* file order */
   gsize                    n_wakes;
+  /* Wakes per woken task id: dense ids in a table, others hashed. */
+  guint32                 *wakes_of_id;
+  gsize                    n_wakes_of_id;
+  GHashTable              *wakes_of_far; /* guint64 * → count */
   GArray                  *later;       /* record indexes of spawns and terminations */
   GArray                  *unparks;     /* record indexes of unparks past the threshold */
   /* Made on another thread while the records are read (see SidePart). */
@@ -389,7 +396,31 @@ add_wake (Builder          *b,
           const KymoRecord *r,
           guint32           index)
 {
-  b->wakes[b->n_wakes++] = (WakeAt) { r->key, index, PENDING };
+  guint64 id = r->key;
+
+  b->wakes[b->n_wakes++] = (WakeAt) { id < FAR_ID ? (guint32) id : FAR_ID, index };
+  if (id >= b->n_wakes_of_id && id < b->max_first_row)
+    {
+      gsize n = MIN (MAX (id + 1, b->n_wakes_of_id * 2), b->max_first_row);
+
+      b->wakes_of_id = g_renew (guint32, b->wakes_of_id, n);
+      memset (b->wakes_of_id + b->n_wakes_of_id, 0, (n - b->n_wakes_of_id) * sizeof (guint32));
+      b->n_wakes_of_id = n;
+    }
+  if (id < b->n_wakes_of_id)
+    b->wakes_of_id[id]++;
+  else
+    {
+      gpointer v;
+
+      if (b->wakes_of_far == NULL)
+        b->wakes_of_far = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      v = g_hash_table_lookup (b->wakes_of_far, &id);
+      if (v == NULL)
+        g_hash_table_insert (b->wakes_of_far, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (1));
+      else
+        g_hash_table_insert (b->wakes_of_far, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (GPOINTER_TO_UINT (v) + 1));
+    }
 }
 
 /* An unpark says how long the kernel kept the worker waiting: past the
@@ -634,7 +665,6 @@ settle_rows (Builder *b)
 {
   guint32 kind_spawn = kymo_trace_lookup_name (b->trace, "spawn");
   guint32 name_poll = kymo_trace_lookup_name (b->trace, "poll");
-  WakeAt *wakes = b->wakes;
 
   /* Spans of polls without a location are named "poll". */
   for (guint i = 0; i < b->rows->len; i++)
@@ -657,10 +687,18 @@ settle_rows (Builder *b)
         row->terminated = r->ts;
     }
 
-  for (gsize i = 0; i < b->n_wakes; i++)
+  /* A task's wakes go to its first row, made here if it has none. */
+  for (gsize id = 0; id < b->n_wakes_of_id; id++)
+    if (b->wakes_of_id[id] != 0)
+      row_at (b, any_row_for (b, id))->wakes += b->wakes_of_id[id];
+  if (b->wakes_of_far != NULL)
     {
-      wakes[i].row = any_row_for (b, wakes[i].task_id);
-      row_at (b, wakes[i].row)->wakes++;
+      GHashTableIter iter;
+      gpointer key, value;
+
+      g_hash_table_iter_init (&iter, b->wakes_of_far);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        row_at (b, any_row_for (b, *(guint64 *) key))->wakes += GPOINTER_TO_UINT (value);
     }
 }
 
@@ -771,7 +809,11 @@ place_wakes (Builder       *b,
   const WakeAt *wakes = b->wakes;
 
   for (gsize i = 0; i < b->n_wakes; i++)
-    self->wakes[at[rank[wakes[i].row]]++] = wakes[i].record;
+    {
+      guint64 id = wakes[i].task_id != FAR_ID ? wakes[i].task_id : b->records[wakes[i].record].key;
+
+      self->wakes[at[rank[first_row (b, id)]]++] = wakes[i].record;
+    }
 }
 
 static void
@@ -866,6 +908,8 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   g_array_unref (b.loc_at);
   g_free (b.poll_tasks);
   g_free (b.wakes);
+  g_free (b.wakes_of_id);
+  g_clear_pointer (&b.wakes_of_far, g_hash_table_unref);
   g_array_unref (b.later);
   g_array_unref (b.unparks);
   g_array_unref (b.pois);
