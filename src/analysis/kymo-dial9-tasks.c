@@ -90,8 +90,9 @@ typedef struct {
   guint32                  default_runtime;
   Lane                    *lanes;
   /* Poll records by source: a bit per source from the first record's,
-   * the count of bits before each word, and the records' numbers in
-   * that order. A span's source finds its poll in a few cache lines. */
+   * the count of bits before each word, and the polls' tasks in that
+   * order. A span's source finds its poll's task in a few cache lines,
+   * whatever order the file's batches came in. */
   guint32                  base;
   gsize                    n_words;
   guint64                 *is_poll;
@@ -108,7 +109,7 @@ typedef struct {
   GHashTable              *wakes_of_far; /* guint64 * → count */
   GArray                  *later;       /* record indexes of spawns and terminations */
   GArray                  *unparks;     /* record indexes of unparks past the threshold */
-  /* Made on another thread while the records are read (see SidePart). */
+  /* Made on another thread while the records are read (see side_part()). */
   const KymoStackSample   *samples;
   guint32                 *sample_first; /* [n_tracks + 1] into by_track */
   guint32                 *by_track;    /* sample indexes, by track then time */

@@ -387,6 +387,42 @@ test_pois (void)
   }
 }
 
+/* Every prefix of the scenario (a file cut anywhere): whatever loads is
+ * analysed without a crash, and never finds more than the whole file has. */
+static void
+test_truncated (void)
+{
+  g_autoptr(GByteArray) b = scenario ();
+  KymoPoiThresholds t;
+
+  kymo_poi_thresholds_init_default (&t);
+  for (gsize len = 0; len <= b->len; len++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KymoTrace) trace = kymo_test_load_bytes (b->data, len, "dial9", &error);
+      g_autoptr(KymoDial9Tasks) tasks = NULL;
+      const KymoDial9Task *rows;
+      gsize n_rows;
+
+      if (trace == NULL)
+        continue;
+      tasks = kymo_dial9_tasks_new (trace, &t);
+      rows = kymo_dial9_tasks_get_rows (tasks, &n_rows);
+      g_assert_cmpuint (n_rows, <=, 2);
+      g_assert_cmpuint (kymo_dial9_tasks_get_n_polls (tasks), <=, 3);
+      g_assert_cmpuint (kymo_dial9_tasks_get_n_pois (tasks), <=, 5);
+      for (gsize r = 0; r < n_rows; r++)
+        {
+          gsize n;
+
+          kymo_dial9_tasks_get_polls_of (tasks, r, &n);
+          g_assert_cmpuint (n, ==, rows[r].polls);
+          kymo_dial9_tasks_get_wakes_of (tasks, r, &n);
+          g_assert_cmpuint (n, ==, rows[r].wakes);
+        }
+    }
+}
+
 /* A clock sync says trace time 1000 is 1700000000.123456789 s after the
  * epoch: a spawn 1000 ns later is 2023-11-14 22:13:20.123457789 UTC. */
 static void
@@ -435,6 +471,7 @@ main (int   argc,
   g_test_add_func ("/dial9-analysis/tasks-out-of-order", test_tasks_out_of_order);
   g_test_add_func ("/dial9-analysis/tasks-cli", test_tasks_cli);
   g_test_add_func ("/dial9-analysis/pois", test_pois);
+  g_test_add_func ("/dial9-analysis/truncated", test_truncated);
   g_test_add_func ("/dial9-analysis/absolute-time", test_absolute_time);
   return g_test_run ();
 }
