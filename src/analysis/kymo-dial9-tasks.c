@@ -570,6 +570,8 @@ find_late_flows (Builder *b)
  * as the records: one part each, read on another thread while this one
  * reads the records (they only read the sealed trace, and write what no
  * one else reads before kymo_parts_wait()). */
+#define SIDE_PARALLEL_MIN 1000000 /* records */
+
 enum {
   SIDE_SAMPLES,
   SIDE_FLOWS,
@@ -866,8 +868,9 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   b.pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
   b.late_flows = g_array_new (FALSE, FALSE, sizeof (guint32));
 
+  /* A thread costs more than a small trace's side arrays take to read. */
   if (thresholds != NULL)
-    side = kymo_parts_new (NULL, b.n_records, 0, N_SIDE_PARTS, 0, side_part, &b);
+    side = kymo_parts_new (NULL, b.n_records, SIDE_PARALLEL_MIN, N_SIDE_PARTS, 0, side_part, &b);
   read_records (&b);
   if (side != NULL)
     kymo_parts_wait (side, SIDE_SAMPLES);
