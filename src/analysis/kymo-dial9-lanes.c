@@ -296,20 +296,47 @@ kymo_cpu_period_share (const KymoCpuPeriod *period)
   return CLAMP ((double) period->cpu / (double) (period->end - period->start), 0, 1);
 }
 
-/* The first of @polls (indexes into @all, by start) starting at or after @ts. */
-static gsize
-first_poll_from (const KymoDial9Poll *all,
-                 const guint32       *polls,
-                 gsize                n,
-                 KymoTime             ts)
+/* The polls of a row come track by track, each track's in start order:
+ * the runs of one track, in turn. */
+typedef struct {
+  const KymoDial9PollRef *polls;
+  gsize                   n;
+  const KymoSpan         *spans;
+} PollRun;
+
+static GArray *
+poll_runs (KymoTrace              *trace,
+           const KymoDial9PollRef *polls,
+           gsize                   n_polls)
 {
-  gsize lo = 0, hi = n;
+  GArray *runs = g_array_new (FALSE, FALSE, sizeof (PollRun));
+
+  for (gsize i = 0; i < n_polls;)
+    {
+      PollRun run = { &polls[i], 0, NULL };
+      gsize n_spans;
+
+      while (i + run.n < n_polls && polls[i + run.n].track == polls[i].track)
+        run.n++;
+      run.spans = kymo_track_get_spans (kymo_trace_get_track (trace, polls[i].track), &n_spans);
+      g_array_append_val (runs, run);
+      i += run.n;
+    }
+  return runs;
+}
+
+/* The first poll of @run starting at or after @ts. */
+static gsize
+first_poll_from (const PollRun *run,
+                 KymoTime       ts)
+{
+  gsize lo = 0, hi = run->n;
 
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
 
-      if (all[polls[mid]].start < ts)
+      if (run->spans[run->polls[mid].span].start < ts)
         lo = mid + 1;
       else
         hi = mid;
@@ -322,10 +349,12 @@ kymo_dial9_tasks_dup_wake_marks (KymoDial9Tasks *tasks,
                                  guint           row,
                                  gsize          *n_marks)
 {
-  const KymoDial9Wake *wakes;
-  const KymoDial9Poll *all;
-  const guint32 *polls;
-  gsize n_wakes, n_all, n_polls, n_rows;
+  KymoTrace *trace;
+  const KymoRecord *records;
+  const guint32 *wakes;
+  const KymoDial9PollRef *polls;
+  gsize n_wakes, n_records, n_polls, n_rows;
+  g_autoptr(GArray) runs = NULL;
   KymoWakeMark *marks;
 
   g_return_val_if_fail (tasks != NULL, NULL);
@@ -338,27 +367,49 @@ kymo_dial9_tasks_dup_wake_marks (KymoDial9Tasks *tasks,
   wakes = kymo_dial9_tasks_get_wakes_of (tasks, row, &n_wakes);
   if (n_wakes == 0)
     return NULL;
-  all = kymo_dial9_tasks_get_polls (tasks, &n_all);
+  trace = kymo_dial9_tasks_get_trace (tasks);
+  records = kymo_records_get_all (kymo_trace_get_records (trace), &n_records);
   polls = kymo_dial9_tasks_get_polls_of (tasks, row, &n_polls);
+  runs = poll_runs (trace, polls, n_polls);
   marks = g_new (KymoWakeMark, n_wakes);
   for (gsize i = 0; i < n_wakes; i++)
     {
       KymoWakeMark *m = &marks[i];
-      gsize next = first_poll_from (all, polls, n_polls, wakes[i].ts);
+      const KymoRecord *wake = &records[wakes[i]];
+      guint32 waker = wake->value != 0 ? kymo_dial9_tasks_find_task (tasks, wake->value) : KYMO_DIAL9_NO_ROW;
 
-      m->ts = wakes[i].ts;
-      m->poll_start = next < n_polls ? all[polls[next]].start : KYMO_TIME_NONE;
-      m->track = next < n_polls ? all[polls[next]].track : KYMO_NO_TRACK;
+      m->ts = wake->ts;
+      m->poll_start = KYMO_TIME_NONE;
+      m->track = KYMO_NO_TRACK;
       m->waker_track = KYMO_NO_TRACK;
-      if (wakes[i].waker < n_rows)
+      /* The woken task's next poll, on whichever worker it came. */
+      for (guint r = 0; r < runs->len; r++)
+        {
+          const PollRun *run = &g_array_index (runs, PollRun, r);
+          gsize next = first_poll_from (run, wake->ts);
+
+          if (next < run->n && (m->poll_start == KYMO_TIME_NONE
+                                || run->spans[run->polls[next].span].start < m->poll_start))
+            {
+              m->poll_start = run->spans[run->polls[next].span].start;
+              m->track = run->polls[next].track;
+            }
+        }
+      if (waker != KYMO_DIAL9_NO_ROW)
         {
           gsize n_waker;
-          const guint32 *waker = kymo_dial9_tasks_get_polls_of (tasks, wakes[i].waker, &n_waker);
-          gsize k = first_poll_from (all, waker, n_waker, wakes[i].ts + 1);
+          const KymoDial9PollRef *waker_polls = kymo_dial9_tasks_get_polls_of (tasks, waker, &n_waker);
+          g_autoptr(GArray) waker_runs = poll_runs (trace, waker_polls, n_waker);
 
           /* The waker's poll running at the wake: the last one started by then. */
-          if (k > 0 && all[waker[k - 1]].end >= wakes[i].ts)
-            m->waker_track = all[waker[k - 1]].track;
+          for (guint r = 0; r < waker_runs->len && m->waker_track == KYMO_NO_TRACK; r++)
+            {
+              const PollRun *run = &g_array_index (waker_runs, PollRun, r);
+              gsize k = first_poll_from (run, wake->ts + 1);
+
+              if (k > 0 && run->spans[run->polls[k - 1].span].end >= wake->ts)
+                m->waker_track = run->polls[k - 1].track;
+            }
         }
     }
   *n_marks = n_wakes;

@@ -164,7 +164,7 @@ test_folder_order (void)
   g_assert_no_error (error);
   g_assert_cmpstr (kymo_trace_get_format (trace)->name, ==, "dial9");
   {
-    g_autoptr(KymoDial9Tasks) tasks = kymo_dial9_tasks_new (trace);
+    g_autoptr(KymoDial9Tasks) tasks = kymo_dial9_tasks_new (trace, NULL);
     gsize n;
 
     /* Three tasks per file: every file's polls are in */
@@ -199,7 +199,7 @@ test_folder_damage (void)
   g_assert_no_error (error);
   g_assert_null (kymo_trace_get_stop_error (trace));
 
-  tasks = kymo_dial9_tasks_new (trace);
+  tasks = kymo_dial9_tasks_new (trace, NULL);
   kymo_dial9_tasks_get_rows (tasks, &n);
   g_assert_cmpuint (n, ==, 9);
   /* The frame that was cut starts 1 + 2 + 3 + 1 bytes before the end */

@@ -129,7 +129,7 @@ static void
 test_wake_marks (void)
 {
   g_autoptr(KymoTrace) trace = load ();
-  g_autoptr(KymoDial9Tasks) tasks = kymo_dial9_tasks_new (trace);
+  g_autoptr(KymoDial9Tasks) tasks = kymo_dial9_tasks_new (trace, NULL);
   const KymoDial9Task *rows;
   g_autofree KymoWakeMark *marks = NULL;
   guint task1 = G_MAXUINT;
