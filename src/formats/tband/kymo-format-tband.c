@@ -20,6 +20,7 @@
 
 #include "kymo-byte-reader.h"
 #include "kymo-page-queue.h"
+#include "kymo-parts.h"
 #include "kymo-tband-cobs.h"
 #include "kymo-tband-events.h"
 #include "kymo-tband-input.h"
@@ -248,13 +249,13 @@ set_stop (GError        **stop,
  * A single stream is cut into segments that start right after a 0x00 byte:
  * frames end at every 0x00, so a segment's frames are exactly those a walk
  * from the start would find there, and segments can be parsed in any order
- * and by any thread. With a second processor a thread parses the segments
- * ahead of the model and, when it is far enough ahead, populates the pages
- * of the arrays the model is about to fill (populating never changes what
- * is in memory). The model does not wait for it for long: a segment that
- * is not ready when its turn comes is parsed in place, and the thread's
- * copy, if any, is dropped. The current core (set by core_id events) is the one state
- * that runs across segments: it is filled in as the model takes a batch.
+ * and by any thread. They are the parts of a KymoParts run: workers parse
+ * segments ahead of the model and, when they may not run further ahead,
+ * populate the pages of the arrays the model is about to fill (populating
+ * never changes what is in memory); a segment no worker has started when
+ * its turn comes is parsed by the model's thread itself. The current core
+ * (set by core_id events) is the one state that runs across segments: it
+ * is filled in as the model takes a batch.
  *
  * Several streams (one file per core) are merged by timestamp with one
  * cursor each, in line. Either way the model sees the same records in the
@@ -265,15 +266,14 @@ set_stop (GError        **stop,
 #define SEGMENT_BYTES    ((gsize) 64 << 10)
 /* Batches of merged streams. */
 #define BATCH_RECORDS    4096
-/* How many segments the thread works ahead. */
-#define RING_SLOTS       8
+/* How many segments the workers parse ahead of the model, at least, and
+ * per thread: enough that a worker rarely waits for the model to move on. */
+#define AHEAD_MIN        8
+#define AHEAD_PER_THREAD 2
 /* Pages are populated in chunks of at most this much per array, so the
- * arrays fill up side by side, as the model writes them, and the thread
+ * arrays fill up side by side, as the model writes them, and a worker
  * soon gets back to parsing. */
 #define PAGE_CHUNK       ((gsize) 64 << 10)
-/* How long the model waits for a segment the thread is parsing before it
- * parses it itself: a segment takes the thread well under this. */
-#define BUSY_WAIT_US     300
 /* The core of a single stream's records before the segment's first
  * core_id event: the one the stream was on when the model takes them. */
 #define CORE_UNKNOWN     G_MAXUINT
@@ -316,21 +316,16 @@ typedef struct {
   guint      start_core;
 } Batch;
 
-typedef enum {
-  SLOT_EMPTY,
-  SLOT_BUSY,        /* the thread is parsing its segment */
-  SLOT_READY,
-  SLOT_ABANDONED,   /* the model parsed the segment itself meanwhile */
-} SlotState;
-
-/* Written by one thread while the other reads the next: each slot on
+/* Written by one thread while another reads the next: each slot on
  * cache lines of its own (two: lines are fetched in pairs). */
 #define LINE_BYTES 128
 
+/* Segment k is parsed into slot k % n_slots, with the slot's own framer
+ * (only its scratch buffer is kept from one segment to the next): the
+ * parts' @ahead bound keeps a slot's segment until the model is done. */
 typedef struct {
-  Batch     batch;
-  guint64   segment;
-  SlotState state;
+  Batch           batch;
+  KymoTbandFramer framer;
 } __attribute__ ((aligned (LINE_BYTES))) Slot;
 
 typedef struct {
@@ -340,35 +335,22 @@ typedef struct {
 
   /* One stream */
   KymoTbandStream  *stream;
-  guint64           n_segments;
-  /* segment_bounds(), under @lock when there is a thread */
-  gsize            *starts;        /* [n_segments + 1], n_starts known */
-  guint64           n_starts;
-  gsize             zero;          /* the last 0x00 found for them */
-  KymoTbandFramer   framer;        /* the model's own */
+  guint             n_segments;
+  gsize             segment_bytes;
   guint             core;          /* the model's current core */
+  guint             consumed;      /* segments the model is done with */
+  Slot             *slots;
+  guint             n_slots;
+  KymoParts        *parts;
+  guint             threads;
+  GMutex            lock;          /* guards @pages */
+  KymoPageQueue     pages;
 
   /* Several streams */
   Cursor           *cursors;
   guint             n;
-
-  Batch             own;           /* what the model parses itself */
-  Slot             *taken;         /* what the model is working on */
+  Batch             own;
   gboolean          finished;
-
-  Slot              ring[RING_SLOTS];
-  /* The thread's own, away from what the model writes. */
-  KymoTbandFramer   thread_framer __attribute__ ((aligned (LINE_BYTES)));
-  GThread          *thread;
-  GMutex            lock;
-  GCond             cond;
-  /* Under @lock. */
-  guint64           consumed;      /* segments the model is done with */
-  guint64           next_claim;    /* the next segment for the thread */
-  gboolean          stop;
-  gboolean          thread_waits;
-  gboolean          model_waits;
-  KymoPageQueue     pages;
 } Decoder;
 
 static void
@@ -517,34 +499,51 @@ batch_bad_core (Batch   *batch,
   batch_extra (batch, batch_add (batch), KYMO_TBAND_RECORD_BAD_CORE, offset, source)->value = value;
 }
 
-/* Where segment @k starts and ends: segment k starts after the first 0x00
- * at or after k * SEGMENT_BYTES - 1 (the stream's end when there is none).
- * Found as segments are first asked for, so that each byte is looked at
- * once however few 0x00 there are (under @lock when there is a thread). */
+/* Where segment @k starts: after the first 0x00 at or after
+ * k × segment_bytes - 1 (the stream's end when there is none). The 0x00 is
+ * only looked for before @limit: a segment whose 0x00 lies beyond the next
+ * segment's is empty, and @limit is returned for it. */
+static gsize
+segment_start (Decoder *d,
+               guint    k,
+               gsize    limit)
+{
+  KymoTbandStream *stream = d->stream;
+  gsize from = (gsize) k * d->segment_bytes - 1;
+  const guint8 *found;
+
+  if (k == 0)
+    return 0;
+  limit = MIN (limit, stream->size);
+  if (from >= limit)
+    return limit;
+  found = memchr (stream->data + from, 0, limit - from);
+  return found != NULL ? (gsize) (found - stream->data) + 1 : limit;
+}
+
+/* Where segment @k starts and ends, from @k alone, so that any thread can
+ * parse any segment. Its start is looked for within its own bytes and its
+ * end from the next segment's on: each byte is looked at twice at most,
+ * however few 0x00 there are. */
 static void
 segment_bounds (Decoder *d,
-                guint64  k,
+                guint    k,
                 gsize   *start,
                 gsize   *end)
 {
-  KymoTbandStream *stream = d->stream;
+  gsize size = d->stream->size;
+  gsize next = k + 1 < d->n_segments ? (gsize) (k + 1) * d->segment_bytes - 1 : size;
 
   g_assert (k < d->n_segments);
-  while (d->n_starts <= k + 1)
+  *start = segment_start (d, k, next);
+  if (*start >= next)
     {
-      gsize from = d->n_starts * SEGMENT_BYTES - 1;
-
-      /* The 0x00 found for an earlier segment may be the first one here too. */
-      if (d->zero < from && d->zero < stream->size)
-        {
-          const guint8 *found = from < stream->size ? memchr (stream->data + from, 0, stream->size - from) : NULL;
-
-          d->zero = found != NULL ? (gsize) (found - stream->data) : stream->size;
-        }
-      d->starts[d->n_starts++] = MIN (d->zero + 1, stream->size);
+      /* No 0x00 in the segment's own bytes: its frames all belong to an
+       * earlier segment. */
+      *start = *end = MIN (next + 1, size);
+      return;
     }
-  *start = d->starts[k];
-  *end = d->starts[k + 1];
+  *end = k + 1 < d->n_segments ? segment_start (d, k + 1, size) : size;
 }
 
 /* The common shape (a timestamp and one or two small u32 fields) of a
@@ -803,45 +802,35 @@ cursors_fill (Decoder *d,
     batch->done += d->cursors[i].framer.pos;
 }
 
-/* Populates one chunk of the next array in turn; called with @lock held,
- * drops it while the kernel works. */
-static gpointer
-decoder_thread (gpointer data)
+/* A worker with no segment to parse populates a chunk of the pages the
+ * model asked for. */
+static gboolean
+decoder_idle (gpointer data)
 {
   Decoder *d = data;
+  gboolean did = FALSE;
 
   g_mutex_lock (&d->lock);
-  while (!d->stop)
+  if (!kymo_page_queue_is_empty (&d->pages))
     {
-      guint64 k = MAX (d->next_claim, d->consumed);
-      Slot *slot = &d->ring[k % RING_SLOTS];
-
-      if (k < d->n_segments && k < d->consumed + RING_SLOTS && slot->state == SLOT_EMPTY)
-        {
-          gsize start, end;
-
-          slot->segment = k;
-          slot->state = SLOT_BUSY;
-          d->next_claim = k + 1;
-          segment_bounds (d, k, &start, &end);
-          g_mutex_unlock (&d->lock);
-          segment_fill (d, start, end, &slot->batch, &d->thread_framer);
-          g_mutex_lock (&d->lock);
-          slot->state = slot->state == SLOT_ABANDONED ? SLOT_EMPTY : SLOT_READY;
-          if (d->model_waits)
-            g_cond_broadcast (&d->cond);
-        }
-      else if (!kymo_page_queue_is_empty (&d->pages))
-        kymo_page_queue_populate_one (&d->pages, &d->lock);
-      else
-        {
-          d->thread_waits = TRUE;
-          g_cond_wait (&d->cond, &d->lock);
-          d->thread_waits = FALSE;
-        }
+      kymo_page_queue_populate_one (&d->pages, &d->lock);
+      did = TRUE;
     }
   g_mutex_unlock (&d->lock);
-  return NULL;
+  return did;
+}
+
+/* Parses segment @k into its slot, on any thread. */
+static void
+decoder_parse (guint    k,
+               gpointer data)
+{
+  Decoder *d = data;
+  Slot *slot = &d->slots[k % d->n_slots];
+  gsize start, end;
+
+  segment_bounds (d, k, &start, &end);
+  segment_fill (d, start, end, &slot->batch, &slot->framer);
 }
 
 /* The model asks for the pages it will write next. */
@@ -851,11 +840,13 @@ decoder_want_pages (gpointer at,
                     gpointer data)
 {
   Decoder *d = data;
+  gboolean added;
 
   g_mutex_lock (&d->lock);
-  if (kymo_page_queue_add (&d->pages, at, len) && d->thread_waits)
-    g_cond_broadcast (&d->cond);
+  added = kymo_page_queue_add (&d->pages, at, len);
   g_mutex_unlock (&d->lock);
+  if (added)
+    kymo_parts_wake (d->parts);
 }
 
 static gint no_fast_frames;
@@ -870,14 +861,15 @@ static Decoder *
 decoder_new (KymoTbandStreams      *streams,
              const KymoLoadOptions *options)
 {
-  Decoder *d = g_aligned_alloc0 (1, sizeof (Decoder), LINE_BYTES);
+  Decoder *d = g_new0 (Decoder, 1);
+  gsize size;
 
   d->streams = streams;
   d->mode = streams->mode;
   d->no_fast_frames = g_atomic_int_get (&no_fast_frames);
   d->n = streams->streams->len;
+  d->threads = 1;
   g_mutex_init (&d->lock);
-  g_cond_init (&d->cond);
   kymo_page_queue_init (&d->pages, PAGE_CHUNK);
   batch_init (&d->own);
 
@@ -888,26 +880,25 @@ decoder_new (KymoTbandStreams      *streams,
     }
 
   d->stream = g_ptr_array_index (streams->streams, 0);
-  d->n_segments = (d->stream->size + SEGMENT_BYTES - 1) / SEGMENT_BYTES;
-  d->starts = g_new (gsize, d->n_segments + 1);
-  d->starts[0] = 0;
-  d->n_starts = 1;
+  size = d->stream->size;
+  /* Part numbers are 32 bits: a stream of more than 256 TiB takes larger
+   * segments. */
+  d->segment_bytes = MAX (SEGMENT_BYTES, size / G_MAXUINT + 1);
+  d->n_segments = (guint) ((size + d->segment_bytes - 1) / d->segment_bytes);
   d->core = d->stream->core >= 0 ? (guint) d->stream->core : 0;
-  kymo_tband_framer_init (&d->framer, NULL, 0);
-  kymo_tband_framer_init (&d->thread_framer, NULL, 0);
-  if (kymo_load_options_get_threads (options, d->stream->size, THREAD_MIN_INPUT) > 1)
+
+  /* A slot per segment the workers may parse ahead; one without them. */
+  d->threads = kymo_load_options_get_threads (options, size, THREAD_MIN_INPUT);
+  d->n_slots = d->threads > 1 ? MAX (AHEAD_MIN, AHEAD_PER_THREAD * d->threads) : 1;
+  d->slots = g_aligned_alloc0 (d->n_slots, sizeof (Slot), LINE_BYTES);
+  for (guint i = 0; i < d->n_slots; i++)
     {
-      for (guint i = 0; i < RING_SLOTS; i++)
-        {
-          batch_init (&d->ring[i].batch);
-          d->ring[i].segment = G_MAXUINT64;
-          d->ring[i].state = SLOT_EMPTY;
-        }
-      d->thread = g_thread_try_new ("tband-parse", decoder_thread, d, NULL);
-      if (d->thread == NULL)
-        for (guint i = 0; i < RING_SLOTS; i++)
-          batch_clear (&d->ring[i].batch);
+      batch_init (&d->slots[i].batch);
+      kymo_tband_framer_init (&d->slots[i].framer, NULL, 0);
     }
+  d->parts = kymo_parts_new_full (options, size, THREAD_MIN_INPUT, d->n_segments, d->n_slots,
+                                  decoder_parse, decoder_idle, d);
+  d->threads = kymo_parts_get_threads (d->parts);
   return d;
 }
 
@@ -915,9 +906,8 @@ decoder_new (KymoTbandStreams      *streams,
 static Batch *
 decoder_take (Decoder *d)
 {
-  Batch *batch = NULL;
-  gsize start = 0, end = 0;
-  guint64 k;
+  Batch *batch;
+  guint k = d->consumed;
 
   if (d->stream == NULL)
     {
@@ -927,46 +917,10 @@ decoder_take (Decoder *d)
       return &d->own;
     }
 
-  k = d->consumed;
   if (k >= d->n_segments)
     return NULL;
-  if (d->thread != NULL)
-    {
-      Slot *slot = &d->ring[k % RING_SLOTS];
-
-      g_mutex_lock (&d->lock);
-      /* The thread is at it: it is nearly done unless it is not running at
-       * all, so wait for it, but not for long. */
-      if (slot->segment == k && slot->state == SLOT_BUSY)
-        {
-          gint64 until = g_get_monotonic_time () + BUSY_WAIT_US;
-
-          d->model_waits = TRUE;
-          while (slot->state == SLOT_BUSY && g_cond_wait_until (&d->cond, &d->lock, until))
-            ;
-          d->model_waits = FALSE;
-        }
-      if (slot->segment == k && slot->state == SLOT_READY)
-        {
-          d->taken = slot;
-          batch = &slot->batch;
-        }
-      else
-        {
-          if (slot->segment == k && slot->state == SLOT_BUSY)
-            slot->state = SLOT_ABANDONED;
-          d->next_claim = MAX (d->next_claim, k + 1);
-          segment_bounds (d, k, &start, &end);
-        }
-      g_mutex_unlock (&d->lock);
-    }
-  else
-    segment_bounds (d, k, &start, &end);
-  if (batch == NULL)
-    {
-      segment_fill (d, start, end, &d->own, &d->framer);
-      batch = &d->own;
-    }
+  kymo_parts_wait (d->parts, k);
+  batch = &d->slots[k % d->n_slots].batch;
 
   /* Records before the segment's first core_id event run on the core the
    * stream was on. */
@@ -982,45 +936,27 @@ decoder_release (Decoder *d)
 {
   if (d->stream == NULL)
     return;
-  if (d->thread == NULL)
-    {
-      d->consumed++;
-      return;
-    }
-  g_mutex_lock (&d->lock);
-  if (d->taken != NULL)
-    d->taken->state = SLOT_EMPTY;
-  d->taken = NULL;
+  kymo_parts_release (d->parts, d->consumed);
   d->consumed++;
-  if (d->thread_waits)
-    g_cond_broadcast (&d->cond);
-  g_mutex_unlock (&d->lock);
 }
 
-/* Stops and joins the thread. */
+/* Stops and joins the workers. */
 static void
 decoder_free (Decoder *d)
 {
-  if (d->thread != NULL)
+  g_clear_pointer (&d->parts, kymo_parts_free);
+  for (guint i = 0; i < d->n_slots; i++)
     {
-      g_mutex_lock (&d->lock);
-      d->stop = TRUE;
-      g_cond_broadcast (&d->cond);
-      g_mutex_unlock (&d->lock);
-      g_thread_join (d->thread);
-      for (guint i = 0; i < RING_SLOTS; i++)
-        batch_clear (&d->ring[i].batch);
+      batch_clear (&d->slots[i].batch);
+      kymo_tband_framer_clear (&d->slots[i].framer);
     }
+  g_aligned_free (d->slots);
   batch_clear (&d->own);
   if (d->cursors != NULL)
     cursors_free (d->cursors, d->n);
-  kymo_tband_framer_clear (&d->framer);
-  kymo_tband_framer_clear (&d->thread_framer);
-  g_free (d->starts);
   kymo_page_queue_clear (&d->pages);
   g_mutex_clear (&d->lock);
-  g_cond_clear (&d->cond);
-  g_aligned_free (d);
+  g_free (d);
 }
 
 static gboolean
@@ -1035,7 +971,7 @@ load (KymoLoadJob  *job,
   Decoder *decoder;
   Batch *batch;
   guint n;
-  guint64 total = 0, n_frames = 0, n_invalid = 0, countdown = PROGRESS_EVERY;
+  guint64 total = 0, done = 0, n_frames = 0, n_invalid = 0, countdown = PROGRESS_EVERY;
   gboolean cancelled = FALSE;
   char text[32];
 
@@ -1048,7 +984,7 @@ load (KymoLoadJob  *job,
     total += ((KymoTbandStream *) g_ptr_array_index (streams->streams, i))->size;
   model = kymo_tband_model_new (trace);
   decoder = decoder_new (streams, kymo_load_job_get_options (job));
-  if (decoder->thread != NULL)
+  if (decoder->threads > 1)
     kymo_tband_model_set_populate (model, decoder_want_pages, decoder);
 
   while (!cancelled && (batch = decoder_take (decoder)) != NULL)
@@ -1112,8 +1048,10 @@ load (KymoLoadJob  *job,
           if (countdown == 0)
             {
               countdown = PROGRESS_EVERY;
-              kymo_tband_model_set_progress (model, batch->done, total);
-              if (!kymo_load_job_progress (job, total ? (double) batch->done / total : 1.0,
+              /* An empty segment ends before the frame that covers it. */
+              done = MAX (done, batch->done);
+              kymo_tband_model_set_progress (model, done, total);
+              if (!kymo_load_job_progress (job, total ? (double) done / total : 1.0,
                                            _("Decoding Tonbandgerät frames"), error))
                 {
                   cancelled = TRUE;
