@@ -122,13 +122,12 @@ detect (KymoInput *input)
     }
 }
 
-/* Walking the streams */
+/* Walking the streams (the dump) */
 
 typedef struct {
   KymoTbandStream      *stream;
   KymoTbandFramer       framer;
   guint                 core;
-  guint64               key;        /* time order across streams */
   gboolean              pending;
   gboolean              done;
   KymoTbandFrameResult  result;
@@ -157,8 +156,6 @@ cursor_fill (Cursor        *cursor,
     {
       if (!kymo_tband_event_parse_inline (payload, len, mode, &cursor->event, &cursor->reason))
         cursor->result = KYMO_TBAND_FRAME_BAD;
-      else if (cursor->event.has_ts)
-        cursor->key = cursor->event.ts;
     }
   cursor->pending = TRUE;
 }
@@ -202,35 +199,6 @@ cursors_free (Cursor *cursors,
   g_free (cursors);
 }
 
-/* The next frame in time order: per-core files are merged by timestamp, and
- * metadata goes before a timed event at the same point. */
-static inline Cursor *
-cursors_next (Cursor        *cursors,
-              guint          n,
-              KymoTbandMode  mode)
-{
-  Cursor *best = NULL;
-
-  /* Nearly always one stream: nothing to merge. */
-  if (n == 1)
-    {
-      cursor_fill (cursors, mode);
-      return cursors->done ? NULL : cursors;
-    }
-
-  for (guint i = 0; i < n; i++)
-    {
-      Cursor *c = &cursors[i];
-
-      cursor_fill (c, mode);
-      if (c->done)
-        continue;
-      if (best == NULL || c->key < best->key)
-        best = c;
-    }
-  return best;
-}
-
 static void
 set_stop (GError        **stop,
           KymoLoadError   code,
@@ -257,9 +225,11 @@ set_stop (GError        **stop,
  * (set by core_id events) is the one state that runs across segments: it
  * is filled in as the model takes a batch.
  *
- * Several streams (one file per core) are merged by timestamp with one
- * cursor each, in line. Either way the model sees the same records in the
- * same order, whatever the number of threads. */
+ * Several streams (one file per core) are each cut so, each in a run of
+ * its own on its share of the threads, and the model's thread merges their
+ * parsed records by timestamp, as cursors walking the streams would. Either
+ * way the model sees the same records in the same order, whatever the
+ * number of threads. */
 
 /* Below this (and threads 0) the segments are parsed in line. */
 #define THREAD_MIN_INPUT ((gsize) 1 << 20)
@@ -328,30 +298,43 @@ typedef struct {
   KymoTbandFramer framer;
 } __attribute__ ((aligned (LINE_BYTES))) Slot;
 
+typedef struct _Decoder Decoder;
+
+/* One stream, cut into segments that are the parts of a KymoParts run. */
 typedef struct {
-  KymoTbandStreams *streams;
+  Decoder          *decoder;
+  KymoTbandStream  *stream;
+  guint             index;         /* of the stream */
   KymoTbandMode     mode;
   gboolean          no_fast_frames;
-
-  /* One stream */
-  KymoTbandStream  *stream;
   guint             n_segments;
   gsize             segment_bytes;
-  guint             core;          /* the model's current core */
-  guint             consumed;      /* segments the model is done with */
   Slot             *slots;
   guint             n_slots;
   KymoParts        *parts;
-  guint             threads;
+  guint             consumed;      /* segments the model is done with */
+
+  /* Merging several streams: the segment being taken, the next record in
+   * it, the stream's core and its time so far. */
+  Batch            *batch;
+  guint             at;
+  guint             core;
+  guint64           key;
+  gboolean          done;
+} Segments;
+
+struct _Decoder
+{
+  KymoTbandStreams *streams;
+  Segments         *segs;          /* one per stream */
+  guint             n;
+  guint             threads;       /* of the run with the most */
+  guint             core;          /* one stream: the model's current core */
+  Batch             own;           /* several streams: the merged records */
+  gboolean          finished;
   GMutex            lock;          /* guards @pages */
   KymoPageQueue     pages;
-
-  /* Several streams */
-  Cursor           *cursors;
-  guint             n;
-  Batch             own;
-  gboolean          finished;
-} Decoder;
+};
 
 static void
 batch_init (Batch *batch)
@@ -419,13 +402,15 @@ batch_extra (Batch   *batch,
   return extra;
 }
 
-/* A record saying that what follows is on @core, in stream @stream. */
+/* A record saying that what follows is on @core, in stream @stream, with
+ * EVENT records' offsets counted from @base. */
 static void
-batch_switch (Batch *batch,
-              guint  core,
-              guint  stream)
+batch_switch (Batch   *batch,
+              guint    core,
+              guint    stream,
+              guint64  base)
 {
-  Extra *extra = batch_extra (batch, batch_add (batch), KYMO_TBAND_RECORD_SWITCH, 0, KYMO_NO_SOURCE);
+  Extra *extra = batch_extra (batch, batch_add (batch), KYMO_TBAND_RECORD_SWITCH, base, KYMO_NO_SOURCE);
 
   extra->core = core;
   extra->stream = stream;
@@ -489,14 +474,19 @@ batch_frame (Batch                *batch,
     }
 }
 
-/* A core_id event with a core out of range: damage. */
+/* A core_id event with a core out of range: damage. Its time is kept for
+ * merging streams. */
 static void
-batch_bad_core (Batch   *batch,
-                guint32  value,
-                guint64  offset,
-                guint32  source)
+batch_bad_core (Batch                *batch,
+                const KymoTbandEvent *event,
+                guint64               offset,
+                guint32               source)
 {
-  batch_extra (batch, batch_add (batch), KYMO_TBAND_RECORD_BAD_CORE, offset, source)->value = value;
+  Extra *extra = batch_extra (batch, batch_add (batch), KYMO_TBAND_RECORD_BAD_CORE, offset, source);
+
+  extra->value = event->v[0].u;
+  extra->event.has_ts = event->has_ts;
+  extra->event.ts = event->ts;
 }
 
 /* Where segment @k starts: after the first 0x00 at or after
@@ -504,7 +494,7 @@ batch_bad_core (Batch   *batch,
  * only looked for before @limit: a segment whose 0x00 lies beyond the next
  * segment's is empty, and @limit is returned for it. */
 static gsize
-segment_start (Decoder *d,
+segment_start (Segments *d,
                guint    k,
                gsize    limit)
 {
@@ -526,7 +516,7 @@ segment_start (Decoder *d,
  * end from the next segment's on: each byte is looked at twice at most,
  * however few 0x00 there are. */
 static void
-segment_bounds (Decoder *d,
+segment_bounds (Segments *d,
                 guint    k,
                 gsize   *start,
                 gsize   *end)
@@ -623,7 +613,7 @@ fast_frame (const guint8  *frame,
  * (or at @fast_end). The framer's state is kept in locals meanwhile: the
  * records it writes could otherwise alias it. */
 static inline void
-segment_fill_fast (Decoder         *d,
+segment_fill_fast (Segments        *d,
                    Batch           *batch,
                    KymoTbandFramer *framer,
                    gsize            fast_end)
@@ -695,7 +685,7 @@ segment_fill_fast (Decoder         *d,
 /* The frames of the segment from @start to @end, with @framer (only its
  * scratch buffer is kept from one segment to the next). */
 static void
-segment_fill (Decoder         *d,
+segment_fill (Segments        *d,
               gsize            start,
               gsize            end,
               Batch           *batch,
@@ -742,12 +732,12 @@ segment_fill (Decoder         *d,
           /* The record belongs to the core it switches to. */
           if (event.v[0].u >= KYMO_TBAND_MAX_CORES)
             {
-              batch_bad_core (batch, event.v[0].u, offset, source32);
+              batch_bad_core (batch, &event, offset, source32);
               continue;
             }
           batch->switched = TRUE;
           core = event.v[0].u;
-          batch_switch (batch, core, 0);
+          batch_switch (batch, core, 0, batch->offset_base);
         }
       record = batch_add (batch);
       batch_frame (batch, record, result, &event, reason, stream, 0, offset, source32);
@@ -756,50 +746,135 @@ segment_fill (Decoder         *d,
   batch->done = end;
 }
 
-/* Merged streams: frames up to BATCH_RECORDS, in time order. A SWITCH
- * goes before the first record and wherever the core or the stream
- * changes. */
+/* The next record of stream @g for the merge, with the core switches
+ * before it taken in passing; FALSE after the stream's last one. Its key
+ * is the time of the latest record with one, this one included, as a
+ * cursor walking the stream would have it. */
+static gboolean
+segments_peek (Segments *g)
+{
+  for (;;)
+    {
+      const Record *r;
+      const Extra *e;
+
+      if (g->batch == NULL)
+        {
+          if (g->consumed >= g->n_segments)
+            return FALSE;
+          kymo_parts_wait (g->parts, g->consumed);
+          g->batch = &g->slots[g->consumed % g->n_slots].batch;
+          g->at = 0;
+        }
+      if (g->at == g->batch->n_records)
+        {
+          kymo_parts_release (g->parts, g->consumed);
+          g->consumed++;
+          g->batch = NULL;
+          continue;
+        }
+      r = &g->batch->records[g->at];
+      if (r->kind == KYMO_TBAND_RECORD_EVENT)
+        {
+          g->key = r->ts;
+          return TRUE;
+        }
+      e = &g->batch->extra[r->at];
+      if (r->kind == KYMO_TBAND_RECORD_SWITCH)
+        {
+          g->core = e->core;
+          g->at++;
+          continue;
+        }
+      if ((r->kind == KYMO_TBAND_RECORD_FULL || r->kind == KYMO_TBAND_RECORD_BAD_CORE) && e->event.has_ts)
+        g->key = e->event.ts;
+      return TRUE;
+    }
+}
+
+/* Copies the record at @g's position into the merged @batch. */
 static void
-cursors_fill (Decoder *d,
-              Batch   *batch)
+merge_take (Batch    *batch,
+            Segments *g)
+{
+  const Batch *from = g->batch;
+  const Record *r = &from->records[g->at++];
+  Record *record = batch_add (batch);
+  Extra *extra;
+
+  *record = *r;
+  if (r->kind == KYMO_TBAND_RECORD_EVENT)
+    return;
+  extra = batch_extra (batch, record, r->kind, 0, KYMO_NO_SOURCE);
+  *extra = from->extra[r->at];
+  if (r->kind == KYMO_TBAND_RECORD_UNFINISHED)
+    extra->stream = g->index;
+  /* A string decoded out of its frame lives in the segment's batch, which
+   * a worker may reuse before the model gets to this one. */
+  if (r->kind == KYMO_TBAND_RECORD_FULL && extra->event.str_len > 0 &&
+      (guintptr) extra->event.str - (guintptr) g->stream->data >= g->stream->size)
+    {
+      guint8 *copy = g_memdup2 (extra->event.str, extra->event.str_len);
+
+      g_ptr_array_add (batch->copies, copy);
+      extra->event.str = copy;
+    }
+}
+
+/* Merged streams: records up to BATCH_RECORDS, in time order (the
+ * earlier stream first at the same time). A SWITCH goes before the first
+ * record and wherever the core, the stream or the segment changes. */
+static void
+merge_fill (Decoder *d,
+            Batch   *batch)
 {
   guint core = G_MAXUINT, stream = G_MAXUINT;
+  guint64 base = G_MAXUINT64;
 
   batch_reset (batch, 0, 0);
   while (batch->n_records < BATCH_RECORDS)
     {
-      Cursor *c = cursors_next (d->cursors, d->n, d->mode);
-      guint index;
-      guint64 source;
-      guint32 source32;
+      Segments *best = NULL;
 
-      if (c == NULL)
+      for (guint i = 0; i < d->n; i++)
+        {
+          Segments *g = &d->segs[i];
+
+          if (g->done)
+            continue;
+          if (!segments_peek (g))
+            {
+              g->done = TRUE;
+              continue;
+            }
+          if (best == NULL || g->key < best->key)
+            best = g;
+        }
+      if (best == NULL)
         {
           d->finished = TRUE;
           break;
         }
-      c->pending = FALSE;
-      index = c - d->cursors;
-      source = c->stream->base + c->offset;
-      source32 = source < G_MAXUINT32 ? (guint32) source : KYMO_NO_SOURCE;
-      if (!cursor_switch_core (c))
+      /* As the core_id event that failed: no switch. */
+      if (best->batch->records[best->at].kind != KYMO_TBAND_RECORD_BAD_CORE &&
+          (best->core != core || best->index != stream || best->batch->offset_base != base))
         {
-          batch_bad_core (batch, c->event.v[0].u, c->offset, source32);
-          continue;
+          core = best->core;
+          stream = best->index;
+          base = best->batch->offset_base;
+          batch_switch (batch, core, stream, base);
         }
-      if (c->core != core || index != stream)
-        {
-          core = c->core;
-          stream = index;
-          batch_switch (batch, core, stream);
-        }
-      batch_frame (batch, batch_add (batch), c->result, &c->event, c->reason, c->stream, index, c->offset,
-                   source32);
+      merge_take (batch, best);
     }
   batch->start_core = 0;
   batch->done = 0;
   for (guint i = 0; i < d->n; i++)
-    batch->done += d->cursors[i].framer.pos;
+    {
+      Segments *g = &d->segs[i];
+
+      batch->done += g->batch != NULL ? g->batch->offset_base
+                   : MIN ((guint64) g->consumed * g->segment_bytes, g->stream->size);
+    }
 }
 
 /* A worker with no segment to parse populates a chunk of the pages the
@@ -807,7 +882,7 @@ cursors_fill (Decoder *d,
 static gboolean
 decoder_idle (gpointer data)
 {
-  Decoder *d = data;
+  Decoder *d = ((Segments *) data)->decoder;
   gboolean did = FALSE;
 
   g_mutex_lock (&d->lock);
@@ -825,12 +900,12 @@ static void
 decoder_parse (guint    k,
                gpointer data)
 {
-  Decoder *d = data;
-  Slot *slot = &d->slots[k % d->n_slots];
+  Segments *g = data;
+  Slot *slot = &g->slots[k % g->n_slots];
   gsize start, end;
 
-  segment_bounds (d, k, &start, &end);
-  segment_fill (d, start, end, &slot->batch, &slot->framer);
+  segment_bounds (g, k, &start, &end);
+  segment_fill (g, start, end, &slot->batch, &slot->framer);
 }
 
 /* The model asks for the pages it will write next. */
@@ -846,7 +921,8 @@ decoder_want_pages (gpointer at,
   added = kymo_page_queue_add (&d->pages, at, len);
   g_mutex_unlock (&d->lock);
   if (added)
-    kymo_parts_wake (d->parts);
+    for (guint i = 0; i < d->n; i++)
+      kymo_parts_wake (d->segs[i].parts);
 }
 
 static gint no_fast_frames;
@@ -857,48 +933,79 @@ kymo_tband_set_fast_frames (gboolean enabled)
   g_atomic_int_set (&no_fast_frames, !enabled);
 }
 
+static void
+segments_init (Segments              *g,
+               Decoder               *d,
+               guint                  index,
+               const KymoLoadOptions *options)
+{
+  gsize size;
+
+  g->decoder = d;
+  g->stream = g_ptr_array_index (d->streams->streams, index);
+  g->index = index;
+  g->mode = d->streams->mode;
+  g->no_fast_frames = g_atomic_int_get (&no_fast_frames);
+  g->core = g->stream->core >= 0 ? (guint) g->stream->core : 0;
+  size = g->stream->size;
+  /* Part numbers are 32 bits: a stream of more than 256 TiB takes larger
+   * segments. */
+  g->segment_bytes = MAX (SEGMENT_BYTES, size / G_MAXUINT + 1);
+  g->n_segments = (guint) ((size + g->segment_bytes - 1) / g->segment_bytes);
+
+  /* A slot per segment the workers may parse ahead; one without them. */
+  g->n_slots = options->threads > 1 ? MAX (AHEAD_MIN, AHEAD_PER_THREAD * options->threads) : 1;
+  g->slots = g_aligned_alloc0 (g->n_slots, sizeof (Slot), LINE_BYTES);
+  for (guint i = 0; i < g->n_slots; i++)
+    {
+      batch_init (&g->slots[i].batch);
+      kymo_tband_framer_init (&g->slots[i].framer, NULL, 0);
+    }
+  g->parts = kymo_parts_new_full (options, size, 0, g->n_segments, g->n_slots, decoder_parse, decoder_idle, g);
+}
+
+static void
+segments_clear (Segments *g)
+{
+  g_clear_pointer (&g->parts, kymo_parts_free);
+  for (guint i = 0; i < g->n_slots; i++)
+    {
+      batch_clear (&g->slots[i].batch);
+      kymo_tband_framer_clear (&g->slots[i].framer);
+    }
+  g_aligned_free (g->slots);
+}
+
 static Decoder *
 decoder_new (KymoTbandStreams      *streams,
              const KymoLoadOptions *options)
 {
   Decoder *d = g_new0 (Decoder, 1);
-  gsize size;
+  KymoLoadOptions each = *options;
+  guint64 total = 0;
 
   d->streams = streams;
-  d->mode = streams->mode;
-  d->no_fast_frames = g_atomic_int_get (&no_fast_frames);
   d->n = streams->streams->len;
-  d->threads = 1;
   g_mutex_init (&d->lock);
   kymo_page_queue_init (&d->pages, PAGE_CHUNK);
   batch_init (&d->own);
 
-  if (d->n != 1)
-    {
-      d->cursors = cursors_new (streams);
-      return d;
-    }
+  /* Each stream has a run of its own, on its share of the threads (at
+   * least one worker, when there are any). */
+  for (guint i = 0; i < d->n; i++)
+    total += ((KymoTbandStream *) g_ptr_array_index (streams->streams, i))->size;
+  each.threads = kymo_load_options_get_threads (options, total, THREAD_MIN_INPUT);
+  if (each.threads > 1)
+    each.threads = MAX (2, each.threads / d->n);
 
-  d->stream = g_ptr_array_index (streams->streams, 0);
-  size = d->stream->size;
-  /* Part numbers are 32 bits: a stream of more than 256 TiB takes larger
-   * segments. */
-  d->segment_bytes = MAX (SEGMENT_BYTES, size / G_MAXUINT + 1);
-  d->n_segments = (guint) ((size + d->segment_bytes - 1) / d->segment_bytes);
-  d->core = d->stream->core >= 0 ? (guint) d->stream->core : 0;
-
-  /* A slot per segment the workers may parse ahead; one without them. */
-  d->threads = kymo_load_options_get_threads (options, size, THREAD_MIN_INPUT);
-  d->n_slots = d->threads > 1 ? MAX (AHEAD_MIN, AHEAD_PER_THREAD * d->threads) : 1;
-  d->slots = g_aligned_alloc0 (d->n_slots, sizeof (Slot), LINE_BYTES);
-  for (guint i = 0; i < d->n_slots; i++)
+  d->segs = g_new0 (Segments, d->n);
+  d->threads = 1;
+  for (guint i = 0; i < d->n; i++)
     {
-      batch_init (&d->slots[i].batch);
-      kymo_tband_framer_init (&d->slots[i].framer, NULL, 0);
+      segments_init (&d->segs[i], d, i, &each);
+      d->threads = MAX (d->threads, kymo_parts_get_threads (d->segs[i].parts));
     }
-  d->parts = kymo_parts_new_full (options, size, THREAD_MIN_INPUT, d->n_segments, d->n_slots,
-                                  decoder_parse, decoder_idle, d);
-  d->threads = kymo_parts_get_threads (d->parts);
+  d->core = d->segs[0].core;
   return d;
 }
 
@@ -906,21 +1013,21 @@ decoder_new (KymoTbandStreams      *streams,
 static Batch *
 decoder_take (Decoder *d)
 {
+  Segments *g = &d->segs[0];
   Batch *batch;
-  guint k = d->consumed;
 
-  if (d->stream == NULL)
+  if (d->n != 1)
     {
       if (d->finished)
         return NULL;
-      cursors_fill (d, &d->own);
+      merge_fill (d, &d->own);
       return &d->own;
     }
 
-  if (k >= d->n_segments)
+  if (g->consumed >= g->n_segments)
     return NULL;
-  kymo_parts_wait (d->parts, k);
-  batch = &d->slots[k % d->n_slots].batch;
+  kymo_parts_wait (g->parts, g->consumed);
+  batch = &g->slots[g->consumed % g->n_slots].batch;
 
   /* Records before the segment's first core_id event run on the core the
    * stream was on. */
@@ -934,26 +1041,22 @@ decoder_take (Decoder *d)
 static void
 decoder_release (Decoder *d)
 {
-  if (d->stream == NULL)
+  Segments *g = &d->segs[0];
+
+  if (d->n != 1)
     return;
-  kymo_parts_release (d->parts, d->consumed);
-  d->consumed++;
+  kymo_parts_release (g->parts, g->consumed);
+  g->consumed++;
 }
 
 /* Stops and joins the workers. */
 static void
 decoder_free (Decoder *d)
 {
-  g_clear_pointer (&d->parts, kymo_parts_free);
-  for (guint i = 0; i < d->n_slots; i++)
-    {
-      batch_clear (&d->slots[i].batch);
-      kymo_tband_framer_clear (&d->slots[i].framer);
-    }
-  g_aligned_free (d->slots);
+  for (guint i = 0; i < d->n; i++)
+    segments_clear (&d->segs[i]);
+  g_free (d->segs);
   batch_clear (&d->own);
-  if (d->cursors != NULL)
-    cursors_free (d->cursors, d->n);
   kymo_page_queue_clear (&d->pages);
   g_mutex_clear (&d->lock);
   g_free (d);
@@ -1036,6 +1139,7 @@ load (KymoLoadJob  *job,
 
                 case KYMO_TBAND_RECORD_SWITCH:
                   where.core = e->core;
+                  where.offset_base = e->offset;
                   where.source_base = ((KymoTbandStream *) g_ptr_array_index (streams->streams, e->stream))->base;
                   break;
 
