@@ -226,7 +226,7 @@ set_stop (GError        **stop,
  * is filled in as the model takes a batch.
  *
  * Several streams (one file per core) are each cut so, each in a run of
- * its own on its share of the threads, and the model's thread merges their
+ * its own with its share of the workers, and the model's thread merges their
  * parsed records by timestamp, as cursors walking the streams would. Either
  * way the model sees the same records in the same order, whatever the
  * number of threads. */
@@ -981,8 +981,8 @@ decoder_new (KymoTbandStreams      *streams,
              const KymoLoadOptions *options)
 {
   Decoder *d = g_new0 (Decoder, 1);
-  KymoLoadOptions each = *options;
   guint64 total = 0;
+  guint workers;
 
   d->streams = streams;
   d->n = streams->streams->len;
@@ -990,18 +990,19 @@ decoder_new (KymoTbandStreams      *streams,
   kymo_page_queue_init (&d->pages, PAGE_CHUNK);
   batch_init (&d->own);
 
-  /* Each stream has a run of its own, on its share of the threads (at
-   * least one worker, when there are any). */
+  /* Each stream has a run of its own with its share of the workers (the
+   * first ones one more); the loading thread parses what they do not. */
   for (guint i = 0; i < d->n; i++)
     total += ((KymoTbandStream *) g_ptr_array_index (streams->streams, i))->size;
-  each.threads = kymo_load_options_get_threads (options, total, THREAD_MIN_INPUT);
-  if (each.threads > 1)
-    each.threads = MAX (2, each.threads / d->n);
+  workers = kymo_load_options_get_threads (options, total, THREAD_MIN_INPUT) - 1;
 
   d->segs = g_new0 (Segments, d->n);
   d->threads = 1;
   for (guint i = 0; i < d->n; i++)
     {
+      KymoLoadOptions each = *options;
+
+      each.threads = 1 + workers / d->n + (i < workers % d->n ? 1 : 0);
       segments_init (&d->segs[i], d, i, &each);
       d->threads = MAX (d->threads, kymo_parts_get_threads (d->segs[i].parts));
     }
