@@ -20,6 +20,7 @@ struct _KymoParts
   GMutex        lock;
   GCond         cond;
   KymoPartFunc  decode;
+  KymoPartIdleFunc idle;
   gpointer      user_data;
   guint         n_parts;
   guint         ahead;
@@ -30,6 +31,7 @@ struct _KymoParts
   guint8       *state;       /* one PART_* per part */
   guint         next_claim;  /* every part before it is busy or done */
   guint         released;    /* the join is done with every part before it */
+  guint         wakes;       /* kymo_parts_wake() calls */
   gboolean      stop;
 };
 
@@ -53,7 +55,19 @@ worker_run (gpointer user)
 
       while (!parts->stop && !may_claim (parts))
         {
-          if (parts->next_claim >= parts->n_parts)
+          if (parts->idle != NULL)
+            {
+              guint wakes = parts->wakes;
+              gboolean did;
+
+              g_mutex_unlock (&parts->lock);
+              did = parts->idle (parts->user_data);
+              g_mutex_lock (&parts->lock);
+              /* A wake or a release while it ran would otherwise be missed. */
+              if (did || wakes != parts->wakes || parts->stop || may_claim (parts))
+                continue;
+            }
+          else if (parts->next_claim >= parts->n_parts)
             {
               g_mutex_unlock (&parts->lock);
               return NULL;
@@ -85,12 +99,26 @@ kymo_parts_new (const KymoLoadOptions *options,
                 KymoPartFunc           decode,
                 gpointer               user_data)
 {
+  return kymo_parts_new_full (options, size, parallel_min, n_parts, ahead, decode, NULL, user_data);
+}
+
+KymoParts *
+kymo_parts_new_full (const KymoLoadOptions *options,
+                     gsize                  size,
+                     gsize                  parallel_min,
+                     guint                  n_parts,
+                     guint                  ahead,
+                     KymoPartFunc           decode,
+                     KymoPartIdleFunc       idle,
+                     gpointer               user_data)
+{
   KymoParts *parts = g_new0 (KymoParts, 1);
   guint n_workers;
 
   g_mutex_init (&parts->lock);
   g_cond_init (&parts->cond);
   parts->decode = decode;
+  parts->idle = idle;
   parts->user_data = user_data;
   parts->n_parts = n_parts;
   parts->ahead = ahead;
@@ -142,6 +170,15 @@ kymo_parts_wait (KymoParts *parts,
     }
   while (parts->state[index] != PART_DONE)
     g_cond_wait (&parts->cond, &parts->lock);
+  g_mutex_unlock (&parts->lock);
+}
+
+void
+kymo_parts_wake (KymoParts *parts)
+{
+  g_mutex_lock (&parts->lock);
+  parts->wakes++;
+  g_cond_broadcast (&parts->cond);
   g_mutex_unlock (&parts->lock);
 }
 

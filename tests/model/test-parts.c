@@ -6,7 +6,8 @@
  * Every parallel decoder rests on these promises: each part is decoded
  * exactly once, joins come in part order, the workers never run more than
  * the given number of parts ahead of the join, and a join that stops the
- * run stops it (nothing after it is joined, and the run comes back).
+ * run stops it (nothing after it is joined, and the run comes back). Idle
+ * work asked for is done by the workers until the run is freed.
  */
 #include "config.h"
 
@@ -139,6 +140,88 @@ test_one_thread_is_sequential (void)
   g_assert_cmpint (run.decoded[1], ==, 0);
 }
 
+typedef struct {
+  Run    run;     /* first: decode_part() takes it */
+  GMutex lock;
+  GCond  cond;
+  guint  pending; /* idle work asked for and not done */
+  guint  done;
+} IdleRun;
+
+static gboolean
+idle_work (gpointer user)
+{
+  IdleRun *r = user;
+  gboolean did = FALSE;
+
+  g_mutex_lock (&r->lock);
+  if (r->pending > 0)
+    {
+      r->pending--;
+      r->done++;
+      did = TRUE;
+      g_cond_broadcast (&r->cond);
+    }
+  g_mutex_unlock (&r->lock);
+  return did;
+}
+
+static void
+ask_idle_work (IdleRun   *r,
+               KymoParts *parts,
+               guint      n)
+{
+  g_mutex_lock (&r->lock);
+  r->pending += n;
+  g_mutex_unlock (&r->lock);
+  kymo_parts_wake (parts);
+}
+
+/* Idle work (populating pages) is done by the workers, also once every
+ * part is taken: a wake reaches them until the run is freed. */
+static void
+test_idle_work_is_done (void)
+{
+  KymoLoadOptions options = { .threads = 3 };
+  g_autoptr(KymoParts) parts = NULL;
+  IdleRun r = { 0 };
+  guint asked = 0;
+
+  g_mutex_init (&r.lock);
+  g_cond_init (&r.cond);
+  r.run.joined = g_array_new (FALSE, FALSE, sizeof (guint64));
+  parts = kymo_parts_new_full (&options, 0, 0, N_PARTS, 4, decode_part, idle_work, &r);
+  g_assert_cmpuint (kymo_parts_get_threads (parts), ==, 3);
+  for (guint i = 0; i < N_PARTS; i++)
+    {
+      kymo_parts_wait (parts, i);
+      join_part (i, &r.run);
+      kymo_parts_release (parts, i);
+      if (i % 10 == 0)
+        {
+          ask_idle_work (&r, parts, 1);
+          asked++;
+        }
+    }
+  ask_idle_work (&r, parts, 5);
+  asked += 5;
+
+  /* Hangs (and the test times out) if a wake is lost or the workers left. */
+  g_mutex_lock (&r.lock);
+  while (r.pending > 0)
+    g_cond_wait (&r.cond, &r.lock);
+  g_mutex_unlock (&r.lock);
+  g_assert_cmpuint (r.done, ==, asked);
+  g_assert_cmpuint (r.run.joined->len, ==, N_PARTS);
+  for (guint i = 0; i < N_PARTS; i++)
+    g_assert_cmpint (r.run.decoded[i], ==, 1);
+
+  g_clear_pointer (&parts, kymo_parts_free);
+  g_array_unref (r.run.joined);
+  g_cond_clear (&r.cond);
+  g_mutex_clear (&r.lock);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -148,5 +231,6 @@ main (int   argc,
   g_test_add_func ("/parts/ahead-bounds-the-workers", test_ahead_bounds_the_workers);
   g_test_add_func ("/parts/stop-at-a-join", test_stop_at_a_join);
   g_test_add_func ("/parts/one-thread-is-sequential", test_one_thread_is_sequential);
+  g_test_add_func ("/parts/idle-work-is-done", test_idle_work_is_done);
   return g_test_run ();
 }
