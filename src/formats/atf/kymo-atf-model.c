@@ -12,6 +12,10 @@
 #include "kymo-atf-names.h"
 #include "kymo-byte-reader.h"
 
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
 /* Report progress (and check for cancellation) this often. */
 #define PROGRESS_STEP 65536
 /* How far down the stack a RETURN may look for its CALL. */
@@ -626,6 +630,24 @@ count_spans (Matcher       *m,
   return count_spans_in (m, NULL);
 }
 
+/* The track's new spans are written once, from one end to the other:
+ * in huge pages they fault in a fraction of the time 4 KiB pages take
+ * (a third, for 120 MB here), and every page is filled. Only advice: a
+ * kernel without transparent huge pages ignores it. */
+static void
+advise_huge_pages (gpointer mem,
+                   gsize    len)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const guintptr huge = 2u << 20;
+  guintptr from = ((guintptr) mem + huge - 1) & ~(huge - 1);
+  guintptr to = ((guintptr) mem + len) & ~(huge - 1);
+
+  if (mem != NULL && from < to)
+    (void) madvise ((gpointer) from, to - from, MADV_HUGEPAGE);
+#endif
+}
+
 /* Makes room in the track for what the counting pass found, depth after
  * depth. */
 static void
@@ -651,6 +673,7 @@ place_runs (Matcher *m)
       offset += run->cap;
     }
   m->placed = TRUE;
+  advise_huge_pages (m->n_runs > 0 ? m->runs[0].spans : NULL, total * sizeof (KymoSpan));
 }
 
 /* Links spans to detail records; the spans are in the track already. */
