@@ -11,6 +11,7 @@
 #include "kymo-atf-model.h"
 #include "kymo-atf-names.h"
 #include "kymo-byte-reader.h"
+#include "kymo-page-queue.h"
 
 #ifdef __linux__
 #include <sys/mman.h>
@@ -630,21 +631,22 @@ count_spans (Matcher       *m,
   return count_spans_in (m, NULL);
 }
 
-/* The track's new spans are written once, from one end to the other:
- * in huge pages they fault in a fraction of the time 4 KiB pages take
- * (a third, for 120 MB here), and every page is filled. Only advice: a
- * kernel without transparent huge pages ignores it. */
+/* The track's new spans are all written right away: their pages fault in
+ * one call for less than one fault at a time costs (huge pages would cost
+ * less still, but now and then stall for a quarter of a second). Only
+ * advice: an older kernel refuses it and the pages fault as they are
+ * written. */
 static void
-advise_huge_pages (gpointer mem,
-                   gsize    len)
+populate (gpointer mem,
+          gsize    len)
 {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const guintptr huge = 2u << 20;
-  guintptr from = ((guintptr) mem + huge - 1) & ~(huge - 1);
-  guintptr to = ((guintptr) mem + len) & ~(huge - 1);
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+  gsize page = kymo_page_size ();
+  guintptr from = ((guintptr) mem + page - 1) & ~(guintptr) (page - 1);
+  guintptr to = ((guintptr) mem + len) & ~(guintptr) (page - 1);
 
   if (mem != NULL && from < to)
-    (void) madvise ((gpointer) from, to - from, MADV_HUGEPAGE);
+    (void) madvise ((gpointer) from, to - from, MADV_POPULATE_WRITE);
 #endif
 }
 
@@ -673,7 +675,7 @@ place_runs (Matcher *m)
       offset += run->cap;
     }
   m->placed = TRUE;
-  advise_huge_pages (m->n_runs > 0 ? m->runs[0].spans : NULL, total * sizeof (KymoSpan));
+  populate (m->n_runs > 0 ? m->runs[0].spans : NULL, total * sizeof (KymoSpan));
 }
 
 /* Links spans to detail records; the spans are in the track already. */
