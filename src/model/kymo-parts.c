@@ -24,6 +24,7 @@ struct _KymoParts
   guint         n_parts;
   guint         ahead;
   guint         threads;
+  gboolean      help;
   GPtrArray    *workers;
 
   /* Under @lock. */
@@ -114,6 +115,13 @@ kymo_parts_new (const KymoLoadOptions *options,
   return parts;
 }
 
+void
+kymo_parts_set_help (KymoParts *parts,
+                     gboolean   help)
+{
+  parts->help = help;
+}
+
 guint
 kymo_parts_get_threads (KymoParts *parts)
 {
@@ -141,7 +149,25 @@ kymo_parts_wait (KymoParts *parts,
       parts->state[index] = PART_DONE;
     }
   while (parts->state[index] != PART_DONE)
-    g_cond_wait (&parts->cond, &parts->lock);
+    {
+      guint other;
+
+      if (!parts->help || parts->stop || !may_claim (parts))
+        {
+          g_cond_wait (&parts->cond, &parts->lock);
+          continue;
+        }
+      /* A worker has the part wanted: take the next one meanwhile. */
+      other = parts->next_claim++;
+      parts->state[other] = PART_BUSY;
+      g_mutex_unlock (&parts->lock);
+
+      parts->decode (other, parts->user_data);
+
+      g_mutex_lock (&parts->lock);
+      parts->state[other] = PART_DONE;
+      g_cond_broadcast (&parts->cond);
+    }
   g_mutex_unlock (&parts->lock);
 }
 

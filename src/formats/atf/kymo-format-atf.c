@@ -404,8 +404,21 @@ load (KymoLoadJob  *job,
         }
     }
 
-  ok = kymo_parts_run (kymo_load_job_get_options (job), total * ATF_EVENT_SIZE, PARALLEL_MIN, n_threads, 0,
-                       decode_thread, join_thread, &run);
+  {
+    g_autoptr(KymoParts) parts = kymo_parts_new (kymo_load_job_get_options (job), total * ATF_EVENT_SIZE,
+                                                 PARALLEL_MIN, n_threads, 0, decode_thread, &run);
+
+    /* A thread's spans go straight to its track whoever decodes it, so the
+     * loading thread decodes what it can while it waits. */
+    kymo_parts_set_help (parts, TRUE);
+    ok = TRUE;
+    for (guint i = 0; i < n_threads && ok; i++)
+      {
+        kymo_parts_wait (parts, i);
+        ok = join_thread (i, &run);
+        kymo_parts_release (parts, i);
+      }
+  }
   if (ok)
     {
       for (guint i = 0; i < n_threads; i++)
