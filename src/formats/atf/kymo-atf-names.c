@@ -15,7 +15,7 @@ probe (const AtfNames *self,
 {
   gsize i = _kymo_atf_names_slot (self, function_id);
 
-  while (self->values[i] != 0 && self->keys[i] != function_id)
+  while (self->slots[i].value != 0 && self->slots[i].function_id != function_id)
     i = (i + 1) & self->mask;
   return i;
 }
@@ -23,22 +23,15 @@ probe (const AtfNames *self,
 static void
 grow (AtfNames *self)
 {
-  guint64 *old_keys = self->keys;
-  guint32 *old_values = self->values;
+  AtfNameSlot *old = self->slots;
   gsize old_size = self->mask + 1;
 
   self->mask = old_size * 2 - 1;
-  self->keys = g_new0 (guint64, self->mask + 1);
-  self->values = g_new0 (guint32, self->mask + 1);
+  self->slots = g_new0 (AtfNameSlot, self->mask + 1);
   for (gsize i = 0; i < old_size; i++)
-    if (old_values[i] != 0)
-      {
-        gsize j = probe (self, old_keys[i]);
-        self->keys[j] = old_keys[i];
-        self->values[j] = old_values[i];
-      }
-  g_free (old_keys);
-  g_free (old_values);
+    if (old[i].value != 0)
+      self->slots[probe (self, old[i].function_id)] = old[i];
+  g_free (old);
 }
 
 static void
@@ -51,10 +44,10 @@ insert (AtfNames *self,
   if ((self->n + 1) * 2 > self->mask + 1)
     grow (self);
   i = probe (self, function_id);
-  if (self->values[i] != 0)
+  if (self->slots[i].value != 0)
     return;
-  self->keys[i] = function_id;
-  self->values[i] = value;
+  self->slots[i].function_id = function_id;
+  self->slots[i].value = value;
   self->n++;
 }
 
@@ -66,8 +59,7 @@ _kymo_atf_names_init (AtfNames          *self,
   memset (self, 0, sizeof *self);
   self->trace = trace;
   self->mask = 63;
-  self->keys = g_new0 (guint64, self->mask + 1);
-  self->values = g_new0 (guint32, self->mask + 1);
+  self->slots = g_new0 (AtfNameSlot, self->mask + 1);
 
   for (guint i = 0; manifest != NULL && manifest->function_ids != NULL && i < manifest->function_ids->len; i++)
     {
@@ -87,8 +79,7 @@ _kymo_atf_names_init (AtfNames          *self,
 void
 _kymo_atf_names_clear (AtfNames *self)
 {
-  g_clear_pointer (&self->keys, g_free);
-  g_clear_pointer (&self->values, g_free);
+  g_clear_pointer (&self->slots, g_free);
   if (self->owns_texts)
     g_free (self->texts);
   self->texts = NULL;
@@ -103,8 +94,7 @@ _kymo_atf_names_copy (AtfNames       *self,
   self->trace = from->trace;
   self->mask = from->mask;
   self->n = from->n;
-  self->keys = g_memdup2 (from->keys, sizeof (guint64) * (from->mask + 1));
-  self->values = g_memdup2 (from->values, sizeof (guint32) * (from->mask + 1));
+  self->slots = g_memdup2 (from->slots, sizeof (AtfNameSlot) * (from->mask + 1));
   self->texts = from->texts;
   self->n_texts = from->n_texts;
 }
@@ -138,5 +128,5 @@ _kymo_atf_names_known (AtfNames *self,
 {
   gsize i = probe (self, function_id);
 
-  return (self->values[i] & ATF_NAMES_FROM_MANIFEST) != 0;
+  return (self->slots[i].value & ATF_NAMES_FROM_MANIFEST) != 0;
 }

@@ -12,12 +12,17 @@ G_BEGIN_DECLS
 /* Names the manifest gave carry this bit in the table (not in the id). */
 #define ATF_NAMES_FROM_MANIFEST 0x80000000u
 
+/* A slot is used when value != 0; key and value side by side, so that a
+ * lookup reads one cache line. */
+typedef struct {
+  guint64 function_id;
+  guint32 value;          /* name id + 1, | ATF_NAMES_FROM_MANIFEST */
+} AtfNameSlot;
+
 typedef struct {
   KymoTrace   *trace;
-  /* open addressing, linear probing, at most half full; a slot is used
-   * when value != 0 */
-  guint64     *keys;
-  guint32     *values;    /* name id + 1, | ATF_NAMES_FROM_MANIFEST */
+  /* open addressing, linear probing, at most half full */
+  AtfNameSlot *slots;
   gsize        mask;
   gsize        n;
   /* The trace's names when the table was made (every id the table held
@@ -62,11 +67,11 @@ _kymo_atf_names_find (const AtfNames *self,
 {
   gsize i = _kymo_atf_names_slot (self, function_id);
 
-  while (self->values[i] != 0)
+  while (self->slots[i].value != 0)
     {
-      if (self->keys[i] == function_id)
+      if (self->slots[i].function_id == function_id)
         {
-          *name = (self->values[i] & ~ATF_NAMES_FROM_MANIFEST) - 1;
+          *name = (self->slots[i].value & ~ATF_NAMES_FROM_MANIFEST) - 1;
           return TRUE;
         }
       i = (i + 1) & self->mask;
