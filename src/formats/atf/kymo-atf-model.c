@@ -91,6 +91,7 @@ typedef struct {
   gboolean      blocked;
   GPtrArray    *local_texts;    /* char *, by local index */
   GHashTable   *local_index;    /* text → local index + 1 */
+  gboolean      local_calls;    /* a function took a local name (not only labels) */
   /* Checked by the counting pass in file order: a record earlier than the
    * one before stops it (@unsorted), and both passes go in time order. */
   gboolean      check_order;
@@ -227,6 +228,7 @@ local_name (Matcher    *m,
 static void
 local_names_clear (Matcher *m)
 {
+  m->local_calls = FALSE;
   g_clear_pointer (&m->local_index, g_hash_table_unref);
   g_clear_pointer (&m->local_texts, g_ptr_array_unref);
 }
@@ -264,6 +266,7 @@ name_of_slow (Matcher  *m,
   if (!local_name (m, text, name))
     return FALSE;
   _kymo_atf_names_put (m->names, function_id, *name);
+  m->local_calls = TRUE;
   return TRUE;
 }
 
@@ -881,6 +884,7 @@ struct _AtfBuild
   guint32   *detail_names;   /* [detail.n_records] once matched */
   guint32   *remap;          /* local name → interned, until finished */
   guint      n_remap;
+  gboolean   remap_spans;    /* spans hold local names too */
   /* What the match found, kept past _kymo_atf_build_finish(). */
   KymoTime     max_ts;
   AtfWarnings  warn;
@@ -1053,6 +1057,7 @@ _kymo_atf_build_intern_names (AtfBuild  *b,
   if (!has_local_names (m))
     return;
   b->n_remap = m->local_texts->len;
+  b->remap_spans = m->local_calls;
   b->remap = g_new (guint32, b->n_remap);
   for (guint k = 0; k < b->n_remap; k++)
     b->remap[k] = kymo_trace_intern (trace, g_ptr_array_index (m->local_texts, k));
@@ -1076,7 +1081,9 @@ apply_remap (AtfBuild *b)
 
   for (gsize i = 0; i < m->depth; i++)
     m->stack[i].name = remapped (b, m->stack[i].name);
-  for (guint d = 0; d < m->n_runs; d++)
+  /* Spans are named after functions: with a symbol table, only exception
+   * labels and detail records may have taken local names. */
+  for (guint d = 0; b->remap_spans && d < m->n_runs; d++)
     {
       KymoSpan *spans = m->runs[d].spans;
       gsize n = m->runs[d].len;
