@@ -56,6 +56,11 @@ typedef struct {
 } PendingInstant;
 
 typedef struct {
+  guint64  function_id;
+  guint32  name;       /* local id */
+} LocalCall;
+
+typedef struct {
   AtfThread    *thread;
   AtfNames     *names;          /* a private copy */
   KymoTrace    *trace;
@@ -91,7 +96,7 @@ typedef struct {
   gboolean      blocked;
   GPtrArray    *local_texts;    /* char *, by local index */
   GHashTable   *local_index;    /* text → local index + 1 */
-  gboolean      local_calls;    /* a function took a local name (not only labels) */
+  GArray       *local_calls;    /* LocalCall: functions that took a local name */
   /* Checked by the counting pass in file order: a record earlier than the
    * one before stops it (@unsorted), and both passes go in time order. */
   gboolean      check_order;
@@ -228,7 +233,7 @@ local_name (Matcher    *m,
 static void
 local_names_clear (Matcher *m)
 {
-  m->local_calls = FALSE;
+  g_clear_pointer (&m->local_calls, g_array_unref);
   g_clear_pointer (&m->local_index, g_hash_table_unref);
   g_clear_pointer (&m->local_texts, g_ptr_array_unref);
 }
@@ -266,7 +271,9 @@ name_of_slow (Matcher  *m,
   if (!local_name (m, text, name))
     return FALSE;
   _kymo_atf_names_put (m->names, function_id, *name);
-  m->local_calls = TRUE;
+  if (m->local_calls == NULL)
+    m->local_calls = g_array_new (FALSE, FALSE, sizeof (LocalCall));
+  g_array_append_vals (m->local_calls, &(LocalCall) { function_id, *name }, 1);
   return TRUE;
 }
 
@@ -1048,22 +1055,6 @@ _kymo_atf_build_match_parallel (AtfBuild       *b,
   return build_match_with (b, names, TRUE, progress, job, error);
 }
 
-void
-_kymo_atf_build_intern_names (AtfBuild  *b,
-                              KymoTrace *trace)
-{
-  Matcher *m = &b->m;
-
-  if (!has_local_names (m))
-    return;
-  b->n_remap = m->local_texts->len;
-  b->remap_spans = m->local_calls;
-  b->remap = g_new (guint32, b->n_remap);
-  for (guint k = 0; k < b->n_remap; k++)
-    b->remap[k] = kymo_trace_intern (trace, g_ptr_array_index (m->local_texts, k));
-  local_names_clear (m);
-}
-
 static inline guint32
 remapped (const AtfBuild *b,
           guint32         name)
@@ -1071,6 +1062,34 @@ remapped (const AtfBuild *b,
   if (name <= LOCAL_NAME_TOP && name > LOCAL_NAME_TOP - b->n_remap)
     return b->remap[LOCAL_NAME_TOP - name];
   return name;
+}
+
+gboolean
+_kymo_atf_build_learns (const AtfBuild *b)
+{
+  return b->m.local_calls != NULL && b->m.local_calls->len > 0;
+}
+
+void
+_kymo_atf_build_intern_names (AtfBuild  *b,
+                              KymoTrace *trace,
+                              AtfNames  *learn)
+{
+  Matcher *m = &b->m;
+
+  if (!has_local_names (m))
+    return;
+  b->n_remap = m->local_texts->len;
+  b->remap_spans = _kymo_atf_build_learns (b);
+  b->remap = g_new (guint32, b->n_remap);
+  for (guint k = 0; k < b->n_remap; k++)
+    b->remap[k] = kymo_trace_intern (trace, g_ptr_array_index (m->local_texts, k));
+  for (guint i = 0; learn != NULL && m->local_calls != NULL && i < m->local_calls->len; i++)
+    {
+      const LocalCall *call = &g_array_index (m->local_calls, LocalCall, i);
+      _kymo_atf_names_put (learn, call->function_id, remapped (b, call->name));
+    }
+  local_names_clear (m);
 }
 
 /* Local name ids → the trace's, everywhere the match left them. */

@@ -61,11 +61,17 @@ gboolean  _kymo_atf_build_match   (AtfBuild           *build,
                                    AtfProgress        *progress,
                                    KymoLoadJob        *job,
                                    GError            **error);
+/* Whether the match met functions the names table it was given did not
+ * name (see _kymo_atf_build_intern_names()). */
+gboolean       _kymo_atf_build_learns         (const AtfBuild *build);
 /* On the loading thread, in thread order, after a parallel match that was
  * DONE: interns the names it met that the trace did not have, as a
- * sequential match would have; finishing puts them in place. */
+ * sequential match would have; finishing puts them in place. The
+ * functions among them go into @learn too (may be NULL), so that threads
+ * matched after need no local names for them (and no rewrite after). */
 void           _kymo_atf_build_intern_names   (AtfBuild       *build,
-                                               KymoTrace      *trace);
+                                               KymoTrace      *trace,
+                                               AtfNames       *learn);
 /* The latest index record matched, or KYMO_TIME_NONE. */
 KymoTime  _kymo_atf_build_max_ts  (const AtfBuild     *build);
 /* Whether calls were left open: finishing needs the end of the trace. */

@@ -68,12 +68,20 @@ _kymo_atf_names_init (AtfNames          *self,
       insert (self, g_array_index (manifest->function_ids, guint64, i), (name + 1) | ATF_NAMES_FROM_MANIFEST);
     }
 
+  _kymo_atf_names_take_texts (self);
+}
+
+void
+_kymo_atf_names_take_texts (AtfNames *self)
+{
+  if (self->owns_texts)
+    g_free (self->texts);
   /* Interned strings never move: the pointers stay valid. */
-  self->n_texts = kymo_trace_get_n_names (trace);
+  self->n_texts = kymo_trace_get_n_names (self->trace);
   self->texts = g_new (const char *, MAX (self->n_texts, 1));
   self->owns_texts = TRUE;
   for (guint32 id = 0; id < self->n_texts; id++)
-    self->texts[id] = kymo_trace_get_name (trace, id);
+    self->texts[id] = kymo_trace_get_name (self->trace, id);
 }
 
 void

@@ -41,6 +41,9 @@ void    _kymo_atf_names_clear  (AtfNames          *self);
 /* A private copy for another thread; @from must outlive it. */
 void    _kymo_atf_names_copy   (AtfNames          *self,
                                 const AtfNames    *from);
+/* The trace's names as they are now become the table's @texts (on the
+ * loading thread). */
+void    _kymo_atf_names_take_texts (AtfNames       *self);
 /* Interns "<0x…>" for a function the table does not have. */
 guint32 _kymo_atf_names_slow   (AtfNames          *self,
                                 guint64            function_id);

@@ -235,11 +235,25 @@ typedef struct {
   GThread         *loader;
   AtfThread      **threads;
   AtfBuild       **builds;
-  const AtfNames **names;     /* each thread's process's table */
+  guint           *process_of;  /* each thread's process */
+  /* Each process's names table, the latest one: the join replaces it
+   * with one that also holds the functions the threads joined so far
+   * met, so that threads decoded after need no local names for them.
+   * The ids do not change with the table a thread starts from: a name is
+   * interned in the join, in the order the thread first used it. */
+  AtfNames       **current;
+  GPtrArray       *learned;     /* AtfNames*: the tables replaced, kept until the end */
   AtfBuildResult  *results;
   AtfProgress      progress;
   GError          *error;     /* set on the loading thread only */
 } AtfRun;
+
+static void
+names_free (gpointer data)
+{
+  _kymo_atf_names_clear (data);
+  g_free (data);
+}
 
 static void
 decode_thread (guint    index,
@@ -249,7 +263,9 @@ decode_thread (guint    index,
   /* The loading thread reports progress (and notices a cancel) itself. */
   gboolean loader = g_thread_self () == run->loader;
 
-  run->results[index] = _kymo_atf_build_match_parallel (run->builds[index], run->names[index], &run->progress,
+  const AtfNames *names = g_atomic_pointer_get (&run->current[run->process_of[index]]);
+
+  run->results[index] = _kymo_atf_build_match_parallel (run->builds[index], names, &run->progress,
                                                         loader ? run->job : NULL,
                                                         loader && run->error == NULL ? &run->error : NULL);
 }
@@ -260,17 +276,32 @@ join_thread (guint    index,
 {
   AtfRun *run = user_data;
   AtfBuild *b = run->builds[index];
+  guint p = run->process_of[index];
   gboolean ok = TRUE;
   guint64 done;
 
   switch (run->results[index])
     {
     case ATF_BUILD_DONE:
-      _kymo_atf_build_intern_names (b, run->trace);
-      kymo_trace_intern (run->trace, "detail record");
+      if (_kymo_atf_build_learns (b))
+        {
+          AtfNames *next = g_new (AtfNames, 1);
+
+          _kymo_atf_names_copy (next, run->current[p]);
+          _kymo_atf_build_intern_names (b, run->trace, next);
+          kymo_trace_intern (run->trace, "detail record");
+          _kymo_atf_names_take_texts (next);
+          g_ptr_array_add (run->learned, next);
+          g_atomic_pointer_set (&run->current[p], next);
+        }
+      else
+        {
+          _kymo_atf_build_intern_names (b, run->trace, NULL);
+          kymo_trace_intern (run->trace, "detail record");
+        }
       break;
     case ATF_BUILD_BLOCKED:
-      ok = _kymo_atf_build_match (b, run->names[index], &run->progress, run->job,
+      ok = _kymo_atf_build_match (b, run->current[p], &run->progress, run->job,
                                   run->error == NULL ? &run->error : NULL);
       break;
     case ATF_BUILD_STOPPED:
@@ -366,7 +397,9 @@ load (KymoLoadJob  *job,
   run.loader = g_thread_self ();
   run.threads = (AtfThread **) data->threads->pdata;
   run.builds = g_new0 (AtfBuild *, MAX (n_threads, 1));
-  run.names = g_new0 (const AtfNames *, MAX (n_threads, 1));
+  run.process_of = g_new0 (guint, MAX (n_threads, 1));
+  run.current = g_new0 (AtfNames *, processes->len);
+  run.learned = g_ptr_array_new_with_free_func (names_free);
   run.results = g_new0 (AtfBuildResult, MAX (n_threads, 1));
   run.progress.total = total;
   for (guint p = 0, ti = 0; p < processes->len; p++)
@@ -387,6 +420,7 @@ load (KymoLoadJob  *job,
         }
 
       _kymo_atf_names_init (&names[p], trace, &manifests[p]);
+      run.current[p] = &names[p];
       for (guint i = 0; i < process->threads->len; i++, ti++)
         {
           AtfThread *t = run.threads[ti];
@@ -400,7 +434,7 @@ load (KymoLoadJob  *job,
           if (t->detail.n_records > 0)
             t->detail_track = kymo_trace_add_track (trace, t->track, KYMO_TRACK_INSTANT, "Detail records");
           run.builds[ti] = _kymo_atf_build_new (trace, t);
-          run.names[ti] = &names[p];
+          run.process_of[ti] = p;
         }
     }
 
@@ -434,7 +468,9 @@ load (KymoLoadJob  *job,
   for (guint i = 0; i < n_threads; i++)
     _kymo_atf_build_free (run.builds[i]);
   g_free (run.builds);
-  g_free (run.names);
+  g_free (run.process_of);
+  g_free (run.current);
+  g_ptr_array_unref (run.learned);
   g_free (run.results);
   g_clear_error (&run.error);
   for (guint p = 0; p < processes->len; p++)
