@@ -315,13 +315,13 @@ typedef enum {
 } LastKind;
 
 /* The loop over a thread's records, in file order (@order NULL) or in
- * @order, counting the spans of each depth (@counting) or writing them;
- * inlined for each so that the counting pass does nothing else and the
- * file-order loop reads records in place without an extra load per record. */
+ * @order, writing each span where count_spans() made room for it; inlined
+ * twice so that the file-order loop reads records in place without an
+ * extra load per record. The matcher's state is kept in locals meanwhile:
+ * span stores could alias it. */
 static inline G_ALWAYS_INLINE gboolean
 match_events_in (Matcher       *m,
                  const guint32 *order,
-                 gboolean       counting,
                  GError       **error)
 {
   AtfThread *t = m->thread;
@@ -333,15 +333,22 @@ match_events_in (Matcher       *m,
   guint last_depth = 0;
   gsize last_pos = 0;
   guint32 n = index->n_events;
-  gboolean check = order == NULL && m->check_order;
-  guint64 prev_ts = 0, max_ts = 0;
+  guint64 max_ts = 0;
+  Frame *stack = m->stack;
+  gsize depth = m->depth;
+  guint64 overflow = m->overflow;
+  guint n_runs = m->n_runs;
+  gboolean ok = TRUE;
 
   for (guint32 block = 0; block < n; )
     {
       guint32 block_end = n - block > PROGRESS_STEP ? block + PROGRESS_STEP : n;
 
-      if (!counting && block > 0 && !report_progress (m, PROGRESS_STEP, error))
-        return FALSE;
+      if (block > 0 && !report_progress (m, PROGRESS_STEP, error))
+        {
+          ok = FALSE;
+          goto done;
+        }
 
       for (guint32 k = block; k < block_end; k++)
         {
@@ -354,15 +361,6 @@ match_events_in (Matcher       *m,
           guint32 call_depth = kymo_read_u32le (e + 24);
           guint32 dseq = kymo_read_u32le (e + 28);
 
-          if (check)
-            {
-              if (G_UNLIKELY (raw_ts < prev_ts))
-                {
-                  m->unsorted = TRUE;
-                  return FALSE;
-                }
-              prev_ts = raw_ts;
-            }
           max_ts = MAX (max_ts, raw_ts);
 
           /* With detail recording on, the real writer stores every record twice:
@@ -374,12 +372,12 @@ match_events_in (Matcher       *m,
             {
               prev_merged = TRUE;
               m->n_duplicates++;
-              if (dseq == ATF_NO_SEQ || counting)
+              if (dseq == ATF_NO_SEQ)
                 continue;
               switch (last)
                 {
                 case LAST_FRAME:
-                  m->stack[m->depth - 1].source = seq;
+                  stack[depth - 1].source = seq;
                   break;
                 case LAST_SPAN:
                   {
@@ -412,36 +410,39 @@ match_events_in (Matcher       *m,
               Frame *frame;
               guint32 name = 0;
 
-              if (G_UNLIKELY (m->depth >= ATF_MAX_DEPTH || m->overflow > 0))
+              if (G_UNLIKELY (depth >= ATF_MAX_DEPTH || overflow > 0))
                 {
-                  m->overflow++;
+                  overflow++;
                   m->warn.n_deep++;
                   continue;
                 }
-              if (!counting && !name_of (m, fid, &name))
-                return FALSE;
-              frame = &m->stack[m->depth++];
+              if (!name_of (m, fid, &name))
+                {
+                  ok = FALSE;
+                  goto done;
+                }
+              frame = &stack[depth++];
               frame->start = ts;
               frame->function_id = fid;
               frame->name = name;
               frame->source = seq;
-              m->n_runs = MAX (m->n_runs, (guint) m->depth);
+              n_runs = MAX (n_runs, (guint) depth);
               last = LAST_FRAME;
             }
           else if (kind == 2)
             {
               gsize found = G_MAXSIZE;
 
-              if (G_UNLIKELY (m->overflow > 0))
+              if (G_UNLIKELY (overflow > 0))
                 {
-                  m->overflow--;
+                  overflow--;
                   continue;
                 }
-              if (G_LIKELY (m->depth > 0 && m->stack[m->depth - 1].function_id == fid))
-                found = m->depth - 1;
+              if (G_LIKELY (depth > 0 && stack[depth - 1].function_id == fid))
+                found = depth - 1;
               else
-                for (gsize i = m->depth, j = 0; i > 0 && j < MAX_SEARCH; i--, j++)
-                  if (m->stack[i - 1].function_id == fid)
+                for (gsize i = depth, j = 0; i > 0 && j < MAX_SEARCH; i--, j++)
+                  if (stack[i - 1].function_id == fid)
                     {
                       found = i - 1;
                       break;
@@ -454,32 +455,22 @@ match_events_in (Matcher       *m,
                 }
               /* Frames above the one returning were unwound: by the last
                * exception when it came after they started. */
-              while (m->depth - 1 > found)
+              while (depth - 1 > found)
                 {
-                  Frame *frame = &m->stack[--m->depth];
+                  Frame *frame = &stack[--depth];
                   KymoTime end = ts;
 
-                  if (counting)
-                    {
-                      m->runs[m->depth].len++;
-                      continue;
-                    }
                   if (m->exception_ts != KYMO_TIME_NONE && m->exception_ts >= frame->start)
                     end = m->exception_ts;
-                  emit (m, m->depth, frame, end, KYMO_EVENT_WARNING, ATF_NO_SEQ,
+                  emit (m, depth, frame, end, KYMO_EVENT_WARNING, ATF_NO_SEQ,
                         m->has_detail && detail_seq_of (t, frame->source) != ATF_NO_SEQ);
                 }
-              m->depth--;
-              if (counting)
-                {
-                  m->runs[m->depth].len++;
-                  continue;
-                }
-              last_pos = emit (m, m->depth, &m->stack[m->depth], ts, 0, seq,
+              depth--;
+              last_pos = emit (m, depth, &stack[depth], ts, 0, seq,
                                m->has_detail &&
-                               (dseq != ATF_NO_SEQ || detail_seq_of (t, m->stack[m->depth].source) != ATF_NO_SEQ));
+                               (dseq != ATF_NO_SEQ || detail_seq_of (t, stack[depth].source) != ATF_NO_SEQ));
               last = LAST_SPAN;
-              last_depth = m->depth;
+              last_depth = depth;
             }
           else if (kind == 3)
             {
@@ -487,14 +478,18 @@ match_events_in (Matcher       *m,
               g_autofree char *label = NULL;
               guint32 name;
 
-              if (counting)
-                continue;
               if (!name_of (m, fid, &name))
-                return FALSE;
+                {
+                  ok = FALSE;
+                  goto done;
+                }
               label = g_strdup_printf ("exception in %s", name_text (m, name));
               exception.ts = ts;
               if (!intern (m, label, &exception.name))
-                return FALSE;
+                {
+                  ok = FALSE;
+                  goto done;
+                }
               exception.source = seq;
               g_array_append_val (m->exceptions, exception);
               m->exception_ts = ts;
@@ -508,28 +503,24 @@ match_events_in (Matcher       *m,
         }
       block = block_end;
     }
+done:
+  m->depth = depth;
+  m->overflow = overflow;
+  m->n_runs = n_runs;
+  if (!ok)
+    return FALSE;
   m->max_ts = n > 0 ? clamp_ts (max_ts) : KYMO_TIME_NONE;
-  if (counting)
-    {
-      /* Calls never returned are added at the end, one at each depth. */
-      for (gsize d = 0; d < m->depth; d++)
-        m->runs[d].len++;
-      return TRUE;
-    }
   return report_progress (m, n & (PROGRESS_STEP - 1), error);
 }
 
 static gboolean
 match_events (Matcher       *m,
               const guint32 *order,
-              gboolean       counting,
               GError       **error)
 {
-  if (counting)
-    return order != NULL ? match_events_in (m, order, TRUE, NULL) : match_events_in (m, NULL, TRUE, NULL);
   if (order != NULL)
-    return match_events_in (m, order, FALSE, error);
-  return match_events_in (m, NULL, FALSE, error);
+    return match_events_in (m, order, error);
+  return match_events_in (m, NULL, error);
 }
 
 /* The first pass: how many spans each depth gets (into the runs' len),
@@ -990,7 +981,7 @@ build_match (AtfBuild *b,
       memset (t->det_target, 0xFF, sizeof (guint32) * t->detail.n_records);
     }
 
-  ok = match_events (m, b->order, FALSE, error);
+  ok = match_events (m, b->order, error);
   if (ok)
     ok = resolve_detail_names (m, &b->detail_names);
   if (ok)
