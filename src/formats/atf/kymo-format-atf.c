@@ -262,7 +262,6 @@ decode_thread (guint    index,
   AtfRun *run = user_data;
   /* The loading thread reports progress (and notices a cancel) itself. */
   gboolean loader = g_thread_self () == run->loader;
-
   const AtfNames *names = g_atomic_pointer_get (&run->current[run->process_of[index]]);
 
   run->results[index] = _kymo_atf_build_match_parallel (run->builds[index], names, &run->progress,
