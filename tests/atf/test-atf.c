@@ -686,6 +686,42 @@ test_processes_any_thread_count (void)
   remove_tree (root);
 }
 
+static void
+cancel_on_progress (double      fraction,
+                    const char *message,
+                    gpointer    user_data)
+{
+  if (g_strcmp0 (message, "Reading calls") == 0)
+    g_cancellable_cancel (user_data);
+}
+
+/* Cancelled while its threads are being matched, whichever thread notices
+ * it first, a load stops with the cancel error and no trace. */
+static void
+test_cancel_while_matching (void)
+{
+  g_autofree char *root = g_dir_make_tmp ("kymo-atf-test-XXXXXX", NULL);
+  g_autofree char *pid_dir = g_build_filename (root, "pid_3", NULL);
+  KymoTestAtfShape shape = { .n_threads = 4, .events_per_thread = 300000, .max_depth = 12, .n_functions = 100 };
+  static const guint thread_counts[] = { 1, 2, 7 };
+
+  kymo_test_write_atf_session (pid_dir, &shape);
+  for (guint i = 0; i < G_N_ELEMENTS (thread_counts); i++)
+    {
+      KymoLoadOptions options = { .threads = thread_counts[i] };
+      g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+      g_autoptr(KymoInput) input = kymo_input_new_for_path (root, NULL);
+      g_autoptr(KymoTrace) trace = NULL;
+      g_autoptr(GError) error = NULL;
+
+      g_assert_nonnull (input);
+      trace = kymo_load_sync (input, &options, cancel_on_progress, cancellable, cancellable, &error);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_null (trace);
+    }
+  remove_tree (root);
+}
+
 /* The real writer's pattern: index-lane records, then detail-lane copies
  * with detail_seq and later timestamps. */
 static void
@@ -823,6 +859,7 @@ main (int   argc,
   g_test_add_func ("/atf/manifest-bad-json", test_manifest_bad_json);
   g_test_add_func ("/atf/symbols-missing", test_symbols_missing);
   g_test_add_func ("/atf/processes-any-thread-count", test_processes_any_thread_count);
+  g_test_add_func ("/atf/cancel-while-matching", test_cancel_while_matching);
   g_test_add_func ("/atf/spec-payload-arm64", test_spec_payload_arm64);
   g_test_add_func ("/atf/unbalanced", test_unbalanced);
   g_test_add_func ("/atf/parallel-finish", test_parallel_finish);
