@@ -42,6 +42,18 @@ may_claim (KymoParts *parts)
   return parts->ahead == 0 || parts->next_claim - parts->released < parts->ahead;
 }
 
+/* With @lock held and part @index claimed: decodes it with @lock released. */
+static void
+decode_claimed (KymoParts *parts,
+                guint      index)
+{
+  g_mutex_unlock (&parts->lock);
+  parts->decode (index, parts->user_data);
+  g_mutex_lock (&parts->lock);
+  parts->state[index] = PART_DONE;
+  g_cond_broadcast (&parts->cond);
+}
+
 static gpointer
 worker_run (gpointer user)
 {
@@ -65,13 +77,7 @@ worker_run (gpointer user)
         break;
       index = parts->next_claim++;
       parts->state[index] = PART_BUSY;
-      g_mutex_unlock (&parts->lock);
-
-      parts->decode (index, parts->user_data);
-
-      g_mutex_lock (&parts->lock);
-      parts->state[index] = PART_DONE;
-      g_cond_broadcast (&parts->cond);
+      decode_claimed (parts, index);
     }
   g_mutex_unlock (&parts->lock);
   return NULL;
@@ -160,13 +166,7 @@ kymo_parts_wait (KymoParts *parts,
       /* A worker has the part wanted: take the next one meanwhile. */
       other = parts->next_claim++;
       parts->state[other] = PART_BUSY;
-      g_mutex_unlock (&parts->lock);
-
-      parts->decode (other, parts->user_data);
-
-      g_mutex_lock (&parts->lock);
-      parts->state[other] = PART_DONE;
-      g_cond_broadcast (&parts->cond);
+      decode_claimed (parts, other);
     }
   g_mutex_unlock (&parts->lock);
 }
