@@ -25,6 +25,7 @@ struct _KymoParts
   guint         n_parts;
   guint         ahead;
   guint         threads;
+  gboolean      help;
   GPtrArray    *workers;
 
   /* Under @lock. */
@@ -41,6 +42,18 @@ may_claim (KymoParts *parts)
   if (parts->next_claim >= parts->n_parts)
     return FALSE;
   return parts->ahead == 0 || parts->next_claim - parts->released < parts->ahead;
+}
+
+/* With @lock held and part @index claimed: decodes it with @lock released. */
+static void
+decode_claimed (KymoParts *parts,
+                guint      index)
+{
+  g_mutex_unlock (&parts->lock);
+  parts->decode (index, parts->user_data);
+  g_mutex_lock (&parts->lock);
+  parts->state[index] = PART_DONE;
+  g_cond_broadcast (&parts->cond);
 }
 
 static gpointer
@@ -78,13 +91,7 @@ worker_run (gpointer user)
         break;
       index = parts->next_claim++;
       parts->state[index] = PART_BUSY;
-      g_mutex_unlock (&parts->lock);
-
-      parts->decode (index, parts->user_data);
-
-      g_mutex_lock (&parts->lock);
-      parts->state[index] = PART_DONE;
-      g_cond_broadcast (&parts->cond);
+      decode_claimed (parts, index);
     }
   g_mutex_unlock (&parts->lock);
   return NULL;
@@ -142,6 +149,13 @@ kymo_parts_new_full (const KymoLoadOptions *options,
   return parts;
 }
 
+void
+kymo_parts_set_help (KymoParts *parts,
+                     gboolean   help)
+{
+  parts->help = help;
+}
+
 guint
 kymo_parts_get_threads (KymoParts *parts)
 {
@@ -169,7 +183,19 @@ kymo_parts_wait (KymoParts *parts,
       parts->state[index] = PART_DONE;
     }
   while (parts->state[index] != PART_DONE)
-    g_cond_wait (&parts->cond, &parts->lock);
+    {
+      guint other;
+
+      if (!parts->help || parts->stop || !may_claim (parts))
+        {
+          g_cond_wait (&parts->cond, &parts->lock);
+          continue;
+        }
+      /* A worker has the part wanted: take the next one meanwhile. */
+      other = parts->next_claim++;
+      parts->state[other] = PART_BUSY;
+      decode_claimed (parts, other);
+    }
   g_mutex_unlock (&parts->lock);
 }
 

@@ -222,6 +222,107 @@ test_idle_work_is_done (void)
   g_mutex_clear (&r.lock);
 }
 
+/* Part 0 cannot finish before part 1 is decoded: with one worker busy on
+ * part 0, only a loading thread that helps decodes part 1. */
+typedef struct {
+  GMutex  lock;
+  GCond   cond;
+  gboolean first_started;
+  gboolean second_done;
+  gboolean timed_out;
+  GThread *loader;
+  gint     by_loader;   /* parts the loading thread decoded */
+} Helped;
+
+static void
+decode_dependent (guint    index,
+                  gpointer user)
+{
+  Helped *h = user;
+
+  if (g_thread_self () == h->loader)
+    g_atomic_int_inc (&h->by_loader);
+  g_mutex_lock (&h->lock);
+  if (index == 0)
+    {
+      /* A bound only so that a broken pool fails instead of hanging. */
+      gint64 until = g_get_monotonic_time () + 30 * G_TIME_SPAN_SECOND;
+
+      h->first_started = TRUE;
+      g_cond_broadcast (&h->cond);
+      while (!h->second_done && !h->timed_out)
+        if (!g_cond_wait_until (&h->cond, &h->lock, until))
+          h->timed_out = TRUE;
+    }
+  else if (index == 1)
+    {
+      h->second_done = TRUE;
+      g_cond_broadcast (&h->cond);
+    }
+  g_mutex_unlock (&h->lock);
+}
+
+static void
+test_loader_helps_while_waiting (void)
+{
+  KymoLoadOptions options = { .threads = 2 };
+  Helped h = { 0 };
+  g_autoptr(KymoParts) parts = NULL;
+
+  g_mutex_init (&h.lock);
+  g_cond_init (&h.cond);
+  h.loader = g_thread_self ();
+  parts = kymo_parts_new (&options, 0, 0, 8, 0, decode_dependent, &h);
+  kymo_parts_set_help (parts, TRUE);
+  /* The one worker takes part 0 (nothing else claims it before). */
+  g_mutex_lock (&h.lock);
+  while (!h.first_started)
+    g_cond_wait (&h.cond, &h.lock);
+  g_mutex_unlock (&h.lock);
+  for (guint i = 0; i < 8; i++)
+    {
+      kymo_parts_wait (parts, i);
+      kymo_parts_release (parts, i);
+    }
+  g_assert_false (h.timed_out);
+  g_assert_true (h.second_done);
+  g_assert_cmpint (g_atomic_int_get (&h.by_loader), >, 0);
+  g_clear_pointer (&parts, kymo_parts_free);
+  g_cond_clear (&h.cond);
+  g_mutex_clear (&h.lock);
+}
+
+static void
+test_help_keeps_order_and_once (void)
+{
+  KymoLoadOptions options = { .threads = 3 };
+  Run run = { 0 };
+  g_autoptr(GArray) sequential = NULL;
+  gboolean finished;
+  g_autoptr(KymoParts) parts = NULL;
+
+  sequential = run_parts (1, 0, 0, &finished, &run);
+  memset (&run, 0, sizeof run);
+  run.joined = g_array_new (FALSE, FALSE, sizeof (guint64));
+  run.ahead = 4;
+  parts = kymo_parts_new (&options, 0, 0, N_PARTS, 4, decode_part, &run);
+  kymo_parts_set_help (parts, TRUE);
+  for (guint i = 0; i < N_PARTS; i++)
+    {
+      kymo_parts_wait (parts, i);
+      join_part (i, &run);
+      kymo_parts_release (parts, i);
+    }
+  g_clear_pointer (&parts, kymo_parts_free);
+  g_assert_cmpmem (run.joined->data, run.joined->len * sizeof (guint64),
+                   sequential->data, sequential->len * sizeof (guint64));
+  for (guint i = 0; i < N_PARTS; i++)
+    g_assert_cmpint (run.decoded[i], ==, 1);
+  /* Helping stays within the window too. */
+  g_assert_cmpint (run.max_ahead, <, 4);
+  g_array_unref (run.joined);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -232,5 +333,7 @@ main (int   argc,
   g_test_add_func ("/parts/stop-at-a-join", test_stop_at_a_join);
   g_test_add_func ("/parts/one-thread-is-sequential", test_one_thread_is_sequential);
   g_test_add_func ("/parts/idle-work-is-done", test_idle_work_is_done);
+  g_test_add_func ("/parts/loader-helps-while-waiting", test_loader_helps_while_waiting);
+  g_test_add_func ("/parts/help-keeps-order-and-once", test_help_keeps_order_and_once);
   return g_test_run ();
 }
