@@ -25,6 +25,7 @@ struct _KymoParts
   guint         ahead;
   guint         threads;
   GPtrArray    *workers;
+  gboolean      wait_decodes;  /* read on the loading thread only */
 
   /* Under @lock. */
   guint8       *state;       /* one PART_* per part */
@@ -141,8 +142,32 @@ kymo_parts_wait (KymoParts *parts,
       parts->state[index] = PART_DONE;
     }
   while (parts->state[index] != PART_DONE)
-    g_cond_wait (&parts->cond, &parts->lock);
+    {
+      guint next;
+
+      if (!parts->wait_decodes || parts->stop || !may_claim (parts))
+        {
+          g_cond_wait (&parts->cond, &parts->lock);
+          continue;
+        }
+      next = parts->next_claim++;
+      parts->state[next] = PART_BUSY;
+      g_mutex_unlock (&parts->lock);
+
+      parts->decode (next, parts->user_data);
+
+      g_mutex_lock (&parts->lock);
+      parts->state[next] = PART_DONE;
+      g_cond_broadcast (&parts->cond);
+    }
   g_mutex_unlock (&parts->lock);
+}
+
+void
+kymo_parts_set_wait_decodes (KymoParts *parts,
+                             gboolean   wait_decodes)
+{
+  parts->wait_decodes = wait_decodes;
 }
 
 void

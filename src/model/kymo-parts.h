@@ -48,6 +48,13 @@ guint      kymo_parts_get_threads (KymoParts          *parts);
  * started it. Parts are waited for in increasing order. */
 void       kymo_parts_wait     (KymoParts             *parts,
                                 guint                  index);
+/* With TRUE, kymo_parts_wait() does not sleep while a worker decodes the
+ * part it waits for: it decodes the next part no worker has taken (within
+ * @ahead) meanwhile. For joins that are light next to a decode, so that
+ * the loading thread is one more decoder; a heavy join would wait longer
+ * for its part. Call it on the loading thread, before the first wait. */
+void       kymo_parts_set_wait_decodes (KymoParts     *parts,
+                                        gboolean       wait_decodes);
 /* The loading thread is done with the result of part @index and every part
  * before it: workers may move on to the part @ahead after it. */
 void       kymo_parts_release  (KymoParts             *parts,

@@ -456,13 +456,23 @@ inflate_all (D9Inflating  *ing,
   /* Files handed on one by one need a bound, or a slow taker lets every
    * file pile up inflated; in place, the buffer is there already. */
   guint ahead = ing->out != NULL ? 0 : 2 * kymo_load_options_get_threads (options, total, PARALLEL_MIN_BYTES);
-  gboolean ok;
+  g_autoptr(KymoParts) parts = NULL;
 
   for (guint i = 0; i < n; i++)
     ing->total_bytes += g_array_index (ing->set->files, D9File, i).file_size;
   ing->done = g_new0 (D9Inflated, n);
-  ok = kymo_parts_run (options, total, PARALLEL_MIN_BYTES, n, ahead, inflate_part, join_part, ing);
-  return ok;
+  parts = kymo_parts_new (options, total, PARALLEL_MIN_BYTES, n, ahead, inflate_part, ing);
+  /* A join here is a progress report (or, rarely, zlib): the loading
+   * thread inflates files too rather than sleep on the one it waits for. */
+  kymo_parts_set_wait_decodes (parts, TRUE);
+  for (guint i = 0; i < n; i++)
+    {
+      kymo_parts_wait (parts, i);
+      if (!join_part (i, ing))
+        return FALSE;
+      kymo_parts_release (parts, i);
+    }
+  return TRUE;
 }
 
 static void
