@@ -179,20 +179,6 @@ list_paths (KymoInput  *input,
   return paths;
 }
 
-/* Gzip's trailer holds the inflated size mod 2^32. It is trusted for the
- * buffer only within what deflate can do to @size bytes (no member
- * shrinks below about a thousandth, none grows past its stored blocks);
- * 0 says not to trust it (several members, past 4 GiB, garbage): such a
- * file is inflated by zlib streaming, which finds out. */
-static gsize
-trailer_guess (guint32 isize,
-               gsize   size)
-{
-  if (size < 18 || isize == 0 || isize < size / 4 || (guint64) isize > (guint64) size * 1032)
-    return 0;
-  return isize;
-}
-
 /* Whether @path is a dial9 file, and what it inflates to; reads the first
  * and last bytes only. FALSE with a warning. */
 static gboolean
@@ -228,7 +214,7 @@ probe_file (const char *path,
   f->guess = f->file_size;
   if (f->gzip)
     f->guess = pread (fd, tail, sizeof tail, st.st_size - (off_t) sizeof tail) == sizeof tail
-               ? trailer_guess (d9_u32 (tail), f->file_size) : 0;
+               ? d9_gzip_trusted_size (d9_u32 (tail), f->file_size) : 0;
   close (fd);
   return TRUE;
 }

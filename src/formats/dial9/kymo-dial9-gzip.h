@@ -25,7 +25,16 @@ gsize    d9_gunzip_head (const guint8 *data,
                          guint8       *out,
                          gsize         max);
 
-/* Inflates every member of a gzip stream into one buffer, streaming: the
+/* Gzip's trailer holds the inflated size mod 2^32 (@isize): trusted for a
+ * buffer only within what deflate can do to @size bytes (no member shrinks
+ * below about a thousandth, none grows past its stored blocks). 0 says not
+ * to trust it (several members, past 4 GiB, garbage): zlib streaming then
+ * finds out. */
+gsize    d9_gzip_trusted_size (guint32       isize,
+                               gsize         size);
+
+/* Inflates every member of a gzip stream into one buffer: one member in
+ * memory by libdeflate at once, anything else streaming: the
  * compressed bytes are read once, and the output grows in place. Reports
  * progress through @job (may be NULL). On damage, returns what inflated
  * before it and sets *warning (truncated stream) or @error (corrupt data,
