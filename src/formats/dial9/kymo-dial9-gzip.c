@@ -23,6 +23,10 @@
 /* libdeflate inflates a member in one call, with no progress and no
  * cancel: only members that take well under a second. */
 #define WHOLE_MAX ((gsize) 1 << 30)
+/* Traces deflate to a fifth or a tenth; a far higher ratio is zeros or a
+ * repeated pattern, most likely damage, which zlib streaming refuses after
+ * its first MiB instead of inflating all of it. */
+#define MAX_TRUSTED_RATIO 64
 
 gsize
 d9_gunzip_head (const guint8 *data,
@@ -69,7 +73,7 @@ gsize
 d9_gzip_trusted_size (guint32 isize,
                       gsize   size)
 {
-  if (size < 18 || isize == 0 || isize < size / 4 || (guint64) isize > (guint64) size * 1032)
+  if (size < 18 || isize == 0 || isize < size / 4 || (guint64) isize > (guint64) size * MAX_TRUSTED_RATIO)
     return 0;
   return isize;
 }

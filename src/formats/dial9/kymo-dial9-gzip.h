@@ -26,10 +26,9 @@ gsize    d9_gunzip_head (const guint8 *data,
                          gsize         max);
 
 /* Gzip's trailer holds the inflated size mod 2^32 (@isize): trusted for a
- * buffer only within what deflate can do to @size bytes (no member shrinks
- * below about a thousandth, none grows past its stored blocks). 0 says not
- * to trust it (several members, past 4 GiB, garbage): zlib streaming then
- * finds out. */
+ * buffer only within what trace data deflates to from @size bytes (more
+ * than a quarter, less than 64 times). 0 says not to trust it (several
+ * members, past 4 GiB, a bomb of zeros): zlib streaming then finds out. */
 gsize    d9_gzip_trusted_size (guint32       isize,
                                gsize         size);
 
