@@ -152,11 +152,13 @@ if [ -d "$samples/dial9" ]; then
   # The same records as a writer that rotates leaves them: a folder of 100
   # gzip files cut at segment headers (trace.0.bin.gz …), timed against
   # zcat of the same files and cksum of the same bytes, run by run.
+  n_files=100
+  [ "$quick" = 1 ] && n_files=40
   if [ ! -d "$dir/dial9-folder" ]; then
-    python3 "$(dirname "$0")/dial9-split-folder.py" "$dir/dial9.bin" "$dir/dial9-folder" 100
+    python3 "$(dirname "$0")/dial9-split-folder.py" "$dir/dial9.bin" "$dir/dial9-folder" $n_files
     find "$dir/dial9-folder" -name 'trace.*.bin' -print0 | xargs -0 -n 5 -P "$(nproc)" gzip -6 -n
   fi
-  measure_folder "dial9 folder, 100 gzip segments" "$dir/dial9-folder" "$(stat -c %s "$dir/dial9.bin")"
+  measure_folder "dial9 folder, $n_files gzip segments" "$dir/dial9-folder" "$(stat -c %s "$dir/dial9.bin")"
 fi
 
 # WTF legacy and chunked, RTC, Tonbandgerät on two cores.
