@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <libdeflate.h>
 #include <glib/gstdio.h>
 
 #include "kymo-dial9-files.h"
@@ -325,9 +324,8 @@ inflate_part (guint    index,
   D9Inflated *r = &ing->done[index];
   g_autoptr(GBytes) mapped = NULL;
   g_autoptr(GError) local = NULL;
-  struct libdeflate_decompressor *dec;
   const guint8 *data;
-  gsize size, in_used = 0, out_used = 0;
+  gsize size;
   guint8 *dest;
 
   if (!f->gzip && ing->out != NULL)
@@ -355,19 +353,14 @@ inflate_part (guint    index,
 
   data = g_bytes_get_data (mapped, &size);
   dest = ing->out != NULL ? ing->out + f->start : g_try_malloc (f->guess);
-  dec = dest != NULL ? libdeflate_alloc_decompressor () : NULL;
-  if (dec != NULL &&
-      libdeflate_gzip_decompress_ex (dec, data, size, dest, f->guess, &in_used, &out_used) == LIBDEFLATE_SUCCESS &&
-      in_used == size && out_used == f->guess)
+  if (dest != NULL && d9_inflate_member (data, size, dest, f->guess))
     {
-      r->len = out_used;
+      r->len = f->guess;
       if (ing->out == NULL)
-        r->own = g_bytes_new_take (g_steal_pointer (&dest), out_used);
+        r->own = g_bytes_new_take (g_steal_pointer (&dest), f->guess);
     }
   else
     r->redo = TRUE;
-  if (dec != NULL)
-    libdeflate_free_decompressor (dec);
   if (ing->out == NULL)
     g_free (dest);
 }

@@ -78,9 +78,26 @@ d9_gzip_trusted_size (guint32 isize,
   return isize;
 }
 
-/* One whole member in memory, sized by its trailer: libdeflate, about
- * twice zlib's speed. NULL when it cannot (several members, damage, a
- * size past 4 GiB): zlib streaming then finds out how far it gets. */
+gboolean
+d9_inflate_member (const guint8 *data,
+                   gsize         size,
+                   guint8       *out,
+                   gsize         out_size)
+{
+  struct libdeflate_decompressor *dec = libdeflate_alloc_decompressor ();
+  gsize in_used = 0, out_used = 0;
+  gboolean ok;
+
+  ok = dec != NULL &&
+       libdeflate_gzip_decompress_ex (dec, data, size, out, out_size, &in_used, &out_used) == LIBDEFLATE_SUCCESS &&
+       in_used == size && out_used == out_size;
+  if (dec != NULL)
+    libdeflate_free_decompressor (dec);
+  return ok;
+}
+
+/* One whole member in memory, sized by its trailer. NULL when libdeflate
+ * cannot: zlib streaming then finds out how far it gets. */
 static GBytes *
 inflate_whole (const guint8 *data,
                gsize         size)
@@ -88,20 +105,11 @@ inflate_whole (const guint8 *data,
   gsize guess = size >= 18 ? d9_gzip_trusted_size ((guint32) data[size - 4] | (guint32) data[size - 3] << 8 |
                                                    (guint32) data[size - 2] << 16 | (guint32) data[size - 1] << 24,
                                                    size) : 0;
-  gsize in_used = 0, out_used = 0;
-  struct libdeflate_decompressor *dec;
   guint8 *out;
-  gboolean ok;
 
   if (guess == 0 || guess > WHOLE_MAX || (out = g_try_malloc (guess)) == NULL)
     return NULL;
-  dec = libdeflate_alloc_decompressor ();
-  ok = dec != NULL &&
-       libdeflate_gzip_decompress_ex (dec, data, size, out, guess, &in_used, &out_used) == LIBDEFLATE_SUCCESS &&
-       in_used == size && out_used == guess;
-  if (dec != NULL)
-    libdeflate_free_decompressor (dec);
-  if (!ok)
+  if (!d9_inflate_member (data, size, out, guess))
     {
       g_free (out);
       return NULL;
