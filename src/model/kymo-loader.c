@@ -177,10 +177,22 @@ kymo_dump_sync (KymoInput              *input,
                 KymoJsonWriter         *out,
                 GError                **error)
 {
+  return kymo_dump_sync_full (input, options, out, NULL, error);
+}
+
+gboolean
+kymo_dump_sync_full (KymoInput              *input,
+                     const KymoLoadOptions  *options,
+                     KymoJsonWriter         *out,
+                     GPtrArray             **warnings,
+                     GError                **error)
+{
   const KymoFormat *format;
   KymoLoadJob job;
   gboolean ok;
 
+  if (warnings != NULL)
+    *warnings = NULL;
   format = choose_format (input, options, error);
   if (format == NULL)
     return FALSE;
@@ -193,6 +205,8 @@ kymo_dump_sync (KymoInput              *input,
 
   _kymo_load_job_init (&job, input, options, NULL, NULL, NULL);
   ok = format->dump (&job, out, error);
+  if (warnings != NULL)
+    *warnings = g_ptr_array_ref (job.warnings);
   _kymo_load_job_clear (&job);
   kymo_json_writer_flush (out);
   return ok;

@@ -75,6 +75,41 @@ measure () {
   done
 }
 
+# seconds of one run of "$@" (output thrown away)
+seconds_once () {
+  local s e
+  s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N)
+  awk -v s="$s" -v e="$e" 'BEGIN { print e - s }'
+}
+
+# measure_folder LABEL DIR RAW_BYTES: kymo-cli info of a folder of gzip
+# files, default threads and --threads 1, against zcat of the same files
+# and cksum of the same bytes, each timed in every run (medians).
+measure_folder () {
+  local label=$1 folder=$2 raw=$3 files
+  files=$(find "$folder" -type f | sort -V | tr '\n' ' ')
+  for b in "$default" "$release"; do
+    local cli=$b/src/cli/kymo-cli
+    [ -x "$cli" ] || continue
+    for threads in 0 1; do
+      local z=() c=() t=() m=() opt=()
+      [ "$threads" = 1 ] && opt=(--threads 1)
+      for _ in $(seq "$runs"); do
+        # shellcheck disable=SC2086
+        z+=("$(seconds_once sh -c "zcat $files")")
+        c+=("$(seconds_once cksum_all "$folder")")
+        read -r tt mm < <(time_once "$cli" info "${opt[@]}" "$folder")
+        t+=("$tt"); m+=("$mm")
+      done
+      awk -v l="$label" -v b="$(basename "$b")" -v th="$([ "$threads" = 1 ] && echo "--threads 1" || echo "all threads")" \
+          -v t="$(printf '%s\n' "${t[@]}" | median)" -v z="$(printf '%s\n' "${z[@]}" | median)" \
+          -v c="$(printf '%s\n' "${c[@]}" | median)" -v m="$(printf '%s\n' "${m[@]}" | median)" -v raw="$raw" 'BEGIN {
+        printf "  %-44s %-12s %-12s %7.3f s  %5.2f× zcat (%.3f s)  %6.2f× cksum  %5.0f MB/s inflated  peak %5.0f MiB\n",
+               l, b, th, t, (z > 0 ? t / z : 0), z, (c > 0 ? t / c : 0), raw / 1e6 / (t > 0 ? t : 1), m / 1024 }'
+    done
+  done
+}
+
 echo "== whole kymo-cli processes (median of $runs; cksum of the same bytes in the same run) =="
 
 # ATF: 8 threads, with and without a symbol table; one thread; flat; deep
@@ -113,6 +148,17 @@ if [ -d "$samples/dial9" ]; then
   fi
   measure "dial9 samples' segments repeated" 0 "$dir/dial9.bin"
   measure "dial9 the same, gzip" 0 "$dir/dial9.bin.gz"
+
+  # The same records as a writer that rotates leaves them: a folder of 100
+  # gzip files cut at segment headers (trace.0.bin.gz …), timed against
+  # zcat of the same files and cksum of the same bytes, run by run.
+  n_files=100
+  [ "$quick" = 1 ] && n_files=40
+  if [ ! -d "$dir/dial9-folder" ]; then
+    python3 "$(dirname "$0")/dial9-split-folder.py" "$dir/dial9.bin" "$dir/dial9-folder" $n_files
+    find "$dir/dial9-folder" -name 'trace.*.bin' -print0 | xargs -0 -n 5 -P "$(nproc)" gzip -6 -n
+  fi
+  measure_folder "dial9 folder, $n_files gzip segments" "$dir/dial9-folder" "$(stat -c %s "$dir/dial9.bin")"
 fi
 
 # WTF legacy and chunked, RTC, Tonbandgerät on two cores.

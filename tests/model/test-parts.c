@@ -323,6 +323,101 @@ test_help_keeps_order_and_once (void)
   g_array_unref (run.joined);
 }
 
+/* kymo_parts_run() by hand, with the loading thread decoding while it
+ * waits: same promises as the run. */
+static GArray *
+run_helped (guint  threads,
+                  guint  ahead,
+                  Run   *run)
+{
+  KymoLoadOptions options = { .threads = threads };
+  g_autoptr(KymoParts) parts = NULL;
+
+  memset (run, 0, sizeof *run);
+  run->joined = g_array_new (FALSE, FALSE, sizeof (guint64));
+  run->ahead = ahead;
+  parts = kymo_parts_new (&options, 0, 0, N_PARTS, ahead, decode_part, run);
+  kymo_parts_set_help (parts, TRUE);
+  for (guint i = 0; i < N_PARTS; i++)
+    {
+      kymo_parts_wait (parts, i);
+      join_part (i, run);
+      kymo_parts_release (parts, i);
+    }
+  return run->joined;
+}
+
+static void
+test_help_same_at_every_thread_count (void)
+{
+  Run run;
+  gboolean finished;
+  g_autoptr(GArray) sequential = run_parts (1, 0, 0, &finished, &run);
+
+  for (guint threads = 2; threads <= 7; threads += 5)
+    for (guint ahead = 0; ahead <= 3; ahead += 3)
+      {
+        g_autoptr(GArray) joined = run_helped (threads, ahead, &run);
+
+        g_assert_cmpmem (joined->data, joined->len * sizeof (guint64),
+                         sequential->data, sequential->len * sizeof (guint64));
+        for (guint i = 0; i < N_PARTS; i++)
+          g_assert_cmpint (run.decoded[i], ==, 1);
+        if (ahead > 0)
+          g_assert_cmpint (run.max_ahead, <, (gint) ahead);
+      }
+}
+
+typedef struct {
+  GMutex   lock;
+  GCond    cond;
+  GThread *loading;
+  guint    by_loading;  /* parts the loading thread decoded */
+  gboolean held;        /* a worker held its part */
+} Hold;
+
+/* A worker's first part is done only once the loading thread has decoded
+ * two parts: without decoding while it waits, the loading thread would
+ * sleep on that part for ever (the deadline only turns a hang into a
+ * failure). */
+static void
+decode_hold (guint    index,
+             gpointer user)
+{
+  Hold *h = user;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+
+  g_mutex_lock (&h->lock);
+  if (g_thread_self () == h->loading)
+    {
+      h->by_loading++;
+      g_cond_broadcast (&h->cond);
+    }
+  else if (!h->held)
+    {
+      h->held = TRUE;
+      while (h->by_loading < 2)
+        g_assert_true (g_cond_wait_until (&h->cond, &h->lock, deadline));
+    }
+  g_mutex_unlock (&h->lock);
+}
+
+static void
+test_help_decodes_meanwhile (void)
+{
+  KymoLoadOptions options = { .threads = 2 };
+  Hold h = { .loading = g_thread_self () };
+  g_autoptr(KymoParts) parts = kymo_parts_new (&options, 0, 0, 8, 0, decode_hold, &h);
+
+  kymo_parts_set_help (parts, TRUE);
+  for (guint i = 0; i < 8; i++)
+    {
+      kymo_parts_wait (parts, i);
+      kymo_parts_release (parts, i);
+    }
+  g_assert_cmpuint (h.by_loading, >=, 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -335,5 +430,7 @@ main (int   argc,
   g_test_add_func ("/parts/idle-work-is-done", test_idle_work_is_done);
   g_test_add_func ("/parts/loader-helps-while-waiting", test_loader_helps_while_waiting);
   g_test_add_func ("/parts/help-keeps-order-and-once", test_help_keeps_order_and_once);
+  g_test_add_func ("/parts/help-same-at-every-thread-count", test_help_same_at_every_thread_count);
+  g_test_add_func ("/parts/help-decodes-meanwhile", test_help_decodes_meanwhile);
   return g_test_run ();
 }
