@@ -266,6 +266,7 @@ main (void)
   {
     KymoTime mid = full0 + (full1 - full0) / 2, half = (full1 - full0) / 2;
     double worst = 0, total = 0;
+    GString *steps = g_string_new (NULL);
 
     for (guint step = 0; step < 10; step++)
       {
@@ -274,10 +275,13 @@ main (void)
         half = MAX (half / 2, 1);
         kymo_session_set_visible_range (session, mid - half, mid + half);
         one = time_one_frame (renderer, session, layout);
+        g_string_append_printf (steps, " %.1f", one);
         worst = MAX (worst, one);
         total += one;
       }
     printf ("10-step zoom-in after it                   %8.3f ms worst, %.3f ms in all\n", worst, total);
+    printf ("  each step, ms:%s\n", steps->str);
+    g_string_free (steps, TRUE);
   }
   printf ("frame %d×%d, median of %d frames (renderer → snapshot → node); target ≤ 8 ms\n",
           WIDTH, HEIGHT, RUNS);
