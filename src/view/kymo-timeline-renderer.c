@@ -709,10 +709,18 @@ draw_merged_run (Frame          *f,
       g_snprintf (number, sizeof number, "%" G_GUINT64_FORMAT, count);
       /* Translators: a box standing for many spans too small to draw; %s is a number */
       g_snprintf (buf, sizeof buf, g_dngettext (GETTEXT_PACKAGE, "%s span", "%s spans", count), number);
+      /* Shaped once, measured and drawn: a zoomed-out frame has a label
+       * like this on most lanes. */
       tw = text_width (self, buf);
       if (tw + 6 <= box.size.width)
-        append_text (f, buf, x0 + (box.size.width - tw) / 2,
-                     y + (KYMO_TIMELINE_LANE_HEIGHT - self->text_height) / 2.0f, &self->label_colour);
+        {
+          gtk_snapshot_save (f->snapshot);
+          gtk_snapshot_translate (f->snapshot,
+                                  &GRAPHENE_POINT_INIT (x0 + (box.size.width - tw) / 2,
+                                                        y + (KYMO_TIMELINE_LANE_HEIGHT - self->text_height) / 2.0f));
+          gtk_snapshot_append_layout (f->snapshot, self->layout, &self->label_colour);
+          gtk_snapshot_restore (f->snapshot);
+        }
     }
 }
 
