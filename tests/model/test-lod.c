@@ -12,8 +12,6 @@
  */
 #include "config.h"
 
-#include <glib/gstdio.h>
-
 #include "kymo-test-utils.h"
 #include "kymo-test-atf-session.h"
 #include "kymo-trace-private.h"
@@ -266,35 +264,6 @@ test_threads_same (void)
 }
 
 static void
-collect_samples (const char *dir,
-                 GPtrArray  *out)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  g_autofree char *manifest = g_build_filename (dir, "manifest.json", NULL);
-  const char *name;
-
-  if (d == NULL)
-    return;
-  if (g_file_test (manifest, G_FILE_TEST_EXISTS))
-    {
-      g_autofree char *session = g_path_get_dirname (dir);
-
-      if (!g_ptr_array_find_with_equal_func (out, session, g_str_equal, NULL))
-        g_ptr_array_add (out, g_steal_pointer (&session));
-      return;
-    }
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        collect_samples (path, out);
-      else if (!g_str_has_suffix (name, ".md"))
-        g_ptr_array_add (out, g_steal_pointer (&path));
-    }
-}
-
-static void
 test_samples (void)
 {
   g_autofree char *root = kymo_test_sample_path (".");
@@ -302,7 +271,7 @@ test_samples (void)
 
   if (root == NULL)
     return;
-  collect_samples (root, paths);
+  kymo_test_collect_samples (root, paths);
   g_assert_cmpuint (paths->len, >, 0);
   for (guint i = 0; i < paths->len; i++)
     {
@@ -313,20 +282,6 @@ test_samples (void)
       g_assert_no_error (error);
       check_input (input, path);
     }
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      remove_tree (child);
-    }
-  g_remove (path);
 }
 
 /* Sessions large enough to take the parallel seal unasked: one thread
@@ -343,7 +298,7 @@ test_atf (gconstpointer data)
   input = kymo_input_new_for_path (dir, NULL);
   g_assert_nonnull (input);
   check_input (input, "ATF session");
-  remove_tree (dir);
+  kymo_test_remove_tree (dir);
 }
 
 static const KymoTestAtfShape atf_shapes[] = {
