@@ -201,6 +201,7 @@ main (void)
   g_autofree double *loads = g_new (double, runs);
   g_autofree double *analyses = g_new (double, runs);
   g_autofree double *task_parts = g_new (double, runs);
+  g_autofree double *lanes_parts = g_new (double, runs);
   guint64 gz_bytes = 0, raw_bytes = 0;
   guint32 rng = 12345;
   double load_s, analysis_s, zcat_s, cksum_s;
@@ -264,6 +265,11 @@ main (void)
       analyses[r] = (g_get_monotonic_time () - t0) / 1e6;
       kymo_dial9_tasks_get_rows (tasks, &n_rows);
       kymo_dial9_pois_get_worst (pois, &n_pois);
+
+      /* The workers' lanes (on-CPU shares, CPU samples), on the same thread. */
+      t0 = g_get_monotonic_time ();
+      kymo_dial9_lanes_unref (kymo_dial9_lanes_new (trace));
+      lanes_parts[r] = (g_get_monotonic_time () - t0) / 1e6;
     }
   load_s = kymo_bench_median (loads, runs);
   analysis_s = kymo_bench_median (analyses, runs);
@@ -278,6 +284,8 @@ main (void)
   printf ("cksum (gzip):    %.3f s\n", cksum_s);
   printf ("tasks + POIs:    %.3f s  (%.1f%% of load; tasks alone %.1f%%)\n", analysis_s, 100 * analysis_s / load_s,
           100 * kymo_bench_median (task_parts, runs) / load_s);
+  printf ("worker lanes:    %.3f s  (%.1f%% of load)\n", kymo_bench_median (lanes_parts, runs),
+          100 * kymo_bench_median (lanes_parts, runs) / load_s);
 
   if (!keep)
     {

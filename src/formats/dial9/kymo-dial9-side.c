@@ -24,6 +24,9 @@ typedef enum {
   SIDE_TERMINATE,
   SIDE_UNPARK,
   SIDE_CPU,
+  SIDE_PARK,
+  SIDE_CPU_TIME,   /* a record only: the CPU clock at a park or unpark */
+  N_SIDE_KINDS,
 } SideKind;
 
 enum {
@@ -37,12 +40,13 @@ enum {
   F_SCHED_WAIT,
   F_SOURCE,
   F_CALLCHAIN,
+  F_CPU_TIME,
   N_F,
 };
 
 static const char * const field_names[N_F] = {
   "worker_id", "task_id", "local_queue", "waker_task_id", "woken_task_id",
-  "spawn_loc", "instrumented", "sched_wait_ns", "source", "callchain",
+  "spawn_loc", "instrumented", "sched_wait_ns", "source", "callchain", "cpu_time_ns",
 };
 
 typedef struct {
@@ -82,6 +86,7 @@ kind_of (const D9Schema *schema)
     { "TaskSpawnEvent", SIDE_SPAWN },
     { "TaskTerminateEvent", SIDE_TERMINATE },
     { "WorkerUnparkEvent", SIDE_UNPARK },
+    { "WorkerParkEvent", SIDE_PARK },
     { "CpuSampleEvent", SIDE_CPU },
   };
 
@@ -182,12 +187,24 @@ take_event (SideChunk      *c,
       r.key = vals[F_TASK];
       break;
     case SIDE_UNPARK:
-      if (!has[F_WORKER] || !has[F_SCHED_WAIT])
+    case SIDE_PARK:
+      if (!has[F_WORKER])
         return;
-      r.kind = SIDE_UNPARK;
       r.key = vals[F_WORKER];
-      r.value = vals[F_SCHED_WAIT];
       r.track = worker_track (c->l, vals[F_WORKER]);
+      if (plan->kind == SIDE_UNPARK && has[F_SCHED_WAIT])
+        {
+          r.kind = SIDE_UNPARK;
+          r.value = vals[F_SCHED_WAIT];
+          g_array_append_val (c->records, r);
+        }
+      /* Older files have no CPU clock: no share is better than a wrong one. */
+      if (!has[F_CPU_TIME])
+        return;
+      r.kind = SIDE_CPU_TIME;
+      r.value = vals[F_CPU_TIME];
+      /* Interned once the threads are joined. */
+      r.name = plan->kind;
       break;
     case SIDE_CPU:
       {
@@ -536,7 +553,7 @@ d9_side_build (D9Loader  *l,
   g_autofree KymoRecord *records = NULL;
   gsize n_records = 0;
   g_autoptr(GArray) samples = NULL;
-  guint32 kinds[SIDE_CPU];
+  guint32 kinds[N_SIDE_KINDS - 1];
   guint n_chunks, n_cps = d->checkpoints->len;
 
   if (n_cps == 0 || d->n_events == 0)
@@ -608,6 +625,8 @@ d9_side_build (D9Loader  *l,
   kinds[SIDE_SPAWN - 1] = kymo_trace_intern (l->trace, "spawn");
   kinds[SIDE_TERMINATE - 1] = kymo_trace_intern (l->trace, "terminate");
   kinds[SIDE_UNPARK - 1] = kymo_trace_intern (l->trace, "unpark");
+  kinds[SIDE_PARK - 1] = kymo_trace_intern (l->trace, "park");
+  kinds[SIDE_CPU_TIME - 1] = kymo_trace_intern (l->trace, "cpu");
   for (gsize i = 0; i < n_records; i++)
     {
       KymoRecord *r = &records[i];
@@ -627,6 +646,8 @@ d9_side_build (D9Loader  *l,
               r->name = kymo_trace_intern (l->trace, loc);
             }
         }
+      else if (r->kind == SIDE_CPU_TIME)
+        r->name = kinds[r->name - 1];
       r->kind = kinds[r->kind - 1];
     }
   kymo_records_take (kymo_trace_get_records (l->trace), g_steal_pointer (&records), n_records);

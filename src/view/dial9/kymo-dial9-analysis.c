@@ -18,6 +18,7 @@ struct _KymoDial9Analysis
   KymoSession       *session;   /* not owned: the session owns us */
   KymoDial9Tasks    *tasks;
   KymoDial9Pois     *pois;
+  KymoDial9Lanes    *lanes;
   KymoPoiThresholds  thresholds;
   GCancellable      *cancellable;
   GSettings         *settings;
@@ -47,6 +48,7 @@ typedef struct {
 typedef struct {
   KymoDial9Tasks *tasks;
   KymoDial9Pois  *pois;
+  KymoDial9Lanes *lanes;      /* made with the tasks */
   gboolean        own_tasks;
   guint           generation;
 } Result;
@@ -62,6 +64,7 @@ static void
 result_free (Result *result)
 {
   g_clear_pointer (&result->pois, kymo_dial9_pois_free);
+  g_clear_pointer (&result->lanes, kymo_dial9_lanes_unref);
   if (result->own_tasks)
     g_clear_pointer (&result->tasks, kymo_dial9_tasks_free);
   g_free (result);
@@ -107,6 +110,8 @@ compute_thread (GTask        *task,
   result->generation = job->generation;
   result->own_tasks = job->tasks == NULL;
   result->tasks = job->tasks != NULL ? job->tasks : kymo_dial9_tasks_new (job->trace);
+  if (result->own_tasks && !g_cancellable_is_cancelled (cancellable))
+    result->lanes = kymo_dial9_lanes_new (job->trace);
   if (!g_cancellable_is_cancelled (cancellable))
     result->pois = kymo_dial9_pois_new (result->tasks, &job->thresholds);
   g_task_return_pointer (task, result, (GDestroyNotify) result_free);
@@ -131,6 +136,8 @@ on_computed (GObject      *source,
     {
       g_clear_pointer (&self->tasks, kymo_dial9_tasks_free);
       self->tasks = g_steal_pointer (&result->tasks);
+      g_clear_pointer (&self->lanes, kymo_dial9_lanes_unref);
+      self->lanes = g_steal_pointer (&result->lanes);
     }
   g_clear_pointer (&self->pois, kymo_dial9_pois_free);
   self->pois = g_steal_pointer (&result->pois);
@@ -243,6 +250,26 @@ kymo_dial9_analysis_get_pois (KymoDial9Analysis *self)
   return self->pois;
 }
 
+KymoDial9Lanes *
+kymo_dial9_analysis_get_lanes (KymoDial9Analysis *self)
+{
+  g_return_val_if_fail (KYMO_IS_DIAL9_ANALYSIS (self), NULL);
+  return self->lanes;
+}
+
+KymoWakeMark *
+kymo_dial9_analysis_dup_wake_marks (KymoDial9Analysis *self,
+                                    gsize             *n_marks)
+{
+  g_return_val_if_fail (KYMO_IS_DIAL9_ANALYSIS (self), NULL);
+  g_return_val_if_fail (n_marks != NULL, NULL);
+
+  *n_marks = 0;
+  if (self->tasks == NULL || self->selected == KYMO_DIAL9_NO_TASK)
+    return NULL;
+  return kymo_dial9_tasks_dup_wake_marks (self->tasks, self->selected, n_marks);
+}
+
 gboolean
 kymo_dial9_analysis_get_ready (KymoDial9Analysis *self)
 {
@@ -301,6 +328,7 @@ kymo_dial9_analysis_finalize (GObject *object)
 
   g_clear_pointer (&self->pois, kymo_dial9_pois_free);
   g_clear_pointer (&self->tasks, kymo_dial9_tasks_free);
+  g_clear_pointer (&self->lanes, kymo_dial9_lanes_unref);
   G_OBJECT_CLASS (kymo_dial9_analysis_parent_class)->finalize (object);
 }
 

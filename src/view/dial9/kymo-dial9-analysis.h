@@ -26,6 +26,12 @@ KymoSession       *kymo_dial9_analysis_get_session  (KymoDial9Analysis *self);
 KymoDial9Tasks    *kymo_dial9_analysis_get_tasks    (KymoDial9Analysis *self);
 KymoDial9Pois     *kymo_dial9_analysis_get_pois     (KymoDial9Analysis *self);
 gboolean           kymo_dial9_analysis_get_ready    (KymoDial9Analysis *self);
+/* The workers' on-CPU shares and CPU samples; NULL until ready. */
+KymoDial9Lanes    *kymo_dial9_analysis_get_lanes    (KymoDial9Analysis *self);
+/* The selected task's wakes and the polls they led to (NULL, 0 when no
+ * task is selected). */
+KymoWakeMark      *kymo_dial9_analysis_dup_wake_marks (KymoDial9Analysis *self,
+                                                       gsize             *n_marks);
 
 /* The task the user picked (a row of the tasks), or KYMO_DIAL9_NO_TASK:
  * its polls become the session's highlight. */
