@@ -10,6 +10,7 @@
 #include "kymo-input.h"
 #include "kymo-load-job-private.h"
 #include "kymo-loader-private.h"
+#include "kymo-trace-private.h"
 
 /* The decoders register themselves (src/formats, before main runs): the
  * model knows none of them by name. */
@@ -141,6 +142,7 @@ kymo_load_sync (KymoInput              *input,
   kymo_trace_set_title (trace, title);
   kymo_trace_set_format (trace, format);
   kymo_trace_set_input (trace, input);
+  _kymo_trace_set_load_threads (trace, options != NULL ? options->threads : 0);
 
   _kymo_load_job_init (&job, input, options, progress, progress_data, cancellable);
   ok = format->load (&job, trace, &local_error);

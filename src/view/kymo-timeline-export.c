@@ -13,6 +13,7 @@
 #include <pango/pangocairo.h>
 
 #include "kymo-timeline-export.h"
+#include "kymo-png-writer.h"
 #include "kymo-timeline-heat.h"
 
 int
@@ -109,7 +110,12 @@ write_node (GskRenderNode             *node,
       status = cairo_surface_status (surface);
     }
   else
-    status = cairo_surface_write_to_png (surface, path);
+    {
+      gboolean written = kymo_png_write_surface (surface, path, error);
+
+      cairo_surface_destroy (surface);
+      return written;
+    }
   cairo_surface_destroy (surface);
 
   if (status != CAIRO_STATUS_SUCCESS)

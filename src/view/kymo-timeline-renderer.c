@@ -46,8 +46,6 @@ struct _KymoTimelineRenderer
   GHashTable        *labels;       /* name id → GskRenderNode (text at 0,0) */
   gint16            *label_widths; /* [n_names], -1 unknown */
 
-  GHashTable        *span_summaries; /* track id → TrackSummary */
-
   KymoTimelineCounters *counters;  /* counter tracks' value ranges */
   GHashTable        *annotation_spans; /* track id → longest annotation (ns) */
   guint32           *flow_order;   /* flows sorted by their first time */
@@ -95,8 +93,6 @@ x_to_time (const Frame *f,
 {
   return f->t0 + (KymoTime) floor (x / f->px_per_ns);
 }
-
-static void track_summary_free (gpointer data);
 
 void
 kymo_timeline_theme_init_default (KymoTimelineTheme *theme,
@@ -228,7 +224,6 @@ kymo_timeline_renderer_new (KymoTrace    *trace,
 
   self->labels = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) gsk_render_node_unref);
   self->counters = kymo_timeline_counters_new ();
-  self->span_summaries = g_hash_table_new_full (NULL, NULL, NULL, track_summary_free);
   self->annotation_spans = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 
   kymo_timeline_theme_init_default (&theme, FALSE);
@@ -248,7 +243,6 @@ kymo_timeline_renderer_free (KymoTimelineRenderer *self)
   g_clear_object (&self->trace);
   g_free (self->name_hues);
   g_free (self->label_widths);
-  g_clear_pointer (&self->span_summaries, g_hash_table_unref);
   g_free (self->flow_order);
   g_clear_pointer (&self->sched, kymo_timeline_sched_free);
   g_clear_pointer (&self->lanes, kymo_dial9_lanes_unref);
@@ -567,139 +561,26 @@ draw_merged_run (Frame          *f,
       g_snprintf (number, sizeof number, "%" G_GUINT64_FORMAT, count);
       /* Translators: a box standing for many spans too small to draw; %s is a number */
       g_snprintf (buf, sizeof buf, g_dngettext (GETTEXT_PACKAGE, "%s span", "%s spans", count), number);
+      /* Shaped once, measured and drawn: a zoomed-out frame has a label
+       * like this on most lanes. */
       tw = text_width (self, buf);
       if (tw + 6 <= box.size.width)
-        append_text (f, buf, x0 + (box.size.width - tw) / 2,
-                     y + (KYMO_TIMELINE_LANE_HEIGHT - self->text_height) / 2.0f, &self->label_colour);
-    }
-}
-
-/* Level of detail over one depth run, kept by the renderer: a pyramid of
- * blocks of spans (in start order), 16 spans a block at level 0 and four
- * times more at each level up, each with its first start, its reach and its
- * longest span. Built once per depth on the first zoomed-out frame; about
- * 3.3 bytes a span. A frame reads the level whose blocks are about a pixel
- * wide, so its cost follows the width, not the number of spans. */
-#define SUMMARY_BLOCK  16
-#define SUMMARY_FANOUT 4
-#define SUMMARY_LEVELS 5
-/* Up to this many spans per pixel column the spans themselves are read;
- * beyond, level-0 blocks are at most a few pixels wide. */
-#define DENSE_LIMIT    (SUMMARY_BLOCK / 4)
-
-/* The longest span's extent is copied so that a frame reads blocks in order
- * and touches a span only when it draws it. */
-typedef struct {
-  KymoTime first_start;
-  KymoTime longest_start;
-  KymoTime longest_end;
-  KymoTime max_end;      /* the block covers [first_start, max_end] */
-  guint32  longest;      /* index in the depth run */
-  guint32  count;
-} SpanBlock;
-
-typedef struct {
-  SpanBlock *blocks[SUMMARY_LEVELS];
-  gsize      n_blocks[SUMMARY_LEVELS];
-  gsize      span_size[SUMMARY_LEVELS];  /* spans per block */
-  gboolean   built;
-} DepthSummary;
-
-typedef struct {
-  guint         n_depths;
-  DepthSummary *depths;
-} TrackSummary;
-
-static void
-track_summary_free (gpointer data)
-{
-  TrackSummary *summary = data;
-
-  for (guint d = 0; d < summary->n_depths; d++)
-    for (guint l = 0; l < SUMMARY_LEVELS; l++)
-      g_free (summary->depths[d].blocks[l]);
-  g_free (summary->depths);
-  g_free (summary);
-}
-
-static void
-merge_block (SpanBlock       *into,
-             const SpanBlock *from)
-{
-  if (into->count == 0)
-    {
-      *into = *from;
-      return;
-    }
-  if (from->longest_end - from->longest_start > into->longest_end - into->longest_start)
-    {
-      into->longest = from->longest;
-      into->longest_start = from->longest_start;
-      into->longest_end = from->longest_end;
-    }
-  into->max_end = MAX (into->max_end, from->max_end);
-  into->count += from->count;
-}
-
-static const DepthSummary *
-get_depth_summary (KymoTimelineRenderer *self,
-                   KymoTrack            *track,
-                   guint                 depth)
-{
-  guint id = kymo_track_get_id (track);
-  TrackSummary *summary = g_hash_table_lookup (self->span_summaries, GUINT_TO_POINTER (id));
-  DepthSummary *ds;
-  const KymoSpan *spans;
-  gsize n, first;
-
-  if (summary == NULL)
-    {
-      summary = g_new0 (TrackSummary, 1);
-      summary->n_depths = kymo_track_get_n_depths (track);
-      summary->depths = g_new0 (DepthSummary, MAX (summary->n_depths, 1));
-      g_hash_table_insert (self->span_summaries, GUINT_TO_POINTER (id), summary);
-    }
-  ds = &summary->depths[depth];
-  if (ds->built)
-    return ds;
-  ds->built = TRUE;
-
-  spans = kymo_track_get_depth_spans (track, depth, &n, &first);
-  ds->span_size[0] = SUMMARY_BLOCK;
-  ds->n_blocks[0] = (n + SUMMARY_BLOCK - 1) / SUMMARY_BLOCK;
-  ds->blocks[0] = g_new0 (SpanBlock, MAX (ds->n_blocks[0], 1));
-  for (gsize b = 0; b < ds->n_blocks[0]; b++)
-    {
-      SpanBlock *block = &ds->blocks[0][b];
-      gsize lo = b * SUMMARY_BLOCK, hi = MIN (n, lo + SUMMARY_BLOCK);
-
-      block->first_start = spans[lo].start;
-      block->longest = lo;
-      block->longest_start = spans[lo].start;
-      block->longest_end = spans[lo].end;
-      block->max_end = spans[lo].end;
-      block->count = hi - lo;
-      for (gsize i = lo + 1; i < hi; i++)
         {
-          if (spans[i].end - spans[i].start > block->longest_end - block->longest_start)
-            {
-              block->longest = i;
-              block->longest_start = spans[i].start;
-              block->longest_end = spans[i].end;
-            }
-          block->max_end = MAX (block->max_end, spans[i].end);
+          gtk_snapshot_save (f->snapshot);
+          gtk_snapshot_translate (f->snapshot,
+                                  &GRAPHENE_POINT_INIT (x0 + (box.size.width - tw) / 2,
+                                                        y + (KYMO_TIMELINE_LANE_HEIGHT - self->text_height) / 2.0f));
+          gtk_snapshot_append_layout (f->snapshot, self->layout, &self->label_colour);
+          gtk_snapshot_restore (f->snapshot);
         }
     }
-  for (guint l = 1; l < SUMMARY_LEVELS; l++)
-    {
-      ds->span_size[l] = ds->span_size[l - 1] * SUMMARY_FANOUT;
-      ds->n_blocks[l] = (ds->n_blocks[l - 1] + SUMMARY_FANOUT - 1) / SUMMARY_FANOUT;
-      ds->blocks[l] = g_new0 (SpanBlock, MAX (ds->n_blocks[l], 1));
-      for (gsize b = 0; b < ds->n_blocks[l - 1]; b++)
-        merge_block (&ds->blocks[l][b / SUMMARY_FANOUT], &ds->blocks[l - 1][b]);
-    }
-  return ds;
 }
+
+/* Level of detail: the model's pyramid of blocks over each depth run
+ * (kymo_track_get_lod(), built at seal on the load's threads), so no frame
+ * builds anything. Up to this many spans per pixel column the spans
+ * themselves are read; beyond, level-0 blocks are at most a few pixels wide. */
+#define DENSE_LIMIT    (KYMO_SPAN_TREE_LEAF / 4)
 
 static gsize
 lower_bound_span (const KymoSpan *spans,
@@ -720,9 +601,9 @@ lower_bound_span (const KymoSpan *spans,
 }
 
 static gsize
-lower_bound_block (const SpanBlock *blocks,
-                   gsize            n,
-                   KymoTime         ts)
+lower_bound_block (const KymoSpanBlock *blocks,
+                   gsize                n,
+                   KymoTime             ts)
 {
   gsize lo = 0, hi = n;
 
@@ -745,10 +626,10 @@ typedef struct {
   float           y;
   /* the column being gathered */
   double          column;
+  KymoTime        column_start;  /* the first start in the column */
   KymoTime        column_end;
   gsize           best;
-  KymoTime        best_start;
-  KymoTime        best_end;
+  KymoTime        best_len;
   KymoTime        reach;
   guint64         count;
   /* the "N spans" run being gathered */
@@ -772,42 +653,49 @@ lane_flush (LaneWalk *w)
 static void
 lane_column_done (LaneWalk *w)
 {
+  const KymoSpan *span = NULL;
   double x0, x1;
-  const KymoSpan *span;
 
   if (w->count == 0)
     return;
-  span = &w->spans[w->best];
-  x0 = time_to_x (w->f, w->best_start);
-  x1 = time_to_x (w->f, w->best_end);
 
   if (w->run_count > 0 && w->column >= w->run_x1 + RUN_GAP_PX)
     lane_flush (w);
-  if (x1 > w->covered)
+  /* The winner starts no earlier than the column's first start: that bounds
+   * its end from below, so most columns decide without reading the span (a
+   * random read into the spans per column is what a frame would pay). */
+  if (time_to_x (w->f, w->column_start + w->best_len) <= w->covered)
     {
-      if (x1 - x0 >= MIN_BOX_PX)
+      span = &w->spans[w->best];
+      if (time_to_x (w->f, span->end) <= w->covered)
+        goto done;
+    }
+  if (w->best_len * w->f->px_per_ns >= MIN_BOX_PX)
+    {
+      span = &w->spans[w->best];
+      x0 = time_to_x (w->f, span->start);
+      x1 = time_to_x (w->f, span->end);
+      lane_flush (w);
+      draw_span_box (w->f, span, x0, x1, w->y);
+      w->covered = x1;
+    }
+  else
+    {
+      if (w->run_count == 0)
+        w->run_x0 = MAX (w->column, w->covered);
+      /* Spans of a run touch each other up to where they reach. */
+      w->run_x1 = MAX (w->run_x1, MAX (time_to_x (w->f, w->reach), w->column + 1));
+      w->run_count += w->count;
+      if (w->best_len > w->run_longest)
         {
-          lane_flush (w);
-          draw_span_box (w->f, span, x0, x1, w->y);
-          w->covered = x1;
-        }
-      else
-        {
-          if (w->run_count == 0)
-            w->run_x0 = MAX (w->column, w->covered);
-          /* Spans of a run touch each other up to where they reach. */
-          w->run_x1 = MAX (w->run_x1, MAX (time_to_x (w->f, w->reach), w->column + 1));
-          w->run_count += w->count;
-          if (w->best_end - w->best_start > w->run_longest)
-            {
-              w->run_longest = w->best_end - w->best_start;
-              w->run_sample = span;
-            }
+          w->run_longest = w->best_len;
+          w->run_sample = &w->spans[w->best];
         }
     }
+
+done:
   w->count = 0;
-  w->best_end = -1;
-  w->best_start = 0;
+  w->best_len = -1;
   w->reach = G_MININT64;
 }
 
@@ -816,22 +704,21 @@ static inline void
 lane_add (LaneWalk *w,
           KymoTime  first_start,
           gsize     longest,
-          KymoTime  longest_start,
-          KymoTime  longest_end,
+          KymoTime  longest_len,
           KymoTime  reach,
           guint64   count)
 {
   if (first_start >= w->column_end)
     {
       lane_column_done (w);
+      w->column_start = first_start;
       w->column = floor (time_to_x (w->f, first_start));
       w->column_end = w->f->t0 + (KymoTime) ceil ((w->column + 1) / w->f->px_per_ns);
     }
-  if (longest_end - longest_start > w->best_end - w->best_start)
+  if (longest_len > w->best_len)
     {
       w->best = longest;
-      w->best_start = longest_start;
-      w->best_end = longest_end;
+      w->best_len = longest_len;
     }
   w->reach = MAX (w->reach, reach);
   w->count += count;
@@ -843,36 +730,36 @@ lane_add_spans (LaneWalk *w,
                 gsize     hi)
 {
   for (gsize i = lo; i < hi; i++)
-    lane_add (w, w->spans[i].start, i, w->spans[i].start, w->spans[i].end, w->spans[i].end, 1);
+    lane_add (w, w->spans[i].start, i, w->spans[i].end - w->spans[i].start, w->spans[i].end, 1);
   w->f->self->stats.spans_touched += hi - lo;
 }
 
 /* A block wider than a run may bridge holds a gap or a long span: its
  * children are read so that the gap stays visible. */
 static void
-lane_add_blocks (LaneWalk           *w,
-                 const DepthSummary *ds,
-                 guint               level,
-                 gsize               lo,
-                 gsize               hi,
-                 gsize               n_spans,
-                 KymoTime            wide)
+lane_add_blocks (LaneWalk            *w,
+                 const KymoSpanBlock *const *levels,
+                 const gsize         *n_blocks,
+                 guint                level,
+                 gsize                lo,
+                 gsize                hi,
+                 gsize                n_spans,
+                 KymoTime             wide)
 {
   for (gsize b = lo; b < hi; b++)
     {
-      const SpanBlock *block = &ds->blocks[level][b];
+      const KymoSpanBlock *block = &levels[level][b];
 
       if (block->max_end - block->first_start > wide)
         {
           if (level == 0)
-            lane_add_spans (w, b * SUMMARY_BLOCK, MIN ((b + 1) * SUMMARY_BLOCK, n_spans));
+            lane_add_spans (w, b * KYMO_SPAN_TREE_LEAF, MIN ((b + 1) * KYMO_SPAN_TREE_LEAF, n_spans));
           else
-            lane_add_blocks (w, ds, level - 1, b * SUMMARY_FANOUT,
-                             MIN ((b + 1) * SUMMARY_FANOUT, ds->n_blocks[level - 1]), n_spans, wide);
+            lane_add_blocks (w, levels, n_blocks, level - 1, b * KYMO_SPAN_TREE_FANOUT,
+                             MIN ((b + 1) * KYMO_SPAN_TREE_FANOUT, n_blocks[level - 1]), n_spans, wide);
           continue;
         }
-      lane_add (w, block->first_start, block->longest, block->longest_start, block->longest_end,
-                block->max_end, block->count);
+      lane_add (w, block->first_start, block->longest, block->longest_len, block->max_end, block->count);
       w->f->self->stats.spans_touched++;
     }
 }
@@ -888,6 +775,7 @@ draw_depth (Frame     *f,
   gsize n, first, n_all, lo, hi;
   LaneWalk w = { 0 };
   guint32 before;
+  guint n_levels;
 
   spans = kymo_track_get_depth_spans (track, depth, &n, &first);
   all = kymo_track_get_spans (track, &n_all);
@@ -899,7 +787,7 @@ draw_depth (Frame     *f,
   w.spans = spans;
   w.y = y;
   w.column_end = G_MININT64;
-  w.best_end = -1;
+  w.best_len = -1;
   w.reach = G_MININT64;
   w.covered = -G_MAXDOUBLE;
   w.run_longest = -1;
@@ -920,28 +808,32 @@ draw_depth (Frame     *f,
 
   lo = lower_bound_span (spans, n, f->t0);
   hi = lower_bound_span (spans, n, f->t1);
+  n_levels = kymo_track_get_lod_levels (track, depth);
 
-  if (hi - lo <= (gsize) DENSE_LIMIT * f->n_columns)
+  if (hi - lo <= (gsize) DENSE_LIMIT * f->n_columns || n_levels == 0)
     /* Few enough to read them all, in order. */
     lane_add_spans (&w, lo, hi);
   else
     {
-      const DepthSummary *ds = get_depth_summary (self, track, depth);
+      const KymoSpanBlock *levels[KYMO_SPAN_TREE_MAX_LEVELS];
+      gsize n_blocks[KYMO_SPAN_TREE_MAX_LEVELS];
       double density = (double) (hi - lo) / f->n_columns;
       KymoTime wide = (KymoTime) ((RUN_GAP_PX + 1) / f->px_per_ns);
       guint level = 0;
       gsize b, b_end, edge;
 
+      for (guint l = 0; l < n_levels; l++)
+        levels[l] = kymo_track_get_lod (track, depth, l, &n_blocks[l]);
       /* The coarsest level whose blocks are still about a pixel wide. */
-      while (level + 1 < SUMMARY_LEVELS && ds->span_size[level + 1] <= density)
+      while (level + 1 < n_levels && kymo_span_tree_block_spans (level + 1) <= density)
         level++;
-      b = lower_bound_block (ds->blocks[level], ds->n_blocks[level], f->t0);
-      b_end = lower_bound_block (ds->blocks[level], ds->n_blocks[level], f->t1);
+      b = lower_bound_block (levels[level], n_blocks[level], f->t0);
+      b_end = lower_bound_block (levels[level], n_blocks[level], f->t1);
       /* The spans before the first whole block, then the blocks. */
-      edge = MIN (b * ds->span_size[level], hi);
+      edge = MIN (b * kymo_span_tree_block_spans (level), hi);
       if (edge > lo)
         lane_add_spans (&w, lo, edge);
-      lane_add_blocks (&w, ds, level, b, b_end, n, wide);
+      lane_add_blocks (&w, levels, n_blocks, level, b, b_end, n, wide);
     }
   lane_column_done (&w);
   lane_flush (&w);
