@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "kymo-test-utils.h"
 
 char *
@@ -30,6 +32,50 @@ kymo_test_sample_path (const char *relative)
       return NULL;
     }
   return g_steal_pointer (&path);
+}
+
+void
+kymo_test_collect_samples (const char *dir,
+                           GPtrArray  *out)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autofree char *manifest = g_build_filename (dir, "manifest.json", NULL);
+  const char *name;
+
+  if (d == NULL)
+    return;
+  if (g_file_test (manifest, G_FILE_TEST_EXISTS))
+    {
+      /* A pid folder: its session is the folder above. */
+      g_autofree char *session = g_path_get_dirname (dir);
+
+      if (!g_ptr_array_find_with_equal_func (out, session, g_str_equal, NULL))
+        g_ptr_array_add (out, g_steal_pointer (&session));
+      return;
+    }
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        kymo_test_collect_samples (path, out);
+      else if (!g_str_has_suffix (name, ".md"))
+        g_ptr_array_add (out, g_steal_pointer (&path));
+    }
+}
+
+void
+kymo_test_remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      kymo_test_remove_tree (child);
+    }
+  g_remove (path);
 }
 
 static guint test_threads;

@@ -12,6 +12,12 @@ G_BEGIN_DECLS
 /* ../shared/samples/<relative>, or NULL after g_test_skip() with a message
  * when the samples are not there (a user's clone). */
 char      *kymo_test_sample_path (const char   *relative);
+/* Every sample file under @dir, and each ATF session (a folder holding a pid
+ * folder with a manifest) once, as a whole, appended to @out (paths). */
+void       kymo_test_collect_samples (const char *dir,
+                                      GPtrArray  *out);
+/* Removes @path and everything under it. */
+void       kymo_test_remove_tree (const char   *path);
 /* The threads option of every load and dump below (0 by default: as
  * the loader decides). */
 void       kymo_test_set_threads (guint         threads);

@@ -8,6 +8,7 @@
 #include "kymo.h"
 #include "kymo-call-tree.h"
 #include "kymo-clock.h"
+#include "kymo-dial9-lanes.h"
 #include "kymo-dial9-poi.h"
 #include "kymo-dial9-tasks.h"
 #include "kymo-event-set.h"

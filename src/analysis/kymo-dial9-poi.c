@@ -10,14 +10,17 @@
 #include <glib/gi18n-lib.h>
 
 #include "kymo-dial9-poi.h"
+#include "kymo-dial9-poi-private.h"
 
-#include <string.h>
-
-struct _KymoDial9Pois
+void
+kymo_poi_thresholds_init_default (KymoPoiThresholds *thresholds)
 {
-  GArray *worst;  /* KymoPoi */
-  GArray *timed;  /* KymoPoi */
-};
+  g_return_if_fail (thresholds != NULL);
+
+  thresholds->long_poll_ns = KYMO_POI_DEFAULT_LONG_POLL_NS;
+  thresholds->wake_delay_ns = KYMO_POI_DEFAULT_WAKE_DELAY_NS;
+  thresholds->sched_delay_ns = KYMO_POI_DEFAULT_SCHED_DELAY_NS;
+}
 
 const char *
 kymo_poi_kind_to_string (KymoPoiKind kind)
@@ -40,53 +43,47 @@ kymo_poi_kind_to_string (KymoPoiKind kind)
     }
 }
 
-static void
-add (GArray      *pois,
-     KymoPoiKind  kind,
-     KymoTime     start,
-     KymoTime     end,
-     KymoTime     severity,
-     guint32      track,
-     guint32      span,
-     guint32      count)
-{
-  KymoPoi poi = { start, end, severity, kind, track, span, count };
-  g_array_append_val (pois, poi);
-}
-
-
 typedef struct {
   guint64 key;
   guint32 index;
   guint32 pad;
 } RadixKey;
 
-/* A stable LSD radix sort of @n keys, 11 bits a pass, skipping the digits
- * they all share; returns whichever of @a and @b holds the result. */
+#define DIGIT_BITS 11
+#define N_DIGITS   6 /* 64 bits */
+#define RADIX      (1 << DIGIT_BITS)
+
+/* A stable LSD radix sort of @n keys; the counts of every digit are taken
+ * in one pass, and a digit the keys all share costs nothing more. Returns
+ * whichever of @a and @b holds the result. */
 static RadixKey *
 radix_sort (RadixKey *a,
             RadixKey *b,
-            guint     n)
+            guint32   n)
 {
+  g_autofree guint32 *count = g_new0 (guint32, N_DIGITS * RADIX);
   RadixKey *src = a, *dst = b;
 
-  for (guint shift = 0; shift < 64 && n > 0; shift += 11)
+  for (guint32 i = 0; i < n; i++)
+    for (guint d = 0; d < N_DIGITS; d++)
+      count[d * RADIX + ((a[i].key >> (d * DIGIT_BITS)) & (RADIX - 1))]++;
+
+  for (guint d = 0; d < N_DIGITS && n > 0; d++)
     {
-      guint32 count[2048] = { 0 };
+      guint32 *c = count + d * RADIX;
+      guint shift = d * DIGIT_BITS;
       guint32 sum = 0;
 
-      for (guint i = 0; i < n; i++)
-        count[(src[i].key >> shift) & 2047]++;
-      if (count[(src[0].key >> shift) & 2047] == n)
+      if (c[(src[0].key >> shift) & (RADIX - 1)] == n)
         continue;
-      for (guint d = 0; d < 2048; d++)
+      for (guint k = 0; k < RADIX; k++)
         {
-          guint32 c = count[d];
-          count[d] = sum;
-          sum += c;
+          guint32 here = c[k];
+          c[k] = sum;
+          sum += here;
         }
-      for (guint i = 0; i < n; i++)
-        dst[count[(src[i].key >> shift) & 2047]++] = src[i];
+      for (guint32 i = 0; i < n; i++)
+        dst[c[(src[i].key >> shift) & (RADIX - 1)]++] = src[i];
       {
         RadixKey *t = src;
         src = dst;
@@ -99,253 +96,54 @@ radix_sort (RadixKey *a,
 /* Signed to unsigned order. */
 #define ORDERED(t) ((guint64) (t) ^ G_GUINT64_CONSTANT (0x8000000000000000))
 
-/* Time order (start, then kind, then track; else as added), then worst
- * first: time order stably sorted by severity, longest first (ties:
- * earlier first). Radix passes over 16-byte keys and one gather each:
- * severities are random, so a merge sort would take log2 (n) passes
- * over the 40-byte points. */
-static void
-order_pois (const KymoPoi *pois,
-            guint          n,
-            KymoPoi       *timed,
-            KymoPoi       *worst)
+/* Time order (start, then kind, then track; else as found), then worst
+ * first as positions in it: the time order stably sorted by severity,
+ * longest first. Radix passes over 16-byte keys and one gather: the
+ * severities are random, so a merge sort would take log2 (n) passes over
+ * the 40-byte points. A trace shorter than 52 days with fewer than 512
+ * tracks (all of them, in practice) has start, kind and track in one key,
+ * so one sort and one gather make the time order. */
+KymoPoi *
+_kymo_dial9_pois_order (const KymoPoi *pois,
+                        guint32        n,
+                        guint32       *worst)
 {
   g_autofree RadixKey *a = g_new (RadixKey, MAX (n, 1));
   g_autofree RadixKey *b = g_new (RadixKey, MAX (n, 1));
+  KymoPoi *timed = g_new (KymoPoi, MAX (n, 1));
+  guint64 first = G_MAXUINT64, last = 0;
+  guint32 max_track = 0;
   RadixKey *sorted;
 
-  for (guint i = 0; i < n; i++)
-    a[i] = (RadixKey) { (guint64) pois[i].kind << 32 | pois[i].track, i, 0 };
-  sorted = radix_sort (a, b, n);
-  for (guint i = 0; i < n; i++)
-    sorted[i].key = ORDERED (pois[sorted[i].index].start);
-  sorted = radix_sort (sorted, sorted == a ? b : a, n);
-  for (guint i = 0; i < n; i++)
+  for (guint32 i = 0; i < n; i++)
+    {
+      first = MIN (first, ORDERED (pois[i].start));
+      last = MAX (last, ORDERED (pois[i].start));
+      max_track = MAX (max_track, pois[i].track);
+    }
+  if (n > 0 && max_track < (1 << 9) && last - first < G_GUINT64_CONSTANT (1) << 52)
+    {
+      for (guint32 i = 0; i < n; i++)
+        a[i] = (RadixKey) { (ORDERED (pois[i].start) - first) << 12 | (guint64) pois[i].kind << 9 | pois[i].track,
+                            i, 0 };
+      sorted = radix_sort (a, b, n);
+    }
+  else
+    {
+      for (guint32 i = 0; i < n; i++)
+        a[i] = (RadixKey) { (guint64) pois[i].kind << 32 | pois[i].track, i, 0 };
+      sorted = radix_sort (a, b, n);
+      for (guint32 i = 0; i < n; i++)
+        sorted[i].key = ORDERED (pois[sorted[i].index].start);
+      sorted = radix_sort (sorted, sorted == a ? b : a, n);
+    }
+  for (guint32 i = 0; i < n; i++)
     timed[i] = pois[sorted[i].index];
 
-  for (guint i = 0; i < n; i++)
+  for (guint32 i = 0; i < n; i++)
     a[i] = (RadixKey) { ~ORDERED (timed[i].severity), i, 0 };
   sorted = radix_sort (a, b, n);
-  for (guint i = 0; i < n; i++)
-    worst[i] = timed[sorted[i].index];
-}
-
-/* kymo_track_find_span_at (track, 0, ts) without a tree query and an
- * array per call: depth 0 is sorted by start, and a running maximum of
- * the ends says how far back a span can still hold @ts (only damaged
- * traces overlap there). Same answer: the shortest, the first in index
- * order on ties. */
-typedef struct {
-  KymoTrace  *trace;
-  KymoTime  **max_end; /* per track, built on first use */
-  guint       n_tracks;
-} SpanFinder;
-
-static guint32
-find_span_at (SpanFinder *finder,
-              guint       track,
-              KymoTime    ts)
-{
-  KymoTrack *t = kymo_trace_get_track (finder->trace, track);
-  gsize n, first, lo = 0, hi;
-  const KymoSpan *spans = kymo_track_get_depth_spans (t, 0, &n, &first);
-  KymoTime *max_end;
-  guint32 best = G_MAXUINT32;
-
-  if (n == 0)
-    return G_MAXUINT32;
-  if (finder->max_end[track] == NULL)
-    {
-      finder->max_end[track] = g_new (KymoTime, n);
-      for (gsize i = 0; i < n; i++)
-        finder->max_end[track][i] = i > 0 ? MAX (finder->max_end[track][i - 1], spans[i].end) : spans[i].end;
-    }
-  max_end = finder->max_end[track];
-  /* The first span that starts after ts. */
-  hi = n;
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (spans[mid].start <= ts)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  for (gsize i = lo; i > 0 && max_end[i - 1] >= ts; i--)
-    {
-      const KymoSpan *s = &spans[i - 1];
-
-      if (s->end >= ts &&
-          (best == G_MAXUINT32 || s->end - s->start <= spans[best].end - spans[best].start))
-        best = (guint32) (i - 1);
-    }
-  return best == G_MAXUINT32 ? G_MAXUINT32 : (guint32) (first + best);
-}
-
-/* Samples per track, in time order: each track's polls then meet them
- * with two cursors. */
-static void
-add_sampled_polls (KymoDial9Tasks *tasks,
-                   GArray         *pois)
-{
-  KymoTrace *trace = kymo_dial9_tasks_get_trace (tasks);
-  KymoStacks *stacks = kymo_trace_get_stacks (trace);
-  guint n_tracks = kymo_trace_get_n_tracks (trace);
-  gsize n_samples, n_polls;
-  const KymoStackSample *samples = kymo_stacks_get_samples (stacks, &n_samples);
-  const KymoDial9Poll *polls = kymo_dial9_tasks_get_polls (tasks, &n_polls);
-  g_autofree guint32 *first = NULL;
-  g_autofree guint32 *cursor = NULL;
-  g_autofree guint32 *by_track = NULL;
-
-  if (n_samples == 0 || n_polls == 0)
-    return;
-  first = g_new0 (guint32, n_tracks + 1);
-  cursor = g_new0 (guint32, n_tracks + 1);
-  by_track = g_new (guint32, n_samples);
-  for (gsize i = 0; i < n_samples; i++)
-    if (samples[i].track < n_tracks)
-      first[samples[i].track + 1]++;
-  for (guint t = 0; t < n_tracks; t++)
-    first[t + 1] += first[t];
-  memcpy (cursor, first, sizeof (guint32) * (n_tracks + 1));
-  for (gsize i = 0; i < n_samples; i++)
-    if (samples[i].track < n_tracks)
-      by_track[cursor[samples[i].track]++] = (guint32) i;
-  /* cursor now reads each track's samples from its start again */
-  memcpy (cursor, first, sizeof (guint32) * (n_tracks + 1));
-
-  /* Polls in start order; on one track they do not overlap. */
-  for (gsize i = 0; i < n_polls; i++)
-    {
-      const KymoDial9Poll *p = &polls[i];
-      guint32 t = p->track, k, count = 0;
-
-      if (t >= n_tracks)
-        continue;
-      k = cursor[t];
-      while (k < first[t + 1] && samples[by_track[k]].ts < p->start)
-        k++;
-      cursor[t] = k;
-      while (k < first[t + 1] && samples[by_track[k]].ts <= p->end)
-        {
-          count++;
-          k++;
-        }
-      if (count > 0)
-        add (pois, KYMO_POI_CPU_SAMPLES, p->start, p->end, p->end - p->start, t, p->span, count);
-    }
-}
-
-KymoDial9Pois *
-kymo_dial9_pois_new (KymoDial9Tasks          *tasks,
-                     const KymoPoiThresholds *thresholds)
-{
-  KymoDial9Pois *self;
-  KymoTrace *trace;
-  const KymoDial9Task *rows;
-  const KymoDial9Poll *polls;
-  const KymoRecord *records;
-  const KymoFlow *flows;
-  gsize n_rows, n_polls, n_records, n_flows;
-  guint32 kind_unpark;
-  GArray *pois;
-  SpanFinder finder;
-
-  g_return_val_if_fail (tasks != NULL && thresholds != NULL, NULL);
-
-  trace = kymo_dial9_tasks_get_trace (tasks);
-  finder.trace = trace;
-  finder.n_tracks = kymo_trace_get_n_tracks (trace);
-  finder.max_end = g_new0 (KymoTime *, finder.n_tracks + 1);
-  self = g_new0 (KymoDial9Pois, 1);
-  pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
-
-  rows = kymo_dial9_tasks_get_rows (tasks, &n_rows);
-  polls = kymo_dial9_tasks_get_polls (tasks, &n_polls);
-  for (gsize i = 0; i < n_polls; i++)
-    {
-      const KymoDial9Poll *p = &polls[i];
-      KymoTime dur = p->end - p->start;
-
-      if (dur > thresholds->long_poll_ns)
-        add (pois, KYMO_POI_LONG_POLL, p->start, p->end, dur, p->track, p->span, 0);
-      if (p->task < n_rows && !rows[p->task].instrumented)
-        add (pois, KYMO_POI_UNINSTRUMENTED, p->start, p->end, dur, p->track, p->span, 0);
-    }
-  add_sampled_polls (tasks, pois);
-
-  /* Kernel scheduling delays: a worker's unpark says how long it waited. */
-  kind_unpark = kymo_trace_lookup_name (trace, "unpark");
-  records = kymo_records_get_all (kymo_trace_get_records (trace), &n_records);
-  for (gsize i = 0; kind_unpark != G_MAXUINT32 && i < n_records; i++)
-    {
-      const KymoRecord *r = &records[i];
-      KymoTime wait;
-      guint32 span = G_MAXUINT32;
-
-      if (r->kind != kind_unpark || r->track >= kymo_trace_get_n_tracks (trace) ||
-          r->value > (guint64) G_MAXINT64 / 2)
-        continue;
-      wait = (KymoTime) r->value;
-      if (wait <= thresholds->sched_delay_ns)
-        continue;
-      /* The park it ends, to select. */
-      if (r->ts > 0)
-        span = find_span_at (&finder, r->track, r->ts - 1);
-      add (pois, KYMO_POI_SCHED_DELAY, r->ts - wait, r->ts, wait, r->track, span, 0);
-    }
-
-  /* Wake → poll: the flow from the wake that scheduled a task to its poll. */
-  flows = kymo_trace_get_flows (trace, &n_flows);
-  for (gsize i = 0; i < n_flows; i++)
-    {
-      const KymoFlow *f = &flows[i];
-      KymoTime delay = f->to_ts - f->from_ts;
-
-      if (delay <= thresholds->wake_delay_ns || f->to_track >= kymo_trace_get_n_tracks (trace))
-        continue;
-      add (pois, KYMO_POI_WAKE_DELAY, f->from_ts, f->to_ts, delay, f->to_track,
-           find_span_at (&finder, f->to_track, f->to_ts), 0);
-    }
-  for (guint t = 0; t < finder.n_tracks; t++)
-    g_free (finder.max_end[t]);
-  g_free (finder.max_end);
-
-  self->timed = g_array_sized_new (FALSE, FALSE, sizeof (KymoPoi), pois->len);
-  self->worst = g_array_sized_new (FALSE, FALSE, sizeof (KymoPoi), pois->len);
-  g_array_set_size (self->timed, pois->len);
-  g_array_set_size (self->worst, pois->len);
-  order_pois ((const KymoPoi *) (gpointer) pois->data, pois->len,
-              (KymoPoi *) (gpointer) self->timed->data, (KymoPoi *) (gpointer) self->worst->data);
-  g_array_unref (pois);
-  return self;
-}
-
-void
-kymo_dial9_pois_free (KymoDial9Pois *self)
-{
-  if (self == NULL)
-    return;
-  g_array_unref (self->worst);
-  g_array_unref (self->timed);
-  g_free (self);
-}
-
-const KymoPoi *
-kymo_dial9_pois_get_worst (KymoDial9Pois *self,
-                           gsize         *n_pois)
-{
-  g_return_val_if_fail (self != NULL && n_pois != NULL, NULL);
-  *n_pois = self->worst->len;
-  return (const KymoPoi *) (gpointer) self->worst->data;
-}
-
-const KymoPoi *
-kymo_dial9_pois_get_timed (KymoDial9Pois *self,
-                           gsize         *n_pois)
-{
-  g_return_val_if_fail (self != NULL && n_pois != NULL, NULL);
-  *n_pois = self->timed->len;
-  return (const KymoPoi *) (gpointer) self->timed->data;
+  for (guint32 i = 0; i < n; i++)
+    worst[i] = sorted[i].index;
+  return timed;
 }

@@ -1,13 +1,16 @@
-/* kymo-dial9-poi.h: points of interest of a dial9 trace, worst first
+/* kymo-dial9-poi.h: what a point of interest of a dial9 trace is
  *
  * Copyright 2026 The Kymo authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
-#include "kymo-dial9-tasks.h"
+#include "kymo-trace.h"
 
 G_BEGIN_DECLS
+
+/* The points themselves are found by kymo_dial9_tasks_new(), in the same
+ * pass as the tasks (see kymo-dial9-tasks.h). */
 
 typedef enum {
   KYMO_POI_SCHED_DELAY,    /* the kernel ran a woken worker late */
@@ -17,6 +20,11 @@ typedef enum {
   KYMO_POI_UNINSTRUMENTED, /* a poll of a task its spawn says is not instrumented */
   KYMO_POI_N_KINDS,
 } KymoPoiKind;
+
+typedef enum {
+  KYMO_POI_WORST_FIRST,    /* by severity, longest first (ties: earlier first) */
+  KYMO_POI_TIME_ORDER,     /* by start (ties: kind, track, then as found) */
+} KymoPoiOrder;
 
 typedef struct {
   KymoTime long_poll_ns;   /* default 1 ms */
@@ -38,21 +46,7 @@ typedef struct {
   guint32     count;     /* samples in the poll (KYMO_POI_CPU_SAMPLES) */
 } KymoPoi;
 
-typedef struct _KymoDial9Pois KymoDial9Pois;
-
-/* Safe on any thread; @tasks is kept (it must outlive the result). */
-KymoDial9Pois *kymo_dial9_pois_new       (KymoDial9Tasks          *tasks,
-                                          const KymoPoiThresholds *thresholds);
-void           kymo_dial9_pois_free      (KymoDial9Pois           *self);
-
-/* Worst first: by severity, longest first (ties: earlier first). */
-const KymoPoi *kymo_dial9_pois_get_worst (KymoDial9Pois           *self,
-                                          gsize                   *n_pois);
-/* The same points in time order (by start; ties: kind, track). */
-const KymoPoi *kymo_dial9_pois_get_timed (KymoDial9Pois           *self,
-                                          gsize                   *n_pois);
-const char    *kymo_poi_kind_to_string   (KymoPoiKind              kind);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (KymoDial9Pois, kymo_dial9_pois_free)
+void        kymo_poi_thresholds_init_default (KymoPoiThresholds *thresholds);
+const char *kymo_poi_kind_to_string          (KymoPoiKind        kind);
 
 G_END_DECLS

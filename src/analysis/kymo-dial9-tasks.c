@@ -7,29 +7,115 @@
 
 #include "config.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "kymo-dial9-tasks.h"
-#include "kymo-run-sort.h"
+#include "kymo-dial9-poi-private.h"
+#include "kymo-parts.h"
 #include "kymo-short-path.h"
 
 struct _KymoDial9Tasks
 {
-  KymoTrace *trace;
-  GArray    *rows;       /* KymoDial9Task */
-  GArray    *polls;      /* KymoDial9Poll, in start order */
-  GArray    *by_row;     /* guint32 poll indexes, by row then start */
-  GArray    *row_first;  /* guint32 [n_rows + 1] into by_row */
-  GArray    *by_track;   /* guint32 poll indexes, by track then span */
-  GArray    *wakes;      /* KymoDial9Wake, by woken row then time */
-  GArray    *wake_first; /* guint32 [n_rows + 1] into wakes */
+  KymoTrace        *trace;
+  KymoDial9Task    *rows;        /* by task id, then runtime name */
+  guint32           n_rows;
+  KymoDial9PollRef *polls;       /* by row, each row's by track then span */
+  guint32          *poll_first;  /* [n_rows + 1] into polls */
+  guint32          *wakes;       /* record indexes, by woken row, each row's in file order */
+  guint32          *wake_first;  /* [n_rows + 1] into wakes */
+  guint             n_tracks;
+  guint32         **row_of;      /* per track, per depth-0 span: row + 1 of its poll, 0 for none;
+                                  * NULL for a track without polls */
+  KymoPoi          *pois;        /* time order */
+  guint32          *worst;       /* positions in pois, worst first */
+  guint32           n_pois;
 };
+
+/* A worker's depth-0 spans (its polls and parks), with where the previous
+ * lookup by time ended: records of one worker come in time order within a
+ * batch, so the next lookup is a few spans on. */
+typedef struct {
+  const KymoSpan *spans;
+  gsize           n;
+  gsize           first;         /* of depth 0 in kymo_track_get_spans() */
+  gsize           at;
+  guint32        *row_of;
+  KymoTime       *reach;         /* per block of REACH_BLOCK spans: the latest end up to its last */
+  guint32         runtime;
+  gboolean        ready;
+  gboolean        polled;        /* poll records name this track */
+} Lane;
+
+#define REACH_SHIFT 4
+#define REACH_BLOCK (1 << REACH_SHIFT)
+
+/* A wake record: the woken task's id when it fits (else FAR_ID: the
+ * record has it). */
+typedef struct {
+  guint32 task_id;
+  guint32 record;
+} WakeAt;
+
+#define FAR_ID G_MAXUINT32
+
+/* Where a row's spawn location was read: the first poll of its first
+ * track in file order. */
+typedef struct {
+  guint32 track;
+  guint32 source;
+} LocAt;
+
+#define PENDING G_MAXUINT32
 
 typedef struct {
   guint64 id;
   guint32 runtime;
 } RowKey;
+
+typedef struct {
+  KymoDial9Tasks          *self;
+  KymoTrace               *trace;
+  const KymoRecord        *records;
+  gsize                    n_records;
+  const KymoPoiThresholds *thresholds;  /* NULL: no points of interest */
+  GArray                  *rows;        /* KymoDial9Task, as made */
+  GArray                  *loc_at;      /* LocAt, per row as made */
+  /* A task's first row: by id for the dense ids tasks have, in a hash
+   * table beyond; rows of the same id in other runtimes by (id, runtime). */
+  guint32                 *first_row;   /* row + 1 */
+  gsize                    n_first_row;
+  gsize                    max_first_row;
+  GHashTable              *far_rows;    /* guint64 * → row + 1 */
+  GHashTable              *other_rows;  /* RowKey * → row + 1 */
+  guint32                  default_runtime;
+  Lane                    *lanes;
+  /* Poll records by source: a bit per source from the first record's,
+   * the count of bits before each word, and the polls' tasks in that
+   * order. A span's source finds its poll's task in a few cache lines,
+   * whatever order the file's batches came in. */
+  guint32                  base;
+  gsize                    n_words;
+  guint64                 *is_poll;
+  guint32                 *before;
+  /* Room for every record is taken up front: only what is written is
+   * touched, and nothing is copied as it grows. */
+  guint64                 *poll_tasks;  /* the task of each poll record, file order */
+  gsize                    n_polls;
+  WakeAt                  *wakes;       /* file order */
+  gsize                    n_wakes;
+  /* Wakes per woken task id: dense ids in a table, others hashed. */
+  guint32                 *wakes_of_id;
+  gsize                    n_wakes_of_id;
+  GHashTable              *wakes_of_far; /* guint64 * → count */
+  GArray                  *later;       /* record indexes of spawns and terminations */
+  GArray                  *unparks;     /* record indexes of unparks past the threshold */
+  /* Made on another thread while the records are read (see side_part()). */
+  const KymoStackSample   *samples;
+  guint32                 *sample_first; /* [n_tracks + 1] into by_track */
+  guint32                 *by_track;    /* sample indexes, by track then time */
+  GArray                  *late_flows;  /* indexes of flows past the wake threshold */
+  GArray                  *pois;        /* KymoPoi, as found */
+} Builder;
 
 static guint
 row_key_hash (gconstpointer data)
@@ -46,22 +132,65 @@ row_key_equal (gconstpointer a,
   return x->id == y->id && x->runtime == y->runtime;
 }
 
-typedef struct {
-  KymoDial9Tasks *self;
-  GHashTable     *rows;      /* RowKey* → row + 1 */
-  GHashTable     *first_row; /* task id (guint64*) → row + 1 */
-  guint32         default_runtime;
-  /* Task ids are dense in practice: id → first row + 1, in front of the
-   * hash tables (which have them all). */
-  guint32        *direct;
-  gsize           n_direct;
-} Builder;
+static inline KymoDial9Task *
+row_at (Builder *b,
+        guint32  row)
+{
+  return &g_array_index (b->rows, KymoDial9Task, row);
+}
+
+/* The first row made for @id, or PENDING. */
+static inline guint32
+first_row (Builder *b,
+           guint64  id)
+{
+  gpointer v;
+
+  if (id < b->n_first_row)
+    return b->first_row[id] - 1;
+  if (b->far_rows == NULL)
+    return PENDING;
+  v = g_hash_table_lookup (b->far_rows, &id);
+  return v != NULL ? GPOINTER_TO_UINT (v) - 1 : PENDING;
+}
+
+static void
+set_first_row (Builder *b,
+               guint64  id,
+               guint32  row)
+{
+  if (id >= b->n_first_row && id < b->max_first_row)
+    {
+      gsize n = MIN (MAX (id + 1, b->n_first_row * 2), b->max_first_row);
+
+      b->first_row = g_renew (guint32, b->first_row, n);
+      memset (b->first_row + b->n_first_row, 0, (n - b->n_first_row) * sizeof (guint32));
+      b->n_first_row = n;
+    }
+  if (id < b->n_first_row)
+    b->first_row[id] = row + 1;
+  else
+    {
+      if (b->far_rows == NULL)
+        b->far_rows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      g_hash_table_insert (b->far_rows, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (row + 1));
+    }
+}
 
 static guint32
-track_runtime (KymoTrace *trace,
-               guint      track)
+new_row (Builder *b,
+         guint64  id,
+         guint32  runtime)
 {
-  return kymo_track_get_parent (kymo_trace_get_track (trace, track));
+  KymoDial9Task row = { 0 };
+
+  row.task_id = id;
+  row.runtime = runtime;
+  row.spawned = row.terminated = KYMO_TIME_NONE;
+  row.instrumented = TRUE;
+  g_array_append_val (b->rows, row);
+  g_array_set_size (b->loc_at, b->rows->len);
+  return b->rows->len - 1;
 }
 
 static guint32
@@ -69,61 +198,38 @@ row_for (Builder *b,
          guint64  id,
          guint32  runtime)
 {
+  guint32 first = first_row (b, id), row;
   RowKey probe = { id, runtime };
   gpointer v;
-  KymoDial9Task row = { 0 };
-  RowKey *key;
-  guint32 index;
 
-  if (id < b->n_direct && b->direct[id] != 0 &&
-      g_array_index (b->self->rows, KymoDial9Task, b->direct[id] - 1).runtime == runtime)
-    return b->direct[id] - 1;
-  v = g_hash_table_lookup (b->rows, &probe);
+  if (first == PENDING)
+    {
+      row = new_row (b, id, runtime);
+      set_first_row (b, id, row);
+      return row;
+    }
+  if (row_at (b, first)->runtime == runtime)
+    return first;
+  /* The same id in another runtime: a task of its own. */
+  if (b->other_rows == NULL)
+    b->other_rows = g_hash_table_new_full (row_key_hash, row_key_equal, g_free, NULL);
+  v = g_hash_table_lookup (b->other_rows, &probe);
   if (v != NULL)
     return GPOINTER_TO_UINT (v) - 1;
-  row.task_id = id;
-  row.runtime = runtime;
-  row.spawned = row.terminated = KYMO_TIME_NONE;
-  row.instrumented = TRUE;
-  index = b->self->rows->len;
-  g_array_append_val (b->self->rows, row);
-  key = g_memdup2 (&probe, sizeof probe);
-  g_hash_table_insert (b->rows, key, GUINT_TO_POINTER (index + 1));
-  if (!g_hash_table_contains (b->first_row, &id))
-    {
-      g_hash_table_insert (b->first_row, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (index + 1));
-      if (id < b->n_direct)
-        b->direct[id] = index + 1;
-    }
-  return index;
+  row = new_row (b, id, runtime);
+  g_hash_table_insert (b->other_rows, g_memdup2 (&probe, sizeof probe), GUINT_TO_POINTER (row + 1));
+  return row;
 }
 
-/* The first row of a task already seen, or G_MAXUINT32. */
-static guint32
-known_row (Builder *b,
-           guint64  id)
-{
-  gpointer v;
-
-  if (id < b->n_direct)
-    return b->direct[id] != 0 ? b->direct[id] - 1 : G_MAXUINT32;
-  v = g_hash_table_lookup (b->first_row, &id);
-  return v != NULL ? GPOINTER_TO_UINT (v) - 1 : G_MAXUINT32;
-}
-
-/* Spawns, terminations and wakes name a task, not a runtime: its first row. */
+/* Spawns, terminations and wakes name a task, not a runtime: the row of
+ * its first poll, else one in the trace's only runtime. */
 static guint32
 any_row_for (Builder *b,
              guint64  id)
 {
-  gpointer v;
+  guint32 row = first_row (b, id);
 
-  if (id < b->n_direct && b->direct[id] != 0)
-    return b->direct[id] - 1;
-  v = g_hash_table_lookup (b->first_row, &id);
-  if (v != NULL)
-    return GPOINTER_TO_UINT (v) - 1;
-  return row_for (b, id, b->default_runtime);
+  return row != PENDING ? row : row_for (b, id, b->default_runtime);
 }
 
 /* The one runtime group, when there is exactly one. */
@@ -148,183 +254,455 @@ only_runtime (KymoTrace *trace)
   return n == 1 ? found : KYMO_NO_TRACK;
 }
 
-typedef struct {
-  guint32 source;
-  guint32 span;
-} SpanAt;
-
-#define SPAN_AT_BEFORE(a, b) ((a)->source < (b)->source)
-KYMO_DEFINE_RUN_SORT (sort_span_at, SpanAt, SPAN_AT_BEFORE)
-
-/* Each poll record meets its span by source: per track, the records (in
- * source order already) and the depth-0 spans sorted by source, walked
- * together. The polls are then written in span order, which on a track
- * is start order: the global start order is a merge of one run per
- * track. */
-static void
-add_polls (Builder          *b,
-           const KymoRecord *records,
-           gsize             n_records,
-           guint32           kind_poll)
+static Lane *
+lane_for (Builder *b,
+          guint32  track)
 {
-  KymoDial9Tasks *self = b->self;
-  KymoTrace *trace = self->trace;
-  guint n_tracks = kymo_trace_get_n_tracks (trace);
-  g_autofree guint32 *first = g_new0 (guint32, n_tracks + 2);
-  g_autofree guint32 *by_track = NULL;
-  g_autoptr(GArray) at = g_array_new (FALSE, FALSE, sizeof (SpanAt));
-  g_autoptr(GArray) row_of_span = g_array_new (FALSE, FALSE, sizeof (guint32));
-  KymoDial9Poll *out;
-  gsize n_polls = 0;
+  Lane *lane;
 
-  for (gsize i = 0; i < n_records; i++)
-    if (records[i].kind == kind_poll && records[i].track < n_tracks)
-      {
-        first[records[i].track + 1]++;
-        n_polls++;
-      }
-  for (guint t = 0; t < n_tracks; t++)
-    first[t + 1] += first[t];
-  by_track = g_new (guint32, MAX (n_polls, 1));
-  {
-    g_autofree guint32 *fill = g_memdup2 (first, sizeof (guint32) * (n_tracks + 1));
-
-    for (gsize i = 0; i < n_records; i++)
-      if (records[i].kind == kind_poll && records[i].track < n_tracks)
-        by_track[fill[records[i].track]++] = (guint32) i;
-  }
-  g_array_unref (self->polls);
-  self->polls = g_array_sized_new (FALSE, FALSE, sizeof (KymoDial9Poll), (guint) MIN (n_polls, G_MAXUINT));
-  g_array_set_size (self->polls, (guint) MIN (n_polls, G_MAXUINT));
-  out = (KymoDial9Poll *) (gpointer) self->polls->data;
-  n_polls = 0;
-
-  /* Tracks in id order, so that rows are made in the same order each time. */
-  for (guint track = 0; track < n_tracks; track++)
+  if (track >= b->self->n_tracks)
+    return NULL;
+  lane = &b->lanes[track];
+  if (!lane->ready)
     {
-      KymoTrack *t;
-      guint32 runtime;
-      gsize n, first_span, k = first[track];
-      const KymoSpan *spans;
-      guint32 *row_of;
+      KymoTrack *t = kymo_trace_get_track (b->trace, track);
 
-      if (first[track] == first[track + 1])
-        continue;
-      t = kymo_trace_get_track (trace, track);
-      runtime = track_runtime (trace, track);
-      spans = kymo_track_get_depth_spans (t, 0, &n, &first_span);
-      g_array_set_size (at, n);
-      g_array_set_size (row_of_span, n);
-      row_of = (guint32 *) (gpointer) row_of_span->data;
-      for (gsize i = 0; i < n; i++)
-        {
-          SpanAt *a = &g_array_index (at, SpanAt, i);
-          a->source = spans[i].source;
-          a->span = (guint32) i;
-          row_of[i] = G_MAXUINT32;
-        }
-      sort_span_at ((SpanAt *) (gpointer) at->data, n);
-
-      /* Source order meets the records, and makes rows and keeps the
-       * first spawn location met, as the file says them. */
-      for (gsize i = 0; i < n && k < first[track + 1]; i++)
-        {
-          const SpanAt *a = &g_array_index (at, SpanAt, i);
-          const KymoSpan *span = &spans[a->span];
-          KymoDial9Task *row;
-          KymoTime dur;
-          guint32 task;
-
-          while (k < first[track + 1] && records[by_track[k]].source < a->source)
-            k++;
-          if (k >= first[track + 1] || records[by_track[k]].source != a->source)
-            continue;
-          task = row_for (b, records[by_track[k]].key, runtime);
-          row_of[a->span] = task;
-          row = &g_array_index (self->rows, KymoDial9Task, task);
-          dur = span->end - span->start;
-          row->polls++;
-          row->poll_total += dur;
-          row->poll_max = MAX (row->poll_max, dur);
-          if (row->spawn_loc == 0 && kymo_span_name (span) != 0)
-            row->spawn_loc = kymo_span_name (span);
-        }
-
-      for (gsize i = 0; i < n; i++)
-        {
-          KymoDial9Poll *poll;
-
-          if (row_of[i] == G_MAXUINT32)
-            continue;
-          poll = &out[n_polls++];
-          poll->start = spans[i].start;
-          poll->end = spans[i].end;
-          poll->track = track;
-          poll->span = (guint32) (first_span + i);
-          poll->task = row_of[i];
-          poll->source = spans[i].source;
-        }
+      lane->ready = TRUE;
+      lane->spans = kymo_track_get_depth_spans (t, 0, &lane->n, &lane->first);
+      lane->runtime = kymo_track_get_parent (t);
     }
-  g_array_set_size (self->polls, (guint) n_polls);
+  return lane->n > 0 ? lane : NULL;
+}
+
+/* The first span of @lane starting at or after @ts, galloping from where
+ * the previous lookup ended (either way). */
+static gsize
+lane_lower_bound (Lane     *lane,
+                  KymoTime  ts)
+{
+  const KymoSpan *spans = lane->spans;
+  gsize n = lane->n, at = MIN (lane->at, n), lo, hi, step = 1;
+
+  if (at < n && spans[at].start < ts)
+    {
+      lo = at + 1;
+      while (lo + step - 1 < n && spans[lo + step - 1].start < ts)
+        {
+          lo += step;
+          step *= 2;
+        }
+      hi = MIN (lo + step - 1, n);
+    }
+  else
+    {
+      hi = at;
+      while (hi >= step && spans[hi - step].start >= ts)
+        {
+          hi -= step;
+          step *= 2;
+        }
+      lo = hi >= step ? hi - step + 1 : 0;
+    }
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (spans[mid].start < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* How far the spans reach: a running maximum of the ends, kept at the
+ * last span of each block (so, for any span, at least how far those up to
+ * it reach, and at most REACH_BLOCK spans more). */
+static inline void
+lane_reach_step (Lane     *lane,
+                 gsize     i,
+                 KymoTime *running)
+{
+  *running = MAX (*running, lane->spans[i].end);
+  if ((i & (REACH_BLOCK - 1)) == REACH_BLOCK - 1 || i == lane->n - 1)
+    lane->reach[i >> REACH_SHIFT] = *running;
 }
 
 static void
-add_others (Builder          *b,
-            const KymoRecord *records,
-            gsize             n_records,
-            guint             n_wakes)
+lane_ensure_reach (Lane *lane)
 {
-  KymoDial9Tasks *self = b->self;
-  KymoTrace *trace = self->trace;
+  KymoTime running = G_MININT64;
+
+  if (lane->reach != NULL)
+    return;
+  lane->reach = g_new (KymoTime, (lane->n >> REACH_SHIFT) + 1);
+  for (gsize i = 0; i < lane->n; i++)
+    lane_reach_step (lane, i, &running);
+}
+
+/* The span of @lane holding @ts (inclusive at both ends), the shortest
+ * when several do (the first on a tie), as kymo_track_find_span_at() says;
+ * G_MAXUINT32 for none. The walk back from the first span after @ts stops
+ * where no span before reaches @ts: on a worker, at once (its polls and
+ * parks follow each other). */
+static guint32
+lane_span_at (Lane     *lane,
+              KymoTime  ts)
+{
+  const KymoSpan *spans = lane->spans;
+  gsize i = ts < G_MAXINT64 ? lane_lower_bound (lane, ts + 1) : lane->n;
+  guint32 best = G_MAXUINT32;
+
+  lane_ensure_reach (lane);
+  lane->at = i;
+  for (; i > 0 && lane->reach[(i - 1) >> REACH_SHIFT] >= ts; i--)
+    if (spans[i - 1].end >= ts &&
+        (best == G_MAXUINT32 || spans[i - 1].end - spans[i - 1].start <= spans[best].end - spans[best].start))
+      best = (guint32) (i - 1);
+  return best == G_MAXUINT32 ? G_MAXUINT32 : (guint32) (lane->first + best);
+}
+
+static inline void
+add_poi (Builder     *b,
+         KymoPoiKind  kind,
+         KymoTime     start,
+         KymoTime     end,
+         KymoTime     severity,
+         guint32      track,
+         guint32      span,
+         guint32      count)
+{
+  KymoPoi poi = { start, end, severity, kind, track, span, count };
+  g_array_append_val (b->pois, poi);
+}
+
+static void
+add_poll (Builder          *b,
+          const KymoRecord *r)
+{
+  guint32 at = r->source - b->base;
+
+  /* Sources only grow; a record out of order (damage) is left out. */
+  if (r->track >= b->self->n_tracks || r->source < b->base || (gsize) (at >> 6) >= b->n_words ||
+      (b->n_polls > 0 && at <= b->before[0]))
+    return;
+  b->before[0] = at;
+  b->is_poll[at >> 6] |= G_GUINT64_CONSTANT (1) << (at & 63);
+  b->poll_tasks[b->n_polls++] = r->key;
+  b->lanes[r->track].polled = TRUE;
+}
+
+static void
+add_wake (Builder          *b,
+          const KymoRecord *r,
+          guint32           index)
+{
+  guint64 id = r->key;
+
+  b->wakes[b->n_wakes++] = (WakeAt) { id < FAR_ID ? (guint32) id : FAR_ID, index };
+  if (id >= b->n_wakes_of_id && id < b->max_first_row)
+    {
+      gsize n = MIN (MAX (id + 1, b->n_wakes_of_id * 2), b->max_first_row);
+
+      b->wakes_of_id = g_renew (guint32, b->wakes_of_id, n);
+      memset (b->wakes_of_id + b->n_wakes_of_id, 0, (n - b->n_wakes_of_id) * sizeof (guint32));
+      b->n_wakes_of_id = n;
+    }
+  if (id < b->n_wakes_of_id)
+    b->wakes_of_id[id]++;
+  else
+    {
+      gpointer v;
+
+      if (b->wakes_of_far == NULL)
+        b->wakes_of_far = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      v = g_hash_table_lookup (b->wakes_of_far, &id);
+      if (v == NULL)
+        g_hash_table_insert (b->wakes_of_far, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (1));
+      else
+        g_hash_table_insert (b->wakes_of_far, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (GPOINTER_TO_UINT (v) + 1));
+    }
+}
+
+/* An unpark says how long the kernel kept the worker waiting: past the
+ * threshold, it is looked at once the polls are read. */
+static void
+add_unpark (Builder          *b,
+            const KymoRecord *r,
+            guint32           index)
+{
+  if (r->track >= b->self->n_tracks || r->value > (guint64) G_MAXINT64 / 2 ||
+      (KymoTime) r->value <= b->thresholds->sched_delay_ns)
+    return;
+  g_array_append_val (b->unparks, index);
+}
+
+static void
+add_sched_delays (Builder *b)
+{
+  for (guint i = 0; i < b->unparks->len; i++)
+    {
+      const KymoRecord *r = &b->records[g_array_index (b->unparks, guint32, i)];
+      KymoTime wait = (KymoTime) r->value;
+      Lane *lane = lane_for (b, r->track);
+      guint32 span = G_MAXUINT32;
+
+      /* The park it ends, to select. */
+      if (lane != NULL && r->ts > 0)
+        span = lane_span_at (lane, r->ts - 1);
+      add_poi (b, KYMO_POI_SCHED_DELAY, r->ts - wait, r->ts, wait, r->track, span, 0);
+    }
+}
+
+/* The one pass over the records. */
+static void
+read_records (Builder *b)
+{
+  KymoTrace *trace = b->trace;
+  guint32 kind_poll = kymo_trace_lookup_name (trace, "poll");
+  guint32 kind_wake = kymo_trace_lookup_name (trace, "wake");
   guint32 kind_spawn = kymo_trace_lookup_name (trace, "spawn");
   guint32 kind_term = kymo_trace_lookup_name (trace, "terminate");
-  guint32 kind_wake = kymo_trace_lookup_name (trace, "wake");
-  guint32 name_poll = kymo_trace_lookup_name (trace, "poll");
-  guint n_kept = 0;
+  guint32 kind_unpark = b->thresholds != NULL ? kymo_trace_lookup_name (trace, "unpark") : G_MAXUINT32;
+  const KymoRecord *records = b->records;
 
-  /* Poll spans are named after the spawn location, or "poll" without one. */
-  for (guint i = 0; i < self->rows->len; i++)
+  if (b->n_records > 0)
     {
-      KymoDial9Task *row = &g_array_index (self->rows, KymoDial9Task, i);
-      if (row->spawn_loc == name_poll)
-        row->spawn_loc = 0;
+      b->base = records[0].source;
+      b->n_words = ((gsize) (records[b->n_records - 1].source - b->base) >> 6) + 1;
+      b->is_poll = g_new0 (guint64, b->n_words);
+      /* [0] holds the last poll's place until the counts are made. */
+      b->before = g_new0 (guint32, b->n_words);
+      b->poll_tasks = g_new (guint64, b->n_records);
+      b->wakes = g_new (WakeAt, b->n_records);
     }
 
-  for (gsize i = 0; i < n_records; i++)
+  for (gsize i = 0; i < b->n_records; i++)
     {
       const KymoRecord *r = &records[i];
-      KymoDial9Task *row;
 
-      if (r->kind == G_MAXUINT32)
+      if (G_UNLIKELY (r->kind == G_MAXUINT32))
         continue;
+      if (r->kind == kind_poll)
+        add_poll (b, r);
+      else if (r->kind == kind_wake)
+        add_wake (b, r, (guint32) i);
+      else if (r->kind == kind_unpark)
+        add_unpark (b, r, (guint32) i);
+      else if (r->kind == kind_spawn || r->kind == kind_term)
+        {
+          guint32 index = (guint32) i;
+          g_array_append_val (b->later, index);
+        }
+    }
+
+  {
+    guint32 sum = 0;
+
+    for (gsize w = 0; w < b->n_words; w++)
+      {
+        b->before[w] = sum;
+        sum += (guint32) __builtin_popcountll (b->is_poll[w]);
+      }
+  }
+}
+
+/* The task of the poll record whose event drew @span, or NULL. */
+static inline const guint64 *
+poll_of (Builder        *b,
+         const KymoSpan *span)
+{
+  guint32 at = span->source - b->base;
+  guint64 word, bit;
+
+  if (span->source < b->base || (gsize) (at >> 6) >= b->n_words)
+    return NULL;
+  word = b->is_poll[at >> 6];
+  bit = G_GUINT64_CONSTANT (1) << (at & 63);
+  if ((word & bit) == 0)
+    return NULL;
+  return &b->poll_tasks[b->before[at >> 6] + __builtin_popcountll (word & (bit - 1))];
+}
+
+/* The samples of each track, in time order. */
+static void
+samples_by_track (Builder *b)
+{
+  guint n_tracks = b->self->n_tracks;
+  gsize n_samples;
+  const KymoStackSample *samples = kymo_stacks_get_samples (kymo_trace_get_stacks (b->trace), &n_samples);
+  guint32 *first = g_new0 (guint32, n_tracks + 2);
+  g_autofree guint32 *at = NULL;
+  guint32 *by_track;
+
+  for (gsize i = 0; i < n_samples; i++)
+    if (samples[i].track < n_tracks)
+      first[samples[i].track + 1]++;
+  for (guint t = 0; t < n_tracks; t++)
+    first[t + 1] += first[t];
+  at = g_memdup2 (first, sizeof (guint32) * (n_tracks + 1));
+  by_track = g_new (guint32, MAX (first[n_tracks], 1));
+  for (gsize i = 0; i < n_samples; i++)
+    if (samples[i].track < n_tracks)
+      by_track[at[samples[i].track]++] = (guint32) i;
+  b->samples = samples;
+  b->sample_first = first;
+  b->by_track = by_track;
+}
+
+/* Wake → poll: the flows from the wakes that scheduled a task to its
+ * poll, those past the threshold. */
+static void
+find_late_flows (Builder *b)
+{
+  gsize n_flows;
+  const KymoFlow *flows = kymo_trace_get_flows (b->trace, &n_flows);
+
+  for (gsize i = 0; i < n_flows; i++)
+    if (flows[i].to_ts - flows[i].from_ts > b->thresholds->wake_delay_ns && flows[i].to_track < b->self->n_tracks)
+      {
+        guint32 index = (guint32) i;
+        g_array_append_val (b->late_flows, index);
+      }
+}
+
+/* The points of interest read the samples and the flows, arrays as long
+ * as the records: one part each, read on another thread while this one
+ * reads the records (they only read the sealed trace, and write what no
+ * one else reads before kymo_parts_wait()). */
+#define SIDE_PARALLEL_MIN 1000000 /* records */
+
+enum {
+  SIDE_SAMPLES,
+  SIDE_FLOWS,
+  N_SIDE_PARTS,
+};
+
+static void
+side_part (guint    index,
+           gpointer user_data)
+{
+  Builder *b = user_data;
+
+  if (index == SIDE_SAMPLES)
+    samples_by_track (b);
+  else
+    find_late_flows (b);
+}
+
+/* Each polled worker's spans in order, each meeting its poll record by
+ * source: the rows and their counts, and the points of interest a poll
+ * makes by itself: long polls, and polls with samples in them (each
+ * track's samples met with a cursor). Rows are made track by track, in
+ * start order. */
+static void
+read_polls (Builder *b)
+{
+  KymoDial9Tasks *self = b->self;
+  gboolean pois = b->thresholds != NULL;
+  const KymoStackSample *samples = b->samples;
+  const guint32 *sample_first = b->sample_first;
+  const guint32 *by_track = b->by_track;
+
+  for (guint t = 0; t < self->n_tracks; t++)
+    {
+      Lane *lane = b->lanes[t].polled ? lane_for (b, t) : NULL;
+      guint32 k = pois ? sample_first[t] : 0, k_end = pois ? sample_first[t + 1] : 0;
+      KymoTime running = G_MININT64;
+
+      if (lane == NULL)
+        continue;
+      lane->row_of = g_new0 (guint32, lane->n);
+      /* The points' spans are looked up on workers: their reach is taken
+       * on the way. */
+      if (pois)
+        lane->reach = g_new (KymoTime, (lane->n >> REACH_SHIFT) + 1);
+      for (gsize i = 0; i < lane->n; i++)
+        {
+          const KymoSpan *span = &lane->spans[i];
+          const guint64 *task_id = poll_of (b, span);
+          KymoDial9Task *task;
+          LocAt *loc;
+          KymoTime dur;
+          guint32 row, name, count = 0;
+
+          if (pois)
+            lane_reach_step (lane, i, &running);
+          /* A source is one event: the poll record's track is this one. */
+          if (task_id == NULL)
+            continue;
+          row = row_for (b, *task_id, lane->runtime);
+          lane->row_of[i] = row + 1;
+          task = row_at (b, row);
+          dur = span->end - span->start;
+          task->polls++;
+          task->poll_total += dur;
+          task->poll_max = MAX (task->poll_max, dur);
+          /* Poll spans are named after the spawn location: the first in
+           * file order of the task's first track. */
+          name = kymo_span_name (span);
+          loc = &g_array_index (b->loc_at, LocAt, row);
+          if (name != 0 && (task->spawn_loc == 0 || (loc->track == t && span->source < loc->source)))
+            {
+              task->spawn_loc = name;
+              *loc = (LocAt) { t, span->source };
+            }
+          if (!pois)
+            continue;
+          if (dur > b->thresholds->long_poll_ns)
+            add_poi (b, KYMO_POI_LONG_POLL, span->start, span->end, dur, t, (guint32) (lane->first + i), 0);
+          while (k < k_end && samples[by_track[k]].ts < span->start)
+            k++;
+          for (guint32 j = k; j < k_end && samples[by_track[j]].ts <= span->end; j++)
+            count++;
+          if (count > 0)
+            add_poi (b, KYMO_POI_CPU_SAMPLES, span->start, span->end, dur, t, (guint32) (lane->first + i), count);
+        }
+    }
+}
+
+/* What needed every poll seen: spawns and terminations (in file order, the
+ * last spawn wins), and the wakes. */
+static void
+settle_rows (Builder *b)
+{
+  guint32 kind_spawn = kymo_trace_lookup_name (b->trace, "spawn");
+  guint32 name_poll = kymo_trace_lookup_name (b->trace, "poll");
+
+  /* Spans of polls without a location are named "poll". */
+  for (guint i = 0; i < b->rows->len; i++)
+    if (row_at (b, i)->spawn_loc == name_poll)
+      row_at (b, i)->spawn_loc = 0;
+
+  for (guint i = 0; i < b->later->len; i++)
+    {
+      const KymoRecord *r = &b->records[g_array_index (b->later, guint32, i)];
+      KymoDial9Task *row = row_at (b, any_row_for (b, r->key));
+
       if (r->kind == kind_spawn)
         {
-          row = &g_array_index (self->rows, KymoDial9Task, any_row_for (b, r->key));
           row->spawned = r->ts;
           row->instrumented = r->value != 0;
           if (r->name != 0)
             row->spawn_loc = r->name;
         }
-      else if (r->kind == kind_term)
-        {
-          row = &g_array_index (self->rows, KymoDial9Task, any_row_for (b, r->key));
-          row->terminated = r->ts;
-        }
-      else if (r->kind == kind_wake)
-        {
-          KymoDial9Wake *wake;
-
-          /* The room was taken for every wake record. */
-          g_assert (n_kept < n_wakes);
-          wake = &((KymoDial9Wake *) (gpointer) self->wakes->data)[n_kept++];
-          *wake = (KymoDial9Wake) { r->ts, r->value, G_MAXUINT32, 0, r->source, 0 };
-          wake->woken = any_row_for (b, r->key);
-          if (r->value != 0)
-            wake->waker = known_row (b, r->value);
-          g_array_index (self->rows, KymoDial9Task, wake->woken).wakes++;
-        }
+      else
+        row->terminated = r->ts;
     }
-  g_array_set_size (self->wakes, n_kept);
+
+  /* A task's wakes go to its first row, made here if it has none. */
+  for (gsize id = 0; id < b->n_wakes_of_id; id++)
+    if (b->wakes_of_id[id] != 0)
+      row_at (b, any_row_for (b, id))->wakes += b->wakes_of_id[id];
+  if (b->wakes_of_far != NULL)
+    {
+      GHashTableIter iter;
+      gpointer key, value;
+
+      g_hash_table_iter_init (&iter, b->wakes_of_far);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        row_at (b, any_row_for (b, *(guint64 *) key))->wakes += GPOINTER_TO_UINT (value);
+    }
 }
 
 static const char *
@@ -337,229 +715,211 @@ runtime_name (KymoTrace *trace,
 }
 
 static int
-compare_row_indexes (gconstpointer a,
-                     gconstpointer b,
-                     gpointer      data)
+compare_rows (gconstpointer a,
+              gconstpointer b,
+              gpointer      data)
 {
-  KymoDial9Tasks *self = data;
+  Builder *builder = data;
   guint32 i = *(const guint32 *) a, j = *(const guint32 *) b;
-  const KymoDial9Task *x = &g_array_index (self->rows, KymoDial9Task, i);
-  const KymoDial9Task *y = &g_array_index (self->rows, KymoDial9Task, j);
+  const KymoDial9Task *x = row_at (builder, i), *y = row_at (builder, j);
   int c;
 
   if (x->task_id != y->task_id)
     return x->task_id < y->task_id ? -1 : 1;
-  c = g_strcmp0 (runtime_name (self->trace, x->runtime), runtime_name (self->trace, y->runtime));
+  c = g_strcmp0 (runtime_name (builder->trace, x->runtime), runtime_name (builder->trace, y->runtime));
   return c != 0 ? c : (i < j ? -1 : i > j);
 }
 
-/* Rows by task id then runtime; the polls and wakes follow the new numbers. */
+/* Rows by task id then runtime; @rank gets each made row's new number. */
 static void
-sort_rows (KymoDial9Tasks *self)
+sort_rows (Builder *b,
+           guint32 *rank)
 {
-  guint n = self->rows->len;
+  KymoDial9Tasks *self = b->self;
+  guint32 n = b->rows->len;
   g_autofree guint32 *order = g_new (guint32, n + 1);
-  g_autofree guint32 *rank = g_new (guint32, n + 1);
-  GArray *sorted = g_array_sized_new (FALSE, FALSE, sizeof (KymoDial9Task), n);
 
-  for (guint i = 0; i < n; i++)
+  for (guint32 i = 0; i < n; i++)
     order[i] = i;
-  g_qsort_with_data (order, n, sizeof (guint32), compare_row_indexes, self);
-  for (guint i = 0; i < n; i++)
+  g_qsort_with_data (order, n, sizeof (guint32), compare_rows, b);
+  self->n_rows = n;
+  self->rows = g_new (KymoDial9Task, MAX (n, 1));
+  for (guint32 i = 0; i < n; i++)
     {
       rank[order[i]] = i;
-      g_array_append_val (sorted, g_array_index (self->rows, KymoDial9Task, order[i]));
-    }
-  g_array_unref (self->rows);
-  self->rows = sorted;
-  for (guint i = 0; i < self->polls->len; i++)
-    {
-      KymoDial9Poll *p = &g_array_index (self->polls, KymoDial9Poll, i);
-      p->task = rank[p->task];
-    }
-  for (guint i = 0; i < self->wakes->len; i++)
-    {
-      KymoDial9Wake *w = &g_array_index (self->wakes, KymoDial9Wake, i);
-      w->woken = rank[w->woken];
-      if (w->waker != G_MAXUINT32)
-        w->waker = rank[w->waker];
+      self->rows[i] = *row_at (b, order[i]);
     }
 }
 
-/* Stable counting sort of @n indexes 0…n-1 by @key (< @n_keys) into
- * @out; @first gets n_keys + 1 offsets. */
-static void
-counting_sort (const guint32 *keys,
-               guint32        n,
-               guint32        n_keys,
-               guint32       *out,
-               guint32       *first)
+/* Offsets of each row's slice from its count. */
+static guint32 *
+slices (const KymoDial9Task *rows,
+        guint32              n_rows,
+        gboolean             polls)
 {
-  memset (first, 0, sizeof (guint32) * (n_keys + 1));
-  for (guint32 i = 0; i < n; i++)
-    first[keys[i] + 1]++;
-  for (guint32 k = 0; k < n_keys; k++)
-    first[k + 1] += first[k];
-  {
-    g_autofree guint32 *at = g_memdup2 (first, sizeof (guint32) * (n_keys + 1));
+  guint32 *first = g_new (guint32, n_rows + 1);
 
-    for (guint32 i = 0; i < n; i++)
-      out[at[keys[i]]++] = i;
-  }
+  first[0] = 0;
+  for (guint32 r = 0; r < n_rows; r++)
+    first[r + 1] = first[r] + (guint32) (polls ? rows[r].polls : rows[r].wakes);
+  return first;
 }
 
-#define POLL_BEFORE(a, b) ((a)->start < (b)->start || ((a)->start == (b)->start && \
-                           ((a)->track < (b)->track || ((a)->track == (b)->track && (a)->span < (b)->span))))
-
-/* The polls come by track, each track's in start order: one pass takes
- * the earliest head among the tracks (there are a few workers), and
- * notes each poll's place for by_track on the way. */
+/* Each worker's polls to their rows' slices, by track then span (row_of
+ * takes the rows' final numbers on the way), and the polls of
+ * uninstrumented tasks, known once the spawns are read. */
 static void
-merge_polls (KymoDial9Tasks *self)
+place_polls (Builder       *b,
+             const guint32 *rank)
 {
-  guint32 n_polls = self->polls->len;
-  const KymoDial9Poll *in = (const KymoDial9Poll *) (gpointer) self->polls->data;
-  g_autoptr(GArray) heads = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (guint32));
-  GArray *merged = g_array_sized_new (FALSE, FALSE, sizeof (KymoDial9Poll), n_polls);
-  KymoDial9Poll *out;
-  guint32 *by_track;
+  KymoDial9Tasks *self = b->self;
+  g_autofree guint32 *at = g_memdup2 (self->poll_first, sizeof (guint32) * (self->n_rows + 1));
 
-  g_array_set_size (merged, n_polls);
-  g_array_set_size (self->by_track, n_polls);
-  out = (KymoDial9Poll *) (gpointer) merged->data;
-  by_track = (guint32 *) (gpointer) self->by_track->data;
-  for (guint32 i = 0; i < n_polls; i++)
-    if (i == 0 || in[i].track != in[i - 1].track)
-      {
-        if (i > 0)
-          g_array_append_val (ends, i);
-        g_array_append_val (heads, i);
-      }
-  if (n_polls > 0)
-    g_array_append_val (ends, n_polls);
-
-  for (guint32 o = 0; o < n_polls; o++)
+  for (guint t = 0; t < self->n_tracks; t++)
     {
-      guint32 *h = (guint32 *) (gpointer) heads->data;
-      guint32 *e = (guint32 *) (gpointer) ends->data;
-      guint best = G_MAXUINT;
+      Lane *lane = &b->lanes[t];
+      guint32 *row_of = lane->row_of;
 
-      for (guint r = 0; r < heads->len; r++)
-        if (h[r] < e[r] && (best == G_MAXUINT || POLL_BEFORE (&in[h[r]], &in[h[best]])))
-          best = r;
-      out[o] = in[h[best]];
-      /* The input's order is by_track's order. */
-      by_track[h[best]] = o;
-      h[best]++;
+      if (row_of == NULL)
+        continue;
+      for (gsize i = 0; i < lane->n; i++)
+        {
+          guint32 row;
+
+          if (row_of[i] == 0)
+            continue;
+          row = rank[row_of[i] - 1];
+          row_of[i] = row + 1;
+          self->polls[at[row]++] = (KymoDial9PollRef) { t, (guint32) (lane->first + i) };
+          if (b->thresholds != NULL && !self->rows[row].instrumented)
+            {
+              const KymoSpan *span = &lane->spans[i];
+
+              add_poi (b, KYMO_POI_UNINSTRUMENTED, span->start, span->end, span->end - span->start, t,
+                       (guint32) (lane->first + i), 0);
+            }
+        }
+      self->row_of[t] = g_steal_pointer (&lane->row_of);
     }
-  g_array_unref (self->polls);
-  self->polls = merged;
 }
 
 static void
-build_indexes (KymoDial9Tasks *self)
+place_wakes (Builder       *b,
+             const guint32 *rank)
 {
-  guint32 n_rows = self->rows->len, n_polls = self->polls->len, n_wakes = self->wakes->len;
-  const KymoDial9Poll *polls;
-  g_autofree guint32 *keys = NULL;
+  KymoDial9Tasks *self = b->self;
+  g_autofree guint32 *at = g_memdup2 (self->wake_first, sizeof (guint32) * (self->n_rows + 1));
+  const WakeAt *wakes = b->wakes;
 
-  merge_polls (self);
-  polls = (const KymoDial9Poll *) (gpointer) self->polls->data;
-  g_array_set_size (self->by_row, n_polls);
-  g_array_set_size (self->row_first, n_rows + 1);
-  keys = g_new (guint32, MAX (n_polls, 1));
-  for (guint32 i = 0; i < n_polls; i++)
-    keys[i] = polls[i].task;
-  counting_sort (keys, n_polls, n_rows, (guint32 *) (gpointer) self->by_row->data,
-                 (guint32 *) (gpointer) self->row_first->data);
+  for (gsize i = 0; i < b->n_wakes; i++)
+    {
+      guint64 id = wakes[i].task_id != FAR_ID ? wakes[i].task_id : b->records[wakes[i].record].key;
 
-  /* Wakes by the task woken, each task's in file order (the page only
-   * counts them by waker: a time sort per task would cost more than the
-   * rest). */
-  {
-    GArray *sorted = g_array_sized_new (FALSE, FALSE, sizeof (KymoDial9Wake), n_wakes);
-    const KymoDial9Wake *wakes = (const KymoDial9Wake *) (gpointer) self->wakes->data;
-    KymoDial9Wake *out;
-    guint32 *first;
-    g_autofree guint32 *at = NULL;
+      self->wakes[at[rank[first_row (b, id)]]++] = wakes[i].record;
+    }
+}
 
-    g_array_set_size (sorted, n_wakes);
-    g_array_set_size (self->wake_first, n_rows + 1);
-    out = (KymoDial9Wake *) (gpointer) sorted->data;
-    first = (guint32 *) (gpointer) self->wake_first->data;
-    memset (first, 0, sizeof (guint32) * (n_rows + 1));
-    for (guint32 i = 0; i < n_wakes; i++)
-      first[wakes[i].woken + 1]++;
-    for (guint32 r = 0; r < n_rows; r++)
-      first[r + 1] += first[r];
-    /* Each wake straight to its row's place: one pass, no gather. */
-    at = g_memdup2 (first, sizeof (guint32) * (n_rows + 1));
-    for (guint32 i = 0; i < n_wakes; i++)
-      out[at[wakes[i].woken]++] = wakes[i];
-    g_array_unref (self->wakes);
-    self->wakes = sorted;
-  }
+static void
+add_wake_delays (Builder *b)
+{
+  gsize n_flows;
+  const KymoFlow *flows = kymo_trace_get_flows (b->trace, &n_flows);
+
+  for (guint i = 0; i < b->late_flows->len; i++)
+    {
+      const KymoFlow *f = &flows[g_array_index (b->late_flows, guint32, i)];
+      KymoTime delay = f->to_ts - f->from_ts;
+      Lane *lane = lane_for (b, f->to_track);
+
+      add_poi (b, KYMO_POI_WAKE_DELAY, f->from_ts, f->to_ts, delay, f->to_track,
+               lane != NULL ? lane_span_at (lane, f->to_ts) : G_MAXUINT32, 0);
+    }
 }
 
 KymoDial9Tasks *
-kymo_dial9_tasks_new (KymoTrace *trace)
+kymo_dial9_tasks_new (KymoTrace               *trace,
+                      const KymoPoiThresholds *thresholds)
 {
   KymoDial9Tasks *self;
-  KymoRecords *all;
-  const KymoRecord *records;
-  gsize n_records;
-  guint32 kind_poll;
-  guint n_wakes = 0;
-  Builder b;
+  g_autofree guint32 *rank = NULL;
+  g_autoptr(KymoParts) side = NULL;
+  Builder b = { 0 };
 
   g_return_val_if_fail (KYMO_IS_TRACE (trace), NULL);
 
   self = g_new0 (KymoDial9Tasks, 1);
   self->trace = g_object_ref (trace);
-  self->rows = g_array_new (FALSE, FALSE, sizeof (KymoDial9Task));
-  self->polls = g_array_new (FALSE, FALSE, sizeof (KymoDial9Poll));
-  self->by_row = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->row_first = g_array_new (FALSE, TRUE, sizeof (guint32));
-  self->by_track = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->wakes = g_array_new (FALSE, FALSE, sizeof (KymoDial9Wake));
-  self->wake_first = g_array_new (FALSE, TRUE, sizeof (guint32));
-
-  all = kymo_trace_get_records (trace);
-  records = kymo_records_get_all (all, &n_records);
-  kind_poll = kymo_trace_lookup_name (trace, "poll");
+  self->n_tracks = kymo_trace_get_n_tracks (trace);
+  self->row_of = g_new0 (guint32 *, self->n_tracks + 1);
 
   b.self = self;
-  b.rows = g_hash_table_new_full (row_key_hash, row_key_equal, g_free, NULL);
-  b.first_row = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  b.trace = trace;
+  b.thresholds = thresholds;
+  b.records = kymo_records_get_all (kymo_trace_get_records (trace), &b.n_records);
+  b.rows = g_array_new (FALSE, FALSE, sizeof (KymoDial9Task));
+  b.loc_at = g_array_new (FALSE, TRUE, sizeof (LocAt));
+  /* Ids past this are rare enough for a hash table (and a damaged id must
+   * not make a table of gigabytes). */
+  b.max_first_row = (gsize) MIN ((guint64) b.n_records * 4 + 65536, G_MAXUINT32);
   b.default_runtime = only_runtime (trace);
-  {
-    guint32 kind_wake = kymo_trace_lookup_name (trace, "wake");
-    guint64 max_id = 0;
+  b.lanes = g_new0 (Lane, self->n_tracks + 1);
+  b.later = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b.unparks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b.pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
+  b.late_flows = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-    /* The wakes' room is taken once: growing it by doubling cost more
-     * than the wakes themselves. */
-    for (gsize i = 0; i < n_records; i++)
-      {
-        max_id = MAX (max_id, records[i].key);
-        n_wakes += records[i].kind == kind_wake;
-      }
-    b.n_direct = (gsize) MIN (max_id + 1, (guint64) n_records * 4 + 65536);
-    b.direct = g_new0 (guint32, b.n_direct);
-    g_array_unref (self->wakes);
-    self->wakes = g_array_sized_new (FALSE, FALSE, sizeof (KymoDial9Wake), n_wakes);
-    g_array_set_size (self->wakes, n_wakes);
-  }
+  /* A thread costs more than a small trace's side arrays take to read. */
+  if (thresholds != NULL)
+    side = kymo_parts_new (NULL, b.n_records, SIDE_PARALLEL_MIN, N_SIDE_PARTS, 0, side_part, &b);
+  read_records (&b);
+  if (side != NULL)
+    kymo_parts_wait (side, SIDE_SAMPLES);
+  read_polls (&b);
+  settle_rows (&b);
+  rank = g_new (guint32, b.rows->len + 1);
+  sort_rows (&b, rank);
 
-  if (kind_poll != G_MAXUINT32)
-    add_polls (&b, records, n_records, kind_poll);
-  add_others (&b, records, n_records, n_wakes);
-  g_hash_table_unref (b.rows);
-  g_hash_table_unref (b.first_row);
-  g_free (b.direct);
+  self->poll_first = slices (self->rows, self->n_rows, TRUE);
+  self->polls = g_new (KymoDial9PollRef, MAX (self->poll_first[self->n_rows], 1));
+  place_polls (&b, rank);
+  self->wake_first = slices (self->rows, self->n_rows, FALSE);
+  self->wakes = g_new (guint32, MAX (self->wake_first[self->n_rows], 1));
+  place_wakes (&b, rank);
 
-  sort_rows (self);
-  build_indexes (self);
+  if (thresholds != NULL)
+    {
+      add_sched_delays (&b);
+      kymo_parts_wait (side, SIDE_FLOWS);
+      g_clear_pointer (&side, kymo_parts_free);
+      add_wake_delays (&b);
+      self->n_pois = b.pois->len;
+      self->worst = g_new (guint32, MAX (self->n_pois, 1));
+      self->pois = _kymo_dial9_pois_order ((const KymoPoi *) (gpointer) b.pois->data, self->n_pois, self->worst);
+    }
+
+  for (guint t = 0; t < self->n_tracks; t++)
+    {
+      g_free (b.lanes[t].row_of);
+      g_free (b.lanes[t].reach);
+    }
+  g_free (b.lanes);
+  g_free (b.first_row);
+  g_clear_pointer (&b.far_rows, g_hash_table_unref);
+  g_clear_pointer (&b.other_rows, g_hash_table_unref);
+  g_free (b.is_poll);
+  g_free (b.before);
+  g_array_unref (b.rows);
+  g_array_unref (b.loc_at);
+  g_free (b.poll_tasks);
+  g_free (b.wakes);
+  g_free (b.wakes_of_id);
+  g_clear_pointer (&b.wakes_of_far, g_hash_table_unref);
+  g_array_unref (b.later);
+  g_array_unref (b.unparks);
+  g_array_unref (b.pois);
+  g_array_unref (b.late_flows);
+  g_free (b.sample_first);
+  g_free (b.by_track);
   return self;
 }
 
@@ -569,13 +929,16 @@ kymo_dial9_tasks_free (KymoDial9Tasks *self)
   if (self == NULL)
     return;
   g_object_unref (self->trace);
-  g_array_unref (self->rows);
-  g_array_unref (self->polls);
-  g_array_unref (self->by_row);
-  g_array_unref (self->row_first);
-  g_array_unref (self->by_track);
-  g_array_unref (self->wakes);
-  g_array_unref (self->wake_first);
+  g_free (self->rows);
+  g_free (self->polls);
+  g_free (self->poll_first);
+  g_free (self->wakes);
+  g_free (self->wake_first);
+  for (guint t = 0; t < self->n_tracks; t++)
+    g_free (self->row_of[t]);
+  g_free (self->row_of);
+  g_free (self->pois);
+  g_free (self->worst);
   g_free (self);
 }
 
@@ -591,97 +954,108 @@ kymo_dial9_tasks_get_rows (KymoDial9Tasks *self,
                            gsize          *n_rows)
 {
   g_return_val_if_fail (self != NULL && n_rows != NULL, NULL);
-  *n_rows = self->rows->len;
-  return (const KymoDial9Task *) (gpointer) self->rows->data;
+  *n_rows = self->n_rows;
+  return self->rows;
 }
 
 const char *
 kymo_dial9_tasks_get_runtime (KymoDial9Tasks *self,
                               guint           row)
 {
-  g_return_val_if_fail (self != NULL && row < self->rows->len, "");
-  return runtime_name (self->trace, g_array_index (self->rows, KymoDial9Task, row).runtime);
+  g_return_val_if_fail (self != NULL && row < self->n_rows, "");
+  return runtime_name (self->trace, self->rows[row].runtime);
 }
 
 const char *
 kymo_dial9_tasks_get_spawn_loc (KymoDial9Tasks *self,
                                 guint           row)
 {
-  g_return_val_if_fail (self != NULL && row < self->rows->len, "");
-  return kymo_short_path (kymo_trace_get_name (self->trace, g_array_index (self->rows, KymoDial9Task, row).spawn_loc));
+  g_return_val_if_fail (self != NULL && row < self->n_rows, "");
+  return kymo_short_path (kymo_trace_get_name (self->trace, self->rows[row].spawn_loc));
 }
 
-const KymoDial9Poll *
-kymo_dial9_tasks_get_polls (KymoDial9Tasks *self,
-                            gsize          *n_polls)
+guint32
+kymo_dial9_tasks_find_task (KymoDial9Tasks *self,
+                            guint64         task_id)
 {
-  g_return_val_if_fail (self != NULL && n_polls != NULL, NULL);
-  *n_polls = self->polls->len;
-  return (const KymoDial9Poll *) (gpointer) self->polls->data;
-}
+  guint32 lo = 0, hi;
 
-const guint32 *
-kymo_dial9_tasks_get_polls_of (KymoDial9Tasks *self,
-                               guint           row,
-                               gsize          *n_polls)
-{
-  guint32 first, end;
-
-  g_return_val_if_fail (self != NULL && n_polls != NULL, NULL);
-  *n_polls = 0;
-  if (row >= self->rows->len)
-    return NULL;
-  first = g_array_index (self->row_first, guint32, row);
-  end = g_array_index (self->row_first, guint32, row + 1);
-  *n_polls = end - first;
-  return end > first ? &g_array_index (self->by_row, guint32, first) : NULL;
-}
-
-const KymoDial9Wake *
-kymo_dial9_tasks_get_wakes_of (KymoDial9Tasks *self,
-                               guint           row,
-                               gsize          *n_wakes)
-{
-  guint32 first, end;
-
-  g_return_val_if_fail (self != NULL && n_wakes != NULL, NULL);
-  *n_wakes = 0;
-  if (row >= self->rows->len)
-    return NULL;
-  first = g_array_index (self->wake_first, guint32, row);
-  end = g_array_index (self->wake_first, guint32, row + 1);
-  *n_wakes = end - first;
-  return end > first ? &g_array_index (self->wakes, KymoDial9Wake, first) : NULL;
-}
-
-const KymoDial9Poll *
-kymo_dial9_tasks_find_poll (KymoDial9Tasks *self,
-                            guint           track,
-                            guint32         span)
-{
-  const KymoDial9Poll *polls;
-  gsize lo = 0, hi;
-
-  g_return_val_if_fail (self != NULL, NULL);
-  polls = (const KymoDial9Poll *) (gpointer) self->polls->data;
-  hi = self->by_track->len;
+  g_return_val_if_fail (self != NULL, KYMO_DIAL9_NO_ROW);
+  hi = self->n_rows;
   while (lo < hi)
     {
-      gsize mid = lo + (hi - lo) / 2;
-      const KymoDial9Poll *p = &polls[g_array_index (self->by_track, guint32, mid)];
+      guint32 mid = lo + (hi - lo) / 2;
 
-      if (p->track < track || (p->track == track && p->span < span))
+      if (self->rows[mid].task_id < task_id)
         lo = mid + 1;
       else
         hi = mid;
     }
-  if (lo < self->by_track->len)
-    {
-      const KymoDial9Poll *p = &polls[g_array_index (self->by_track, guint32, lo)];
-      if (p->track == track && p->span == span)
-        return p;
-    }
-  return NULL;
+  return lo < self->n_rows && self->rows[lo].task_id == task_id ? lo : KYMO_DIAL9_NO_ROW;
+}
+
+gsize
+kymo_dial9_tasks_get_n_polls (KymoDial9Tasks *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->poll_first[self->n_rows];
+}
+
+const KymoDial9PollRef *
+kymo_dial9_tasks_get_polls_of (KymoDial9Tasks *self,
+                               guint           row,
+                               gsize          *n_polls)
+{
+  g_return_val_if_fail (self != NULL && n_polls != NULL, NULL);
+  *n_polls = 0;
+  if (row >= self->n_rows)
+    return NULL;
+  *n_polls = self->poll_first[row + 1] - self->poll_first[row];
+  return *n_polls > 0 ? &self->polls[self->poll_first[row]] : NULL;
+}
+
+guint32
+kymo_dial9_tasks_find_poll (KymoDial9Tasks *self,
+                            guint           track,
+                            guint32         span)
+{
+  KymoTrack *t;
+  gsize n, first;
+
+  g_return_val_if_fail (self != NULL, KYMO_DIAL9_NO_ROW);
+  if (track >= self->n_tracks || self->row_of[track] == NULL)
+    return KYMO_DIAL9_NO_ROW;
+  t = kymo_trace_get_track (self->trace, track);
+  kymo_track_get_depth_spans (t, 0, &n, &first);
+  if (span < first || span - first >= n || self->row_of[track][span - first] == 0)
+    return KYMO_DIAL9_NO_ROW;
+  return self->row_of[track][span - first] - 1;
+}
+
+const guint32 *
+kymo_dial9_tasks_get_wakes_of (KymoDial9Tasks *self,
+                               guint           row,
+                               gsize          *n_wakes)
+{
+  g_return_val_if_fail (self != NULL && n_wakes != NULL, NULL);
+  *n_wakes = 0;
+  if (row >= self->n_rows)
+    return NULL;
+  *n_wakes = self->wake_first[row + 1] - self->wake_first[row];
+  return *n_wakes > 0 ? &self->wakes[self->wake_first[row]] : NULL;
+}
+
+static void
+add_polls_to (KymoDial9Tasks *self,
+              guint           row,
+              KymoEventSet   *set)
+{
+  const KymoDial9PollRef *polls;
+  gsize n;
+
+  polls = kymo_dial9_tasks_get_polls_of (self, row, &n);
+  for (gsize i = 0; i < n; i++)
+    kymo_event_set_add_span (set, polls[i].track, polls[i].span);
 }
 
 KymoEventSet *
@@ -689,17 +1063,10 @@ kymo_dial9_tasks_dup_polls_set (KymoDial9Tasks *self,
                                 guint           row)
 {
   KymoEventSet *set;
-  const guint32 *polls;
-  gsize n;
 
   g_return_val_if_fail (self != NULL, NULL);
   set = kymo_event_set_new (self->trace);
-  polls = kymo_dial9_tasks_get_polls_of (self, row, &n);
-  for (gsize i = 0; i < n; i++)
-    {
-      const KymoDial9Poll *p = &g_array_index (self->polls, KymoDial9Poll, polls[i]);
-      kymo_event_set_add_span (set, p->track, p->span);
-    }
+  add_polls_to (self, row, set);
   kymo_event_set_seal (set);
   return set;
 }
@@ -707,10 +1074,10 @@ kymo_dial9_tasks_dup_polls_set (KymoDial9Tasks *self,
 /* A wake's instant: on the worker that ran the waking task, or on the
  * "wakes" track; found by time, then by source. */
 static gboolean
-find_wake_instant (KymoTrace           *trace,
-                   const KymoDial9Wake *wake,
-                   guint               *track_out,
-                   guint32             *index_out)
+find_wake_instant (KymoTrace        *trace,
+                   const KymoRecord *wake,
+                   guint            *track_out,
+                   guint32          *index_out)
 {
   for (guint t = 0; t < kymo_trace_get_n_tracks (trace); t++)
     {
@@ -737,27 +1104,40 @@ kymo_dial9_tasks_dup_task_set (KymoDial9Tasks *self,
                                guint           row)
 {
   KymoEventSet *set;
-  const guint32 *polls;
-  const KymoDial9Wake *wakes;
-  gsize n;
+  const KymoRecord *records;
+  const guint32 *wakes;
+  gsize n, n_records;
 
   g_return_val_if_fail (self != NULL, NULL);
   set = kymo_event_set_new (self->trace);
-  polls = kymo_dial9_tasks_get_polls_of (self, row, &n);
-  for (gsize i = 0; i < n; i++)
-    {
-      const KymoDial9Poll *p = &g_array_index (self->polls, KymoDial9Poll, polls[i]);
-      kymo_event_set_add_span (set, p->track, p->span);
-    }
+  add_polls_to (self, row, set);
+  records = kymo_records_get_all (kymo_trace_get_records (self->trace), &n_records);
   wakes = kymo_dial9_tasks_get_wakes_of (self, row, &n);
   for (gsize i = 0; i < n; i++)
     {
       guint track;
       guint32 index;
 
-      if (find_wake_instant (self->trace, &wakes[i], &track, &index))
+      if (find_wake_instant (self->trace, &records[wakes[i]], &track, &index))
         kymo_event_set_add_instant (set, track, index);
     }
   kymo_event_set_seal (set);
   return set;
+}
+
+gsize
+kymo_dial9_tasks_get_n_pois (KymoDial9Tasks *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_pois;
+}
+
+const KymoPoi *
+kymo_dial9_tasks_get_poi (KymoDial9Tasks *self,
+                          KymoPoiOrder    order,
+                          gsize           position)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (position < self->n_pois, NULL);
+  return &self->pois[order == KYMO_POI_WORST_FIRST ? self->worst[position] : position];
 }

@@ -1,10 +1,12 @@
-/* kymo-dial9-tasks.h: Tokio tasks of a dial9 trace, their polls and wakes
+/* kymo-dial9-tasks.h: Tokio tasks of a dial9 trace, their polls and wakes,
+ * and the trace's points of interest
  *
  * Copyright 2026 The Kymo authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
+#include "kymo-dial9-poi.h"
 #include "kymo-event-set.h"
 #include "kymo-trace.h"
 
@@ -24,64 +26,72 @@ typedef struct {
   gboolean instrumented; /* FALSE when its spawn record says so */
 } KymoDial9Task;
 
-/* One poll: a depth-0 span of a worker track. */
+/* A poll is the depth-0 span it drew on a worker's track. */
 typedef struct {
-  KymoTime start;
-  KymoTime end;
-  guint32  track;
-  guint32  span;         /* index in kymo_track_get_spans() */
-  guint32  task;         /* row */
-  guint32  source;
-} KymoDial9Poll;
+  guint32 track;
+  guint32 span;          /* index in kymo_track_get_spans() */
+} KymoDial9PollRef;
 
-typedef struct {
-  KymoTime ts;
-  guint64  waker_id;     /* 0 when no task woke it */
-  guint32  waker;        /* row of the waking task, or G_MAXUINT32 */
-  guint32  woken;        /* row */
-  guint32  source;
-  guint32  pad;
-} KymoDial9Wake;
+#define KYMO_DIAL9_NO_ROW G_MAXUINT32
 
 typedef struct _KymoDial9Tasks KymoDial9Tasks;
 
-/* Reads the sealed trace's records and spans; safe on any thread. Empty
- * (no rows) for a trace without dial9 task records. */
-KymoDial9Tasks      *kymo_dial9_tasks_new           (KymoTrace      *trace);
-void                 kymo_dial9_tasks_free          (KymoDial9Tasks *self);
+/* One pass over the sealed trace's records: the tasks, each task's polls
+ * and wakes and, unless @thresholds is NULL, the points of interest those
+ * thresholds pick. Safe on any thread. Empty (no rows) for a trace
+ * without dial9 task records. */
+KymoDial9Tasks         *kymo_dial9_tasks_new           (KymoTrace               *trace,
+                                                        const KymoPoiThresholds *thresholds);
+void                    kymo_dial9_tasks_free          (KymoDial9Tasks          *self);
 
-KymoTrace           *kymo_dial9_tasks_get_trace     (KymoDial9Tasks *self);
+KymoTrace              *kymo_dial9_tasks_get_trace     (KymoDial9Tasks          *self);
+
 /* Rows by task id, then runtime name. */
-const KymoDial9Task *kymo_dial9_tasks_get_rows      (KymoDial9Tasks *self,
-                                                     gsize          *n_rows);
+const KymoDial9Task    *kymo_dial9_tasks_get_rows      (KymoDial9Tasks          *self,
+                                                        gsize                   *n_rows);
 /* The runtime name of a row ("" when unknown) and its spawn location as
- * people read it (shortened; "" when unknown). */
-const char          *kymo_dial9_tasks_get_runtime   (KymoDial9Tasks *self,
-                                                     guint           row);
-const char          *kymo_dial9_tasks_get_spawn_loc (KymoDial9Tasks *self,
-                                                     guint           row);
-/* Every poll, in start order. */
-const KymoDial9Poll *kymo_dial9_tasks_get_polls     (KymoDial9Tasks *self,
-                                                     gsize          *n_polls);
-/* The polls of one row, in start order (indexes into get_polls()). */
-const guint32       *kymo_dial9_tasks_get_polls_of  (KymoDial9Tasks *self,
-                                                     guint           row,
-                                                     gsize          *n_polls);
-/* The wakes of one row (it was woken), in file order. */
-const KymoDial9Wake *kymo_dial9_tasks_get_wakes_of  (KymoDial9Tasks *self,
-                                                     guint           row,
-                                                     gsize          *n_wakes);
-/* The poll whose span is @span of @track, or NULL. */
-const KymoDial9Poll *kymo_dial9_tasks_find_poll     (KymoDial9Tasks *self,
-                                                     guint           track,
-                                                     guint32         span);
+ * people read it ("" when unknown): both point into the trace, and the
+ * location is shortened at each call, not stored per row. */
+const char             *kymo_dial9_tasks_get_runtime   (KymoDial9Tasks          *self,
+                                                        guint                    row);
+const char             *kymo_dial9_tasks_get_spawn_loc (KymoDial9Tasks          *self,
+                                                        guint                    row);
+/* The first row of the task with @task_id, or KYMO_DIAL9_NO_ROW. */
+guint32                 kymo_dial9_tasks_find_task     (KymoDial9Tasks          *self,
+                                                        guint64                  task_id);
+
+/* Every poll: one array, row after row, each row's by track then span
+ * (on a track, that is start order). */
+gsize                   kymo_dial9_tasks_get_n_polls   (KymoDial9Tasks          *self);
+/* The polls of one row: its slice of that array. */
+const KymoDial9PollRef *kymo_dial9_tasks_get_polls_of  (KymoDial9Tasks          *self,
+                                                        guint                    row,
+                                                        gsize                   *n_polls);
+/* The row whose poll drew span @span of @track, or KYMO_DIAL9_NO_ROW. */
+guint32                 kymo_dial9_tasks_find_poll     (KymoDial9Tasks          *self,
+                                                        guint                    track,
+                                                        guint32                  span);
+
+/* The wake records naming the row's task as woken, in file order, as
+ * indexes into kymo_records_get_all(): a record's value is the waking
+ * task's id (0 when no task woke it). */
+const guint32          *kymo_dial9_tasks_get_wakes_of  (KymoDial9Tasks          *self,
+                                                        guint                    row,
+                                                        gsize                   *n_wakes);
+
 /* A new sealed set of the row's polls, for kymo_session_set_highlight(). */
-KymoEventSet        *kymo_dial9_tasks_dup_polls_set (KymoDial9Tasks *self,
-                                                     guint           row);
+KymoEventSet           *kymo_dial9_tasks_dup_polls_set (KymoDial9Tasks          *self,
+                                                        guint                    row);
 /* The same with the wakes of the task (the instants of the wake records
  * naming it as woken), so that its wake markers show too. */
-KymoEventSet        *kymo_dial9_tasks_dup_task_set  (KymoDial9Tasks *self,
-                                                     guint           row);
+KymoEventSet           *kymo_dial9_tasks_dup_task_set  (KymoDial9Tasks          *self,
+                                                        guint                    row);
+
+/* The points of interest (none when made without thresholds). */
+gsize                   kymo_dial9_tasks_get_n_pois    (KymoDial9Tasks          *self);
+const KymoPoi          *kymo_dial9_tasks_get_poi       (KymoDial9Tasks          *self,
+                                                        KymoPoiOrder             order,
+                                                        gsize                    position);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KymoDial9Tasks, kymo_dial9_tasks_free)
 

@@ -18,7 +18,9 @@ kymo_cli_dump (const KymoCliOptions  *options,
   g_autoptr(KymoInput) input = NULL;
   g_autoptr(KymoJsonWriter) writer = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) warnings = NULL;
   KymoLoadOptions load_options = { 0 };
+  gboolean ok;
   int status = KYMO_CLI_OK;
 
   input = kymo_cli_open_input (paths, &status);
@@ -29,10 +31,15 @@ kymo_cli_dump (const KymoCliOptions  *options,
   load_options.tband_mode = options->tband_mode;
   load_options.threads = (guint) MAX (options->threads, 0);
   writer = kymo_json_writer_new (stdout);
-  if (!kymo_dump_sync (input, &load_options, writer, &error))
+  ok = kymo_dump_sync_full (input, &load_options, writer, &warnings, &error);
+  kymo_json_writer_flush (writer);
+  fflush (stdout);
+  /* What did not stop the dump (files of a folder skipped, damage in a
+   * later file) is said on standard error, as the library never prints. */
+  for (guint i = 0; warnings != NULL && i < warnings->len; i++)
+    g_printerr ("kymo-cli: %s\n", (const char *) g_ptr_array_index (warnings, i));
+  if (!ok)
     {
-      kymo_json_writer_flush (writer);
-      fflush (stdout);
       kymo_cli_print_error (error);
       if (error->domain == KYMO_LOAD_ERROR &&
           (error->code == KYMO_LOAD_ERROR_CORRUPT || error->code == KYMO_LOAD_ERROR_TRUNCATED))

@@ -130,7 +130,8 @@ kymo_cli_tasks (const KymoCliOptions  *options,
       return KYMO_CLI_USAGE;
     }
 
-  tasks = kymo_dial9_tasks_new (trace);
+  /* No thresholds: the table needs no points of interest. */
+  tasks = kymo_dial9_tasks_new (trace, NULL);
   if (options->json)
     {
       if (!print_json (tasks))

@@ -39,7 +39,7 @@ print_usage (FILE *out)
     fprintf (out, "  kymo-cli %s\n", commands[i].usage);
   fprintf (out, "\nEvery command takes --format=dial9|rtc|atf|wtf|tband and --tband-mode=freertos|bare-metal,\n"
                 "and --threads N (default: all cores; 1: sequential).\n"
-                "TRACE is a file, a folder (an ATF session) or - for standard input.\n");
+                "TRACE is a file, a folder (an ATF session, or dial9 files) or - for standard input.\n");
 }
 
 void

@@ -90,5 +90,12 @@ void                   kymo_load_job_set_error   (KymoLoadJob      *job,
                                                   guint64           offset,
                                                   const char       *format,
                                                   ...) G_GNUC_PRINTF (5, 6);
+/* Something the caller should hear that is not damage (a file of a folder
+ * skipped, a later file's damage in a dump): a decoder never prints. A dump
+ * hands these to its caller (kymo_dump_sync_full()); a load puts its own
+ * into the trace (kymo_trace_add_warning()). */
+void                   kymo_load_job_add_warning (KymoLoadJob      *job,
+                                                  const char       *format,
+                                                  ...) G_GNUC_PRINTF (2, 3);
 
 G_END_DECLS

@@ -17,6 +17,7 @@ struct _KymoLoadJob
   KymoProgressFunc  progress;
   gpointer          progress_data;
   gint64            last_report;
+  GPtrArray        *warnings;  /* char *, in the order they came */
 };
 
 void _kymo_load_job_init  (KymoLoadJob           *job,

@@ -35,6 +35,7 @@ _kymo_load_job_init (KymoLoadJob           *job,
   job->cancellable = cancellable ? g_object_ref (cancellable) : NULL;
   job->progress = progress;
   job->progress_data = progress_data;
+  job->warnings = g_ptr_array_new_with_free_func (g_free);
 }
 
 void
@@ -44,6 +45,7 @@ _kymo_load_job_clear (KymoLoadJob *job)
   g_free ((char *) job->options.format);
   g_free ((char *) job->options.tband_mode);
   g_clear_object (&job->cancellable);
+  g_clear_pointer (&job->warnings, g_ptr_array_unref);
 }
 
 /* More would only wait on each other: the merges are in file order. */
@@ -125,4 +127,18 @@ kymo_load_job_set_error (KymoLoadJob    *job,
   else
     g_set_error (error, KYMO_LOAD_ERROR, code, "%s: offset %" G_GUINT64_FORMAT ": %s",
                  kymo_input_get_path (job->input), offset, message);
+}
+
+void
+kymo_load_job_add_warning (KymoLoadJob *job,
+                           const char  *format,
+                           ...)
+{
+  va_list args;
+
+  g_return_if_fail (job != NULL);
+
+  va_start (args, format);
+  g_ptr_array_add (job->warnings, g_strdup_vprintf (format, args));
+  va_end (args);
 }

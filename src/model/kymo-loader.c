@@ -10,6 +10,7 @@
 #include "kymo-input.h"
 #include "kymo-load-job-private.h"
 #include "kymo-loader-private.h"
+#include "kymo-trace-private.h"
 
 /* The decoders register themselves (src/formats, before main runs): the
  * model knows none of them by name. */
@@ -141,6 +142,7 @@ kymo_load_sync (KymoInput              *input,
   kymo_trace_set_title (trace, title);
   kymo_trace_set_format (trace, format);
   kymo_trace_set_input (trace, input);
+  _kymo_trace_set_load_threads (trace, options != NULL ? options->threads : 0);
 
   _kymo_load_job_init (&job, input, options, progress, progress_data, cancellable);
   ok = format->load (&job, trace, &local_error);
@@ -177,10 +179,22 @@ kymo_dump_sync (KymoInput              *input,
                 KymoJsonWriter         *out,
                 GError                **error)
 {
+  return kymo_dump_sync_full (input, options, out, NULL, error);
+}
+
+gboolean
+kymo_dump_sync_full (KymoInput              *input,
+                     const KymoLoadOptions  *options,
+                     KymoJsonWriter         *out,
+                     GPtrArray             **warnings,
+                     GError                **error)
+{
   const KymoFormat *format;
   KymoLoadJob job;
   gboolean ok;
 
+  if (warnings != NULL)
+    *warnings = NULL;
   format = choose_format (input, options, error);
   if (format == NULL)
     return FALSE;
@@ -193,6 +207,8 @@ kymo_dump_sync (KymoInput              *input,
 
   _kymo_load_job_init (&job, input, options, NULL, NULL, NULL);
   ok = format->dump (&job, out, error);
+  if (warnings != NULL)
+    *warnings = g_ptr_array_ref (job.warnings);
   _kymo_load_job_clear (&job);
   kymo_json_writer_flush (out);
   return ok;

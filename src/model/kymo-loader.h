@@ -38,6 +38,15 @@ gboolean   kymo_dump_sync (KymoInput             *input,
                            const KymoLoadOptions *options,
                            KymoJsonWriter        *out,
                            GError               **error);
+/* The same, and *@warnings (may be NULL) takes what the dump met that did
+ * not stop it (files of a folder skipped, damage in a later file): a
+ * GPtrArray of strings in the order they came, for the caller to show;
+ * NULL when no decoder ran (unknown format). */
+gboolean   kymo_dump_sync_full (KymoInput             *input,
+                                const KymoLoadOptions *options,
+                                KymoJsonWriter        *out,
+                                GPtrArray            **warnings,
+                                GError               **error);
 
 #define KYMO_TYPE_LOADER (kymo_loader_get_type ())
 

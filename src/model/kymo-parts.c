@@ -20,16 +20,19 @@ struct _KymoParts
   GMutex        lock;
   GCond         cond;
   KymoPartFunc  decode;
+  KymoPartIdleFunc idle;
   gpointer      user_data;
   guint         n_parts;
   guint         ahead;
   guint         threads;
+  gboolean      help;
   GPtrArray    *workers;
 
   /* Under @lock. */
   guint8       *state;       /* one PART_* per part */
   guint         next_claim;  /* every part before it is busy or done */
   guint         released;    /* the join is done with every part before it */
+  guint         wakes;       /* kymo_parts_wake() calls */
   gboolean      stop;
 };
 
@@ -39,6 +42,18 @@ may_claim (KymoParts *parts)
   if (parts->next_claim >= parts->n_parts)
     return FALSE;
   return parts->ahead == 0 || parts->next_claim - parts->released < parts->ahead;
+}
+
+/* With @lock held and part @index claimed: decodes it with @lock released. */
+static void
+decode_claimed (KymoParts *parts,
+                guint      index)
+{
+  g_mutex_unlock (&parts->lock);
+  parts->decode (index, parts->user_data);
+  g_mutex_lock (&parts->lock);
+  parts->state[index] = PART_DONE;
+  g_cond_broadcast (&parts->cond);
 }
 
 static gpointer
@@ -53,7 +68,19 @@ worker_run (gpointer user)
 
       while (!parts->stop && !may_claim (parts))
         {
-          if (parts->next_claim >= parts->n_parts)
+          if (parts->idle != NULL)
+            {
+              guint wakes = parts->wakes;
+              gboolean did;
+
+              g_mutex_unlock (&parts->lock);
+              did = parts->idle (parts->user_data);
+              g_mutex_lock (&parts->lock);
+              /* A wake or a release while it ran would otherwise be missed. */
+              if (did || wakes != parts->wakes || parts->stop || may_claim (parts))
+                continue;
+            }
+          else if (parts->next_claim >= parts->n_parts)
             {
               g_mutex_unlock (&parts->lock);
               return NULL;
@@ -64,13 +91,7 @@ worker_run (gpointer user)
         break;
       index = parts->next_claim++;
       parts->state[index] = PART_BUSY;
-      g_mutex_unlock (&parts->lock);
-
-      parts->decode (index, parts->user_data);
-
-      g_mutex_lock (&parts->lock);
-      parts->state[index] = PART_DONE;
-      g_cond_broadcast (&parts->cond);
+      decode_claimed (parts, index);
     }
   g_mutex_unlock (&parts->lock);
   return NULL;
@@ -85,12 +106,26 @@ kymo_parts_new (const KymoLoadOptions *options,
                 KymoPartFunc           decode,
                 gpointer               user_data)
 {
+  return kymo_parts_new_full (options, size, parallel_min, n_parts, ahead, decode, NULL, user_data);
+}
+
+KymoParts *
+kymo_parts_new_full (const KymoLoadOptions *options,
+                     gsize                  size,
+                     gsize                  parallel_min,
+                     guint                  n_parts,
+                     guint                  ahead,
+                     KymoPartFunc           decode,
+                     KymoPartIdleFunc       idle,
+                     gpointer               user_data)
+{
   KymoParts *parts = g_new0 (KymoParts, 1);
   guint n_workers;
 
   g_mutex_init (&parts->lock);
   g_cond_init (&parts->cond);
   parts->decode = decode;
+  parts->idle = idle;
   parts->user_data = user_data;
   parts->n_parts = n_parts;
   parts->ahead = ahead;
@@ -112,6 +147,13 @@ kymo_parts_new (const KymoLoadOptions *options,
     }
   parts->threads = parts->workers->len + 1;
   return parts;
+}
+
+void
+kymo_parts_set_help (KymoParts *parts,
+                     gboolean   help)
+{
+  parts->help = help;
 }
 
 guint
@@ -141,7 +183,28 @@ kymo_parts_wait (KymoParts *parts,
       parts->state[index] = PART_DONE;
     }
   while (parts->state[index] != PART_DONE)
-    g_cond_wait (&parts->cond, &parts->lock);
+    {
+      guint other;
+
+      if (!parts->help || parts->stop || !may_claim (parts))
+        {
+          g_cond_wait (&parts->cond, &parts->lock);
+          continue;
+        }
+      /* A worker has the part wanted: take the next one meanwhile. */
+      other = parts->next_claim++;
+      parts->state[other] = PART_BUSY;
+      decode_claimed (parts, other);
+    }
+  g_mutex_unlock (&parts->lock);
+}
+
+void
+kymo_parts_wake (KymoParts *parts)
+{
+  g_mutex_lock (&parts->lock);
+  parts->wakes++;
+  g_cond_broadcast (&parts->cond);
   g_mutex_unlock (&parts->lock);
 }
 

@@ -42,6 +42,34 @@ KymoParts *kymo_parts_new      (const KymoLoadOptions *options,
                                 guint                  ahead,
                                 KymoPartFunc           decode,
                                 gpointer               user_data);
+/* Optional work a worker may do while it may not claim a part (it is
+ * @ahead parts in front of the join, or every part is claimed), such as
+ * populating pages the join will write: called on a worker, without the
+ * parts' lock; TRUE when it did something (it is then called again
+ * before the worker sleeps). */
+typedef gboolean (*KymoPartIdleFunc) (gpointer user_data);
+
+/* kymo_parts_new() with @idle (may be NULL). With @idle the workers stay
+ * until kymo_parts_free(), since idle work may come up to the end. */
+KymoParts *kymo_parts_new_full (const KymoLoadOptions *options,
+                                gsize                  size,
+                                gsize                  parallel_min,
+                                guint                  n_parts,
+                                guint                  ahead,
+                                KymoPartFunc           decode,
+                                KymoPartIdleFunc       idle,
+                                gpointer               user_data);
+/* There is idle work: wakes a sleeping worker to call @idle again. */
+void       kymo_parts_wake     (KymoParts             *parts);
+/* While the loading thread waits for a part a worker is decoding, it
+ * decodes the next parts no worker has started (within @ahead) instead of
+ * sleeping, when @help is TRUE (default FALSE; set it before the first
+ * wait). With few threads this is most of the loading thread's share of
+ * the work: one worker otherwise stays ahead and decodes nearly every
+ * part alone. The cost: a join may come one part later than the part it
+ * joins was done. */
+void       kymo_parts_set_help (KymoParts             *parts,
+                                gboolean               help);
 /* The threads the run uses, the loading thread included (≥ 1). */
 guint      kymo_parts_get_threads (KymoParts          *parts);
 /* Returns once part @index is decoded, decoding it here if no worker has

@@ -17,7 +17,9 @@ typedef struct _KymoRecords KymoRecords;
  * (key: woken task, value: waking task, 0 when none), "spawn" (key: task
  * id, value: 1 when instrumented, name: spawn location), "terminate" (key:
  * task id), "unpark" (key: worker id, value: kernel scheduling wait in
- * ns). */
+ * ns), "cpu" (key: worker id, value: the worker thread's CPU clock in ns,
+ * at each park and unpark that carries it; name: "park" or "unpark";
+ * track: the worker's lane). */
 typedef struct {
   KymoTime ts;
   guint64  key;

@@ -7,32 +7,16 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "kymo-span-tree.h"
+
+#define NONE G_MAXUINT32
 
 static inline KymoTime
 span_length (const KymoSpan *span)
 {
   return span->end - span->start;
-}
-
-static inline gboolean
-is_leaf (gsize lo,
-         gsize hi)
-{
-  return hi - lo <= KYMO_SPAN_TREE_LEAF;
-}
-
-static guint
-count_levels (gsize n)
-{
-  guint levels = 0;
-
-  while (n > KYMO_SPAN_TREE_LEAF)
-    {
-      n = n - n / 2;   /* the larger half */
-      levels++;
-    }
-  return levels;
 }
 
 /* The order the tree needs: by start, and longer first so that an
@@ -44,61 +28,68 @@ in_order (const KymoSpan *a,
   return a->start < b->start || (a->start == b->start && a->end >= b->end);
 }
 
-static void
-build (KymoSpanTree *tree,
-       guint         node,
-       gsize         lo,
-       gsize         hi,
-       gboolean     *ordered)
+/* Where each level starts in tree->blocks, and how many blocks it has. */
+typedef struct {
+  const KymoSpanBlock *blocks[KYMO_SPAN_TREE_MAX_LEVELS];
+  gsize                n_blocks[KYMO_SPAN_TREE_MAX_LEVELS];
+} Levels;
+
+static guint
+count_levels (gsize  n_spans,
+              gsize *n_blocks,
+              gsize *total)
 {
-  gsize mid = lo + (hi - lo) / 2;
-  KymoTime max_end = G_MININT64;
-  guint32 longest = G_MAXUINT32;
+  gsize n = (n_spans + KYMO_SPAN_TREE_LEAF - 1) / KYMO_SPAN_TREE_LEAF;
+  guint levels = 0;
 
-  g_assert (!is_leaf (lo, hi));
-
-  for (guint side = 0; side < 2; side++)
+  *total = 0;
+  if (n_spans <= KYMO_SPAN_TREE_LEAF)
+    return 0;
+  for (;;)
     {
-      gsize clo = side ? mid : lo;
-      gsize chi = side ? hi : mid;
-      KymoTime cmax;
-      guint32 clong;
-
-      if (is_leaf (clo, chi))
-        {
-          cmax = G_MININT64;
-          clong = G_MAXUINT32;
-          for (gsize i = clo; i < chi; i++)
-            {
-              /* Checking the order here, while the leaf is in cache, spares
-               * sealing a pass over every span. */
-              if (G_UNLIKELY (tree->spans[i].end < tree->spans[i].start))
-                ((KymoSpan *) tree->spans)[i].end = tree->spans[i].start;
-              if (i > 0 && !in_order (&tree->spans[i - 1], &tree->spans[i]))
-                *ordered = FALSE;
-              if (tree->spans[i].end > cmax)
-                cmax = tree->spans[i].end;
-              if (clong == G_MAXUINT32 || span_length (&tree->spans[i]) > span_length (&tree->spans[clong]))
-                clong = i;
-            }
-        }
-      else
-        {
-          guint child = node * 2 + side;
-          build (tree, child, clo, chi, ordered);
-          cmax = tree->max_end[child];
-          clong = tree->longest[child];
-        }
-
-      if (cmax > max_end)
-        max_end = cmax;
-      if (clong != G_MAXUINT32 &&
-          (longest == G_MAXUINT32 || span_length (&tree->spans[clong]) > span_length (&tree->spans[longest])))
-        longest = clong;
+      g_assert (levels < KYMO_SPAN_TREE_MAX_LEVELS);
+      if (n_blocks != NULL)
+        n_blocks[levels] = n;
+      *total += n;
+      levels++;
+      if (n == 1)
+        return levels;
+      n = (n + KYMO_SPAN_TREE_FANOUT - 1) / KYMO_SPAN_TREE_FANOUT;
     }
+}
 
-  tree->max_end[node] = max_end;
-  tree->longest[node] = longest;
+static void
+get_levels (const KymoSpanTree *tree,
+            Levels             *levels)
+{
+  gsize total, offset = 0;
+
+  count_levels (tree->n_spans, levels->n_blocks, &total);
+  for (guint l = 0; l < tree->n_levels; l++)
+    {
+      levels->blocks[l] = tree->blocks + offset;
+      offset += levels->n_blocks[l];
+    }
+}
+
+/* @into is the block before @from in start order, or empty: on a tie the
+ * earlier longest span stays. */
+static inline void
+merge_block (KymoSpanBlock       *into,
+             const KymoSpanBlock *from)
+{
+  if (into->count == 0)
+    {
+      *into = *from;
+      return;
+    }
+  if (from->longest_len > into->longest_len)
+    {
+      into->longest = from->longest;
+      into->longest_len = from->longest_len;
+    }
+  into->max_end = MAX (into->max_end, from->max_end);
+  into->count += from->count;
 }
 
 gboolean
@@ -107,13 +98,15 @@ kymo_span_tree_init (KymoSpanTree *tree,
                      gsize         n_spans)
 {
   gboolean ordered = TRUE;
-  guint levels;
+  gsize n_blocks[KYMO_SPAN_TREE_MAX_LEVELS], total;
+  KymoSpanBlock *level, *above;
 
   memset (tree, 0, sizeof *tree);
   tree->spans = spans;
   tree->n_spans = n_spans;
+  tree->n_levels = count_levels (n_spans, n_blocks, &total);
 
-  if (is_leaf (0, n_spans))
+  if (tree->n_levels == 0)
     {
       for (gsize i = 0; i < n_spans; i++)
         {
@@ -125,55 +118,127 @@ kymo_span_tree_init (KymoSpanTree *tree,
       return ordered;
     }
 
-  levels = count_levels (n_spans);
-  tree->n_nodes = 1u << levels;
-  tree->max_end = g_new (KymoTime, tree->n_nodes);
-  tree->longest = g_new (guint32, tree->n_nodes);
-  build (tree, 1, 0, n_spans, &ordered);
-  return ordered;
+  tree->blocks = g_new (KymoSpanBlock, total);
+
+  /* Level 0 in the one pass over the spans: clamping and checking the
+   * order here, while the leaf is in cache, spares sealing a pass. */
+  level = tree->blocks;
+  for (gsize b = 0; b < n_blocks[0]; b++)
+    {
+      KymoSpanBlock *block = &level[b];
+      gsize lo = b * KYMO_SPAN_TREE_LEAF, hi = MIN (n_spans, lo + KYMO_SPAN_TREE_LEAF);
+
+      block->first_start = spans[lo].start;
+      block->max_end = G_MININT64;
+      block->longest_len = -1;
+      block->longest = NONE;
+      block->count = (guint32) (hi - lo);
+      for (gsize i = lo; i < hi; i++)
+        {
+          KymoTime len;
+
+          if (G_UNLIKELY (spans[i].end < spans[i].start))
+            spans[i].end = spans[i].start;
+          if (i > 0 && !in_order (&spans[i - 1], &spans[i]))
+            ordered = FALSE;
+          len = span_length (&spans[i]);
+          if (len > block->longest_len)
+            {
+              block->longest_len = len;
+              block->longest = (guint32) i;
+            }
+          block->max_end = MAX (block->max_end, spans[i].end);
+        }
+    }
+  if (!ordered)
+    {
+      /* Left safe to read (as a plain scan) until it is built again. */
+      kymo_span_tree_clear (tree);
+      return FALSE;
+    }
+
+  for (guint l = 1; l < tree->n_levels; l++)
+    {
+      above = level + n_blocks[l - 1];
+      memset (above, 0, n_blocks[l] * sizeof (KymoSpanBlock));
+      for (gsize b = 0; b < n_blocks[l - 1]; b++)
+        merge_block (&above[b / KYMO_SPAN_TREE_FANOUT], &level[b]);
+      level = above;
+    }
+  return TRUE;
 }
 
 void
 kymo_span_tree_clear (KymoSpanTree *tree)
 {
-  g_clear_pointer (&tree->max_end, g_free);
-  g_clear_pointer (&tree->longest, g_free);
-  tree->n_nodes = 0;
+  g_clear_pointer (&tree->blocks, g_free);
+  tree->n_levels = 0;
 }
 
-static void
+const KymoSpanBlock *
+kymo_span_tree_get_level (const KymoSpanTree *tree,
+                          guint               level,
+                          gsize              *n_blocks)
+{
+  Levels levels;
+
+  if (level >= tree->n_levels)
+    {
+      *n_blocks = 0;
+      return NULL;
+    }
+  get_levels (tree, &levels);
+  *n_blocks = levels.n_blocks[level];
+  return levels.blocks[level];
+}
+
+/* FALSE once a span starting after t1 is met: everything after it does too. */
+static gboolean
 query (const KymoSpanTree *tree,
-       guint               node,
-       gsize               lo,
-       gsize               hi,
+       const Levels       *levels,
+       guint               level,
+       gsize               b_lo,
+       gsize               b_hi,
        KymoTime            t0,
        KymoTime            t1,
        guint32             base,
        GArray             *out)
 {
-  /* Sorted by start: nothing here starts before t1 if the first does not. */
-  if (tree->spans[lo].start > t1)
-    return;
-
-  if (is_leaf (lo, hi))
+  for (gsize b = b_lo; b < b_hi; b++)
     {
-      for (gsize i = lo; i < hi && tree->spans[i].start <= t1; i++)
-        if (tree->spans[i].end >= t0)
-          {
-            guint32 idx = base + (guint32) i;
-            g_array_append_val (out, idx);
-          }
-      return;
+      const KymoSpanBlock *block = &levels->blocks[level][b];
+
+      if (block->first_start > t1)
+        return FALSE;
+      if (block->max_end < t0)
+        continue;
+
+      if (level == 0)
+        {
+          gsize lo = b * KYMO_SPAN_TREE_LEAF, hi = MIN (tree->n_spans, lo + KYMO_SPAN_TREE_LEAF);
+
+          for (gsize i = lo; i < hi; i++)
+            {
+              guint32 idx;
+
+              if (tree->spans[i].start > t1)
+                return FALSE;
+              if (tree->spans[i].end < t0)
+                continue;
+              idx = base + (guint32) i;
+              g_array_append_val (out, idx);
+            }
+        }
+      else
+        {
+          gsize c = b * KYMO_SPAN_TREE_FANOUT;
+
+          if (!query (tree, levels, level - 1, c,
+                      MIN (c + KYMO_SPAN_TREE_FANOUT, levels->n_blocks[level - 1]), t0, t1, base, out))
+            return FALSE;
+        }
     }
-
-  if (tree->max_end[node] < t0)
-    return;
-
-  {
-    gsize mid = lo + (hi - lo) / 2;
-    query (tree, node * 2, lo, mid, t0, t1, base, out);
-    query (tree, node * 2 + 1, mid, hi, t0, t1, base, out);
-  }
+  return TRUE;
 }
 
 gsize
@@ -184,54 +249,67 @@ kymo_span_tree_query (const KymoSpanTree *tree,
                       GArray             *out)
 {
   guint before = out->len;
+  Levels levels;
 
   if (tree->n_spans == 0 || t1 < t0)
     return 0;
-  query (tree, 1, 0, tree->n_spans, t0, t1, base, out);
+
+  if (tree->n_levels == 0)
+    {
+      for (gsize i = 0; i < tree->n_spans && tree->spans[i].start <= t1; i++)
+        if (tree->spans[i].end >= t0)
+          {
+            guint32 idx = base + (guint32) i;
+            g_array_append_val (out, idx);
+          }
+      return out->len - before;
+    }
+
+  get_levels (tree, &levels);
+  query (tree, &levels, tree->n_levels - 1, 0, levels.n_blocks[tree->n_levels - 1], t0, t1, base, out);
   return out->len - before;
 }
 
-static guint32
+/* @a precedes @b: on a tie the earlier stays. */
+static inline guint32
 pick_longer (const KymoSpanTree *tree,
              guint32             a,
              guint32             b)
 {
-  if (a == G_MAXUINT32)
+  if (a == NONE)
     return b;
-  if (b == G_MAXUINT32)
+  if (b == NONE)
     return a;
   return span_length (&tree->spans[b]) > span_length (&tree->spans[a]) ? b : a;
 }
 
 static guint32
 longest (const KymoSpanTree *tree,
-         guint               node,
-         gsize               lo,
-         gsize               hi,
+         const Levels       *levels,
+         guint               level,
+         gsize               b,
          gsize               qlo,
          gsize               qhi)
 {
-  guint32 best = G_MAXUINT32;
+  gsize size = kymo_span_tree_block_spans (level);
+  gsize lo = b * size, hi = MIN (tree->n_spans, lo + size);
+  guint32 best = NONE;
 
   if (qhi <= lo || qlo >= hi)
-    return G_MAXUINT32;
+    return NONE;
+  if (qlo <= lo && hi <= qhi)
+    return levels->blocks[level][b].longest;
 
-  if (!is_leaf (lo, hi) && qlo <= lo && hi <= qhi)
-    return tree->longest[node];
-
-  if (is_leaf (lo, hi))
+  if (level == 0)
     {
-      gsize a = MAX (lo, qlo), b = MIN (hi, qhi);
-      for (gsize i = a; i < b; i++)
+      for (gsize i = MAX (lo, qlo); i < MIN (hi, qhi); i++)
         best = pick_longer (tree, best, (guint32) i);
       return best;
     }
-
-  {
-    gsize mid = lo + (hi - lo) / 2;
-    best = longest (tree, node * 2, lo, mid, qlo, qhi);
-    return pick_longer (tree, best, longest (tree, node * 2 + 1, mid, hi, qlo, qhi));
-  }
+  for (gsize c = b * KYMO_SPAN_TREE_FANOUT;
+       c < MIN ((b + 1) * KYMO_SPAN_TREE_FANOUT, levels->n_blocks[level - 1]); c++)
+    best = pick_longer (tree, best, longest (tree, levels, level - 1, c, qlo, qhi));
+  return best;
 }
 
 guint32
@@ -239,10 +317,25 @@ kymo_span_tree_longest (const KymoSpanTree *tree,
                         gsize               lo,
                         gsize               hi)
 {
+  guint32 best = NONE;
+  Levels levels;
+  guint top;
+
   hi = MIN (hi, tree->n_spans);
   if (lo >= hi)
-    return G_MAXUINT32;
-  return longest (tree, 1, 0, tree->n_spans, lo, hi);
+    return NONE;
+
+  if (tree->n_levels == 0)
+    {
+      for (gsize i = lo; i < hi; i++)
+        best = pick_longer (tree, best, (guint32) i);
+      return best;
+    }
+  get_levels (tree, &levels);
+  top = tree->n_levels - 1;
+  for (gsize b = 0; b < levels.n_blocks[top]; b++)
+    best = pick_longer (tree, best, longest (tree, &levels, top, b, lo, hi));
+  return best;
 }
 
 gsize
@@ -267,8 +360,15 @@ kymo_span_tree_max_end (const KymoSpanTree *tree)
 {
   KymoTime max_end = G_MININT64;
 
-  if (tree->n_nodes > 0)
-    return tree->max_end[1];
+  if (tree->n_levels > 0)
+    {
+      gsize n;
+      const KymoSpanBlock *top = kymo_span_tree_get_level (tree, tree->n_levels - 1, &n);
+
+      for (gsize b = 0; b < n; b++)
+        max_end = MAX (max_end, top[b].max_end);
+      return max_end;
+    }
   for (gsize i = 0; i < tree->n_spans; i++)
     max_end = MAX (max_end, tree->spans[i].end);
   return max_end;
@@ -277,5 +377,8 @@ kymo_span_tree_max_end (const KymoSpanTree *tree)
 gsize
 kymo_span_tree_memory (const KymoSpanTree *tree)
 {
-  return (gsize) tree->n_nodes * (sizeof (KymoTime) + sizeof (guint32));
+  gsize total;
+
+  count_levels (tree->n_spans, NULL, &total);
+  return tree->n_levels > 0 ? total * sizeof (KymoSpanBlock) : 0;
 }

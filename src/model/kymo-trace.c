@@ -12,6 +12,7 @@
 #include "kymo-demangle.h"
 #include "kymo-format.h"
 #include "kymo-input.h"
+#include "kymo-parts.h"
 #include "kymo-records-private.h"
 #include "kymo-stacks-private.h"
 #include "kymo-trace-private.h"
@@ -46,6 +47,7 @@ struct _KymoTrace
   KymoTime        end;
   gint64          wallclock_offset;
   GError         *stop_error;
+  guint           load_threads;  /* the load option `threads` the seal runs on */
   guint           sealed : 1;
   guint           has_wallclock : 1;
   guint           has_range : 1;
@@ -578,34 +580,101 @@ compare_roots (gconstpointer a,
   return ta->id < tb->id ? -1 : ta->id > tb->id;
 }
 
-static void
-seal_track (gpointer data,
-            gpointer user_data)
+/* Below this many events a seal stays on the calling thread unless the load
+ * asked for threads: starting them would cost more than they save. */
+#define SEAL_PARALLEL_MIN 1000000
+
+typedef struct {
+  guint  track;
+  guint  depth;
+  gsize  work;
+} SealPart;
+
+typedef struct {
+  KymoTrace *trace;
+  GArray    *parts;   /* SealPart, most work first */
+} SealRun;
+
+static int
+compare_seal_parts (gconstpointer a,
+                    gconstpointer b)
 {
-  _kymo_track_seal (data);
+  const SealPart *pa = a, *pb = b;
+
+  /* The largest first, so that no thread is left with a large part at the
+   * end; the order changes nothing in the result. */
+  if (pa->work != pb->work)
+    return pa->work > pb->work ? -1 : 1;
+  if (pa->track != pb->track)
+    return pa->track < pb->track ? -1 : 1;
+  return pa->depth < pb->depth ? -1 : pa->depth > pb->depth;
 }
 
-/* Sealing a track touches that track only: large traces seal their tracks
- * side by side (the rest of kymo_trace_seal() then finds them sealed). */
 static void
-seal_tracks_in_parallel (KymoTrace *self)
+prepare_part (guint    index,
+              gpointer user_data)
 {
-  guint n_threads = MIN (g_get_num_processors (), self->tracks->len);
-  GThreadPool *pool;
+  SealRun *run = user_data;
+  const SealPart *part = &g_array_index (run->parts, SealPart, index);
+
+  _kymo_track_seal_prepare (g_ptr_array_index (run->trace->tracks, part->track));
+}
+
+static void
+depth_part (guint    index,
+            gpointer user_data)
+{
+  SealRun *run = user_data;
+  const SealPart *part = &g_array_index (run->parts, SealPart, index);
+
+  _kymo_track_seal_depth (g_ptr_array_index (run->trace->tracks, part->track), part->depth);
+}
+
+/* Sealing a track touches that track only, and building a depth run's tree
+ * that run only: both run side by side on the load's threads (KymoParts,
+ * with nothing to join), which is where the level of detail every frame
+ * reads gets built. */
+static void
+seal_tracks (KymoTrace *self)
+{
+  KymoLoadOptions options = { .threads = self->load_threads };
+  g_autoptr(GArray) parts = g_array_new (FALSE, FALSE, sizeof (SealPart));
+  SealRun run = { self, parts };
   gsize work = 0;
 
   for (guint i = 0; i < self->tracks->len; i++)
     {
       KymoTrack *track = g_ptr_array_index (self->tracks, i);
-      work += track->staged.len + track->instants.len + track->samples.len;
-    }
-  if (n_threads < 2 || work < 1000000)
-    return;
+      SealPart part = { i, 0, track->staged.len + track->instants.len + track->samples.len };
 
-  pool = g_thread_pool_new (seal_track, NULL, (gint) n_threads, FALSE, NULL);
+      work += part.work;
+      g_array_append_val (parts, part);
+    }
+  g_array_sort (parts, compare_seal_parts);
+  kymo_parts_run (&options, work, SEAL_PARALLEL_MIN, parts->len, 0, prepare_part, NULL, &run);
+
+  g_array_set_size (parts, 0);
   for (guint i = 0; i < self->tracks->len; i++)
-    g_thread_pool_push (pool, g_ptr_array_index (self->tracks, i), NULL);
-  g_thread_pool_free (pool, FALSE, TRUE);
+    {
+      KymoTrack *track = g_ptr_array_index (self->tracks, i);
+
+      for (guint d = 0; d < track->n_depths; d++)
+        {
+          SealPart part = { i, d, _kymo_track_get_depth_count (track, d) };
+
+          if (part.work > 0)
+            g_array_append_val (parts, part);
+        }
+    }
+  g_array_sort (parts, compare_seal_parts);
+  kymo_parts_run (&options, work, SEAL_PARALLEL_MIN, parts->len, 0, depth_part, NULL, &run);
+}
+
+void
+_kymo_trace_set_load_threads (KymoTrace *self,
+                              guint      threads)
+{
+  self->load_threads = threads;
 }
 
 void
@@ -618,12 +687,12 @@ kymo_trace_seal (KymoTrace *self)
   self->sealed = TRUE;
 
   demangle_names (self);
-  seal_tracks_in_parallel (self);
+  seal_tracks (self);
   for (guint i = 0; i < self->tracks->len; i++)
     {
       KymoTrack *track = g_ptr_array_index (self->tracks, i);
 
-      _kymo_track_seal (track);
+      _kymo_track_seal_finish (track);
       g_qsort_with_data (track->children->data, track->children->len, sizeof (guint), compare_roots, self);
 
       if (self->has_range || track->start == KYMO_TIME_NONE)

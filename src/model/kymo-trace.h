@@ -120,8 +120,10 @@ void                kymo_trace_set_wallclock      (KymoTrace          *self,
 gboolean            kymo_trace_get_wallclock      (KymoTrace          *self,
                                                    gint64             *offset_ns);
 
-/* Sorts every track and builds the interval trees. After this the trace is
- * read-only and may be shared with other threads. */
+/* Sorts every track and builds the interval trees, which are the level of
+ * detail frames read too, on the threads of the load option `threads` (a
+ * trace built by hand: every core once it is large). After this the trace
+ * is read-only and may be shared with other threads. */
 void                kymo_trace_seal               (KymoTrace          *self);
 gboolean            kymo_trace_is_sealed          (KymoTrace          *self);
 /* KYMO_TIME_NONE for both when the trace holds no event. */

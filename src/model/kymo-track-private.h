@@ -74,7 +74,14 @@ KymoTrack *_kymo_track_new    (KymoTrace     *trace,
                                KymoTrackKind  kind,
                                const char    *name);
 void       _kymo_track_free   (KymoTrack     *self);
-void       _kymo_track_seal   (KymoTrack     *self);
+/* Sealing, in this order; a trace may run each step on its tracks (and
+ * every depth of every track) side by side. */
+void       _kymo_track_seal_prepare    (KymoTrack *self);
+gsize      _kymo_track_get_depth_count (KymoTrack *self,
+                                        guint      depth);
+void       _kymo_track_seal_depth      (KymoTrack *self,
+                                        guint      depth);
+void       _kymo_track_seal_finish     (KymoTrack *self);
 gsize      _kymo_track_memory (KymoTrack     *self);
 
 G_END_DECLS

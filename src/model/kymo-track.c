@@ -457,8 +457,12 @@ extend_range (KymoTrack *self,
     self->end = end;
 }
 
+/* Sealing runs in three steps so that a trace can spread it over its
+ * threads: the tracks are prepared side by side, then every depth run's
+ * tree is built side by side (a trace of one large thread still uses every
+ * core), then each track takes its range from its runs. */
 void
-_kymo_track_seal (KymoTrack *self)
+_kymo_track_seal_prepare (KymoTrack *self)
 {
   KymoSpan *staged = self->staged.data;
   const KymoDepthRun *runs = self->staged_runs.data;
@@ -512,26 +516,47 @@ _kymo_track_seal (KymoTrack *self)
   self->staged_runs.len = self->staged_runs.cap = 0;
 
   self->trees = g_new0 (KymoSpanTree, MAX (n_depths, 1));
-  for (guint d = 0; d < n_depths; d++)
-    {
-      KymoSpan *run = self->spans + self->depth_offsets[d];
-      gsize count = self->depth_offsets[d + 1] - self->depth_offsets[d];
-
-      if (!kymo_span_tree_init (&self->trees[d], run, count))
-        {
-          kymo_span_tree_clear (&self->trees[d]);
-          sort_spans (run, count);
-          kymo_span_tree_init (&self->trees[d], run, count);
-        }
-      /* Sorted by start: the first starts first, and the tree knows the
-       * latest end. */
-      if (count > 0)
-        extend_range (self, run[0].start, kymo_span_tree_max_end (&self->trees[d]));
-    }
 
   sort_instants (self->instants.data, self->instants.len);
   sort_samples (self->samples.data, self->samples.len);
   sort_annotations (self->annotations.data, self->annotations.len);
+}
+
+gsize
+_kymo_track_get_depth_count (KymoTrack *self,
+                             guint      depth)
+{
+  return self->depth_offsets[depth + 1] - self->depth_offsets[depth];
+}
+
+/* Touches the spans of @depth and its tree only. */
+void
+_kymo_track_seal_depth (KymoTrack *self,
+                        guint      depth)
+{
+  KymoSpan *run = self->spans + self->depth_offsets[depth];
+  gsize count = _kymo_track_get_depth_count (self, depth);
+
+  if (!kymo_span_tree_init (&self->trees[depth], run, count))
+    {
+      kymo_span_tree_clear (&self->trees[depth]);
+      sort_spans (run, count);
+      kymo_span_tree_init (&self->trees[depth], run, count);
+    }
+}
+
+void
+_kymo_track_seal_finish (KymoTrack *self)
+{
+  for (guint d = 0; d < self->n_depths; d++)
+    {
+      const KymoSpanTree *tree = &self->trees[d];
+
+      /* Sorted by start: the first starts first, and the tree knows the
+       * latest end. */
+      if (tree->n_spans > 0)
+        extend_range (self, tree->spans[0].start, kymo_span_tree_max_end (tree));
+    }
 
   if (self->instants.len)
     extend_range (self,
@@ -649,6 +674,33 @@ kymo_track_query_spans (const KymoTrack *self,
     return 0;
   return kymo_span_tree_query (&self->trees[depth], t0, t1,
                                (guint32) self->depth_offsets[depth], indexes);
+}
+
+guint
+kymo_track_get_lod_levels (const KymoTrack *self,
+                           guint            depth)
+{
+  g_return_val_if_fail (self->sealed, 0);
+
+  if (depth >= self->n_depths)
+    return 0;
+  return self->trees[depth].n_levels;
+}
+
+const KymoSpanBlock *
+kymo_track_get_lod (const KymoTrack *self,
+                    guint            depth,
+                    guint            level,
+                    gsize           *n_blocks)
+{
+  g_return_val_if_fail (self->sealed, NULL);
+
+  if (depth >= self->n_depths)
+    {
+      *n_blocks = 0;
+      return NULL;
+    }
+  return kymo_span_tree_get_level (&self->trees[depth], level, n_blocks);
 }
 
 void

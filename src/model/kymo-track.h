@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "kymo-span-tree.h"
 #include "kymo-types.h"
 
 G_BEGIN_DECLS
@@ -135,6 +136,16 @@ void                  kymo_track_query_lod           (const KymoTrack *self,
                                                       guint            n_buckets,
                                                       guint32         *longest,
                                                       guint32         *counts);
+/* The level of detail of the spans at @depth, built at seal: @level 0 has a
+ * block per KYMO_SPAN_TREE_LEAF spans in start order, each level above a
+ * block per KYMO_SPAN_TREE_FANOUT blocks below; indexes are in the depth
+ * run. No levels for a run short enough to read whole. */
+guint                 kymo_track_get_lod_levels      (const KymoTrack *self,
+                                                      guint            depth);
+const KymoSpanBlock  *kymo_track_get_lod             (const KymoTrack *self,
+                                                      guint            depth,
+                                                      guint            level,
+                                                      gsize           *n_blocks);
 /* Index of the span at @depth containing @ts, or G_MAXUINT32. */
 guint32               kymo_track_find_span_at        (const KymoTrack *self,
                                                       guint            depth,

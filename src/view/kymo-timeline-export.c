@@ -13,6 +13,8 @@
 #include <pango/pangocairo.h>
 
 #include "kymo-timeline-export.h"
+#include "kymo-png-writer.h"
+#include "kymo-timeline-heat.h"
 
 int
 kymo_timeline_export_natural_height (KymoSession *session)
@@ -59,6 +61,13 @@ kymo_timeline_export_to_node (KymoSession       *session,
   g_return_val_if_fail (width > 0 && height > 0, NULL);
 
   renderer = kymo_timeline_export_renderer_new (kymo_session_get_trace (session), dark);
+  if (kymo_timeline_heat_applies (kymo_session_get_trace (session)))
+    {
+      /* No main loop to wait for the app's analysis thread: an export
+       * computes the shares itself. */
+      g_autoptr(KymoDial9Lanes) lanes = kymo_dial9_lanes_new (kymo_session_get_trace (session));
+      kymo_timeline_renderer_set_lanes (renderer, lanes);
+    }
   layout = kymo_timeline_layout_new (session);
   snapshot = gtk_snapshot_new ();
   kymo_timeline_renderer_snapshot (renderer, snapshot, session, layout, &viewport);
@@ -101,7 +110,12 @@ write_node (GskRenderNode             *node,
       status = cairo_surface_status (surface);
     }
   else
-    status = cairo_surface_write_to_png (surface, path);
+    {
+      gboolean written = kymo_png_write_surface (surface, path, error);
+
+      cairo_surface_destroy (surface);
+      return written;
+    }
   cairo_surface_destroy (surface);
 
   if (status != CAIRO_STATUS_SUCCESS)
@@ -143,6 +157,13 @@ kymo_timeline_export_view_to_file (KymoSession                *session,
     kymo_session_set_visible_range (session, start, end);
 
   renderer = kymo_timeline_export_renderer_new (kymo_session_get_trace (session), dark);
+  if (kymo_timeline_heat_applies (kymo_session_get_trace (session)))
+    {
+      /* No main loop to wait for the app's analysis thread: an export
+       * computes the shares itself. */
+      g_autoptr(KymoDial9Lanes) lanes = kymo_dial9_lanes_new (kymo_session_get_trace (session));
+      kymo_timeline_renderer_set_lanes (renderer, lanes);
+    }
   layout = kymo_timeline_layout_new (session);
   snapshot = gtk_snapshot_new ();
   kymo_timeline_renderer_snapshot_base (renderer, snapshot, session, layout, viewport);

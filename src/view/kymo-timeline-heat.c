@@ -94,7 +94,48 @@ append_label (GtkSnapshot   *snapshot,
   gtk_snapshot_restore (snapshot);
 }
 
-void
+float
+kymo_timeline_append_scale (GtkSnapshot        *snapshot,
+                            PangoLayout        *layout,
+                            const char         *title,
+                            const GdkRGBA      *steps,
+                            guint               n_steps,
+                            const char * const *ticks,
+                            guint               n_ticks,
+                            const GdkRGBA      *foreground,
+                            const GdkRGBA      *background,
+                            float               right,
+                            float               bottom)
+{
+  int text_h, w;
+  float x, y, box_w, box_h;
+
+  pango_layout_set_text (layout, title, -1);
+  pango_layout_get_pixel_size (layout, NULL, &text_h);
+  box_w = LEGEND_WIDTH + 36;
+  box_h = text_h * 2 + LEGEND_BAR + 8;
+  x = right - box_w - 8;
+  y = bottom - box_h;
+  if (x < 0 || y < 0)
+    return bottom;
+  gtk_snapshot_append_color (snapshot, background, &GRAPHENE_RECT_INIT (x, y, box_w, box_h));
+  append_label (snapshot, layout, title, x + 6, y + 2, foreground);
+  for (guint i = 0; i < n_steps; i++)
+    gtk_snapshot_append_color (snapshot, &steps[i],
+                               &GRAPHENE_RECT_INIT (x + 18 + i * (float) LEGEND_WIDTH / n_steps, y + text_h + 3,
+                                                    (float) LEGEND_WIDTH / n_steps + 0.5f, LEGEND_BAR));
+  for (guint i = 0; i < n_ticks; i++)
+    {
+      float tx = x + 18 + i * (float) LEGEND_WIDTH / MAX (n_ticks - 1, 1);
+
+      pango_layout_set_text (layout, ticks[i], -1);
+      pango_layout_get_pixel_size (layout, &w, NULL);
+      append_label (snapshot, layout, ticks[i], tx - w / 2.0f, y + text_h + LEGEND_BAR + 5, foreground);
+    }
+  return y;
+}
+
+float
 kymo_timeline_heat_append_legend (const KymoTimelineHeat *heat,
                                   GtkSnapshot            *snapshot,
                                   PangoLayout            *layout,
@@ -102,33 +143,10 @@ kymo_timeline_heat_append_legend (const KymoTimelineHeat *heat,
                                   float                   right,
                                   float                   bottom)
 {
-  static const char * const ticks[] = { "1 µs", "10 µs", "100 µs", "1 ms", "10 ms" };
-  int text_h, title_w, w;
-  float x, y, box_w, box_h;
+  static const char * const ticks[] = { "1 µs", "100 µs", "10 ms" };
 
-  pango_layout_set_text (layout, _("Poll length"), -1);
-  pango_layout_get_pixel_size (layout, &title_w, &text_h);
-  box_w = LEGEND_WIDTH + 36;
-  box_h = text_h * 2 + LEGEND_BAR + 8;
-  x = right - box_w - 8;
-  y = bottom - box_h - 8;
-  if (x < 0 || y < 0)
-    return;
-  gtk_snapshot_append_color (snapshot, &heat->legend_bg, &GRAPHENE_RECT_INIT (x, y, box_w, box_h));
-  append_label (snapshot, layout, _("Poll length"), x + 6, y + 2, foreground);
-  for (guint i = 0; i < KYMO_HEAT_STEPS; i++)
-    gtk_snapshot_append_color (snapshot, &heat->steps[i],
-                               &GRAPHENE_RECT_INIT (x + 18 + i * (float) LEGEND_WIDTH / KYMO_HEAT_STEPS,
-                                                    y + text_h + 3,
-                                                    (float) LEGEND_WIDTH / KYMO_HEAT_STEPS + 0.5f, LEGEND_BAR));
-  for (guint i = 0; i < G_N_ELEMENTS (ticks); i += 2)
-    {
-      float tx = x + 18 + i * (float) LEGEND_WIDTH / (G_N_ELEMENTS (ticks) - 1);
-
-      pango_layout_set_text (layout, ticks[i], -1);
-      pango_layout_get_pixel_size (layout, &w, NULL);
-      append_label (snapshot, layout, ticks[i], tx - w / 2.0f, y + text_h + LEGEND_BAR + 5, foreground);
-    }
+  return kymo_timeline_append_scale (snapshot, layout, _("Poll length"), heat->steps, KYMO_HEAT_STEPS,
+                                     ticks, G_N_ELEMENTS (ticks), foreground, &heat->legend_bg, right, bottom - 8);
 }
 
 typedef struct {

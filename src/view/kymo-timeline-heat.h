@@ -27,8 +27,22 @@ void           kymo_timeline_heat_init          (KymoTimelineHeat       *heat,
 gboolean       kymo_timeline_heat_applies       (KymoTrace              *trace);
 const GdkRGBA *kymo_timeline_heat_colour        (const KymoTimelineHeat *heat,
                                                  const KymoSpan         *span);
-/* The scale, bottom right, inside [0, @right] × [0, @bottom]. */
-void           kymo_timeline_heat_append_legend (const KymoTimelineHeat *heat,
+/* A legend: @title over a bar of @n_steps colours with @n_ticks labels
+ * spread under it, right-aligned at @right with its bottom at @bottom;
+ * returns its top, where another legend may go. */
+float          kymo_timeline_append_scale       (GtkSnapshot            *snapshot,
+                                                 PangoLayout            *layout,
+                                                 const char             *title,
+                                                 const GdkRGBA          *steps,
+                                                 guint                   n_steps,
+                                                 const char * const     *ticks,
+                                                 guint                   n_ticks,
+                                                 const GdkRGBA          *foreground,
+                                                 const GdkRGBA          *background,
+                                                 float                   right,
+                                                 float                   bottom);
+/* The poll scale, bottom right, inside [0, @right] × [0, @bottom]. */
+float          kymo_timeline_heat_append_legend (const KymoTimelineHeat *heat,
                                                  GtkSnapshot            *snapshot,
                                                  PangoLayout            *layout,
                                                  const GdkRGBA          *foreground,

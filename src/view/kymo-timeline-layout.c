@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "kymo-timeline-layout.h"
+#include "kymo-timeline-lanes.h"
 
 struct _KymoTimelineLayout
 {
@@ -23,7 +24,8 @@ struct _KymoTimelineLayout
 
 /* The height of what a track shows under its title strip. */
 static int
-content_height (KymoTrack *track,
+content_height (KymoTrace *trace,
+                KymoTrack *track,
                 int       *lanes_y)
 {
   gsize n_instants;
@@ -37,6 +39,8 @@ content_height (KymoTrack *track,
       kymo_track_get_instants (track, &n_instants);
       if (n_instants > 0)
         *lanes_y += KYMO_TIMELINE_INSTANT_STRIP;
+      if (kymo_timeline_cpu_band_applies (trace, track))
+        *lanes_y += KYMO_TIMELINE_CPU_BAND;
       return *lanes_y + MAX (kymo_track_get_n_depths (track), 1) * KYMO_TIMELINE_LANE_HEIGHT
              + KYMO_TIMELINE_ROW_PAD;
     case KYMO_TRACK_COUNTER:
@@ -90,7 +94,7 @@ append_row (KymoTimelineLayout *self,
   else
     {
       row.title_height = KYMO_TIMELINE_TITLE_HEIGHT;
-      row.height = row.title_height + content_height (track, &row.lanes_y);
+      row.height = row.title_height + content_height (self->trace, track, &row.lanes_y);
       row.lanes_y += row.title_height;
     }
   self->height += row.height;

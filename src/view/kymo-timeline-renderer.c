@@ -15,25 +15,19 @@
 #include "kymo-timeline-renderer.h"
 #include "kymo-timeline-highlight.h"
 #include "kymo-timeline-heat.h"
+#include "kymo-timeline-lanes.h"
+#include "kymo-timeline-counters.h"
+#include "kymo-timeline-ruler.h"
 
 #define N_HUES         64
 #define NO_HUE         G_MAXUINT16
 #define MIN_BOX_PX     2.0   /* narrower spans fold into "N spans" runs */
 #define RUN_GAP_PX     2     /* empty columns a run may bridge */
 #define LABEL_CACHE_MAX 8192
-#define COUNTER_BLOCK  64
 #define HATCH_SIZE     6
 /* More arrows than this on screen is a tangle, not information: the
  * level of detail drops them until the user zooms in. */
 #define MAX_FLOWS      256
-
-typedef struct {
-  double  min;
-  double  max;
-  gsize   n_blocks;
-  double *block_min;   /* [n_blocks], only for large tracks */
-  double *block_max;
-} CounterSummary;
 
 struct _KymoTimelineRenderer
 {
@@ -52,9 +46,7 @@ struct _KymoTimelineRenderer
   GHashTable        *labels;       /* name id → GskRenderNode (text at 0,0) */
   gint16            *label_widths; /* [n_names], -1 unknown */
 
-  GHashTable        *span_summaries; /* track id → TrackSummary */
-
-  GHashTable        *counters;     /* track id → CounterSummary */
+  KymoTimelineCounters *counters;  /* counter tracks' value ranges */
   GHashTable        *annotation_spans; /* track id → longest annotation (ns) */
   guint32           *flow_order;   /* flows sorted by their first time */
   gsize              n_flows;
@@ -65,6 +57,9 @@ struct _KymoTimelineRenderer
   KymoTimelineHeat   heat;
   gboolean           heat_on;      /* dial9: worker lanes by poll length */
   KymoTimelineSched *sched;        /* dial9: kernel scheduling delays */
+  KymoTimelineCpu    cpu;          /* dial9: on-CPU band, samples, wakes */
+  KymoDial9Lanes    *lanes;
+  KymoTimelineWakes  wakes;        /* the selected task's */
 };
 
 /* Shared per frame: where the window is and how to map time to x. */
@@ -97,18 +92,6 @@ x_to_time (const Frame *f,
            double       x)
 {
   return f->t0 + (KymoTime) floor (x / f->px_per_ns);
-}
-
-static void track_summary_free (gpointer data);
-
-static void
-counter_summary_free (gpointer data)
-{
-  CounterSummary *summary = data;
-
-  g_free (summary->block_min);
-  g_free (summary->block_max);
-  g_free (summary);
 }
 
 void
@@ -206,6 +189,7 @@ kymo_timeline_renderer_set_theme (KymoTimelineRenderer    *self,
   g_clear_pointer (&self->hatch, gsk_render_node_unref);
   self->hatch = make_hatch (theme);
   kymo_timeline_heat_init (&self->heat, theme->dark);
+  kymo_timeline_cpu_init (&self->cpu, theme->dark, &theme->foreground, &theme->accent);
   g_hash_table_remove_all (self->labels);
 }
 
@@ -239,8 +223,7 @@ kymo_timeline_renderer_new (KymoTrace    *trace,
   self->text_height = height;
 
   self->labels = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) gsk_render_node_unref);
-  self->counters = g_hash_table_new_full (NULL, NULL, NULL, counter_summary_free);
-  self->span_summaries = g_hash_table_new_full (NULL, NULL, NULL, track_summary_free);
+  self->counters = kymo_timeline_counters_new ();
   self->annotation_spans = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 
   kymo_timeline_theme_init_default (&theme, FALSE);
@@ -253,17 +236,42 @@ kymo_timeline_renderer_free (KymoTimelineRenderer *self)
 {
   g_clear_pointer (&self->hatch, gsk_render_node_unref);
   g_clear_pointer (&self->labels, g_hash_table_unref);
-  g_clear_pointer (&self->counters, g_hash_table_unref);
+  g_clear_pointer (&self->counters, kymo_timeline_counters_free);
   g_clear_pointer (&self->annotation_spans, g_hash_table_unref);
   g_clear_object (&self->layout);
   g_clear_object (&self->context);
   g_clear_object (&self->trace);
   g_free (self->name_hues);
   g_free (self->label_widths);
-  g_clear_pointer (&self->span_summaries, g_hash_table_unref);
   g_free (self->flow_order);
   g_clear_pointer (&self->sched, kymo_timeline_sched_free);
+  g_clear_pointer (&self->lanes, kymo_dial9_lanes_unref);
+  kymo_timeline_wakes_set (&self->wakes, NULL, 0);
   g_free (self);
+}
+
+void
+kymo_timeline_renderer_set_lanes (KymoTimelineRenderer *self,
+                                  KymoDial9Lanes       *lanes)
+{
+  g_return_if_fail (self != NULL);
+
+  if (lanes == self->lanes)
+    return;
+  g_clear_pointer (&self->lanes, kymo_dial9_lanes_unref);
+  if (lanes != NULL)
+    self->lanes = kymo_dial9_lanes_ref (lanes);
+}
+
+void
+kymo_timeline_renderer_set_wake_marks (KymoTimelineRenderer *self,
+                                       const KymoWakeMark   *marks,
+                                       gsize                 n_marks)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (marks != NULL || n_marks == 0);
+
+  kymo_timeline_wakes_set (&self->wakes, marks, n_marks);
 }
 
 const KymoTimelineStats *
@@ -420,168 +428,6 @@ kymo_timeline_format_duration (KymoTime duration)
                           (int) fmod (v / 60e9, 60), (int) fmod (v / 1e9, 60));
 }
 
-/* ---------------------------------------------------------------- ruler */
-
-static KymoTime
-nice_step (double min_ns)
-{
-  static const KymoTime long_steps[] = {
-    1000000000LL, 2000000000LL, 5000000000LL, 10000000000LL, 15000000000LL, 30000000000LL,
-    60000000000LL, 120000000000LL, 300000000000LL, 600000000000LL, 900000000000LL,
-    1800000000000LL, 3600000000000LL, 7200000000000LL, 21600000000000LL, 43200000000000LL,
-    86400000000000LL,
-  };
-  KymoTime step = 1;
-
-  if (min_ns >= 1e9)
-    {
-      for (guint i = 0; i < G_N_ELEMENTS (long_steps); i++)
-        if (long_steps[i] >= min_ns)
-          return long_steps[i];
-      return (KymoTime) (ceil (min_ns / 86400e9) * 86400e9);
-    }
-  while (TRUE)
-    {
-      if (step >= min_ns)
-        return step;
-      if (step * 2 >= min_ns)
-        return step * 2;
-      if (step * 5 >= min_ns)
-        return step * 5;
-      step *= 10;
-    }
-}
-
-static void
-format_tick (char     *buf,
-             gsize     size,
-             KymoTime  t,
-             KymoTime  step,
-             gboolean  wallclock,
-             gboolean  utc,
-             gint64    offset)
-{
-  int decimals;
-
-  if (wallclock)
-    {
-      gint64 epoch = t + offset;
-      gint64 secs = epoch >= 0 ? epoch / 1000000000 : (epoch - 999999999) / 1000000000;
-      gint64 frac = epoch - secs * 1000000000;
-      g_autoptr(GDateTime) dt = utc ? g_date_time_new_from_unix_utc (secs) : g_date_time_new_from_unix_local (secs);
-      g_autofree char *hms = dt ? g_date_time_format (dt, "%H:%M:%S") : g_strdup ("?");
-
-      decimals = step >= 1000000000 ? 0 : (int) ceil (log10 (1e9 / step));
-      decimals = CLAMP (decimals, 0, 9);
-      if (decimals == 0)
-        g_snprintf (buf, size, "%s", hms);
-      else
-        {
-          char digits[16];
-          g_snprintf (digits, sizeof digits, "%09" G_GINT64_FORMAT, frac);
-          digits[decimals] = '\0';
-          g_snprintf (buf, size, "%s.%s", hms, digits);
-        }
-      return;
-    }
-
-  {
-    double v = (double) t;
-    double mag = MAX (fabs (v), (double) step);
-    double unit;
-    const char *name;
-
-    if (step >= 60000000000LL && fabs (v) >= 60e9)
-      {
-        gint64 s = t / 1000000000;
-        if (fabs (v) >= 3600e9)
-          g_snprintf (buf, size, "%s%" G_GINT64_FORMAT ":%02d:%02d", t < 0 ? "-" : "",
-                      ABS (s) / 3600, (int) (ABS (s) / 60 % 60), (int) (ABS (s) % 60));
-        else
-          g_snprintf (buf, size, "%s%d:%02d", t < 0 ? "-" : "", (int) (ABS (s) / 60), (int) (ABS (s) % 60));
-        return;
-      }
-    if (mag >= 1e9) { unit = 1e9; name = "s"; }
-    else if (mag >= 1e6) { unit = 1e6; name = "ms"; }
-    else if (mag >= 1e3) { unit = 1e3; name = "µs"; }
-    else { unit = 1; name = "ns"; }
-    decimals = step >= unit ? 0 : (int) ceil (log10 (unit / step) - 1e-9);
-    decimals = CLAMP (decimals, 0, 9);
-    g_snprintf (buf, size, "%.*f %s", decimals, v / unit, name);
-  }
-}
-
-static void
-draw_ruler (Frame *f)
-{
-  KymoTimelineRenderer *self = f->self;
-  const KymoTimelineTheme *theme = &self->theme;
-  int width = f->viewport->width;
-  gboolean wallclock = FALSE;
-  gint64 offset = 0;
-  KymoTime origin, step, minor, first;
-  char buf[64];
-
-  gtk_snapshot_append_color (f->snapshot, &theme->ruler,
-                             &GRAPHENE_RECT_INIT (0, 0, width, KYMO_TIMELINE_RULER_HEIGHT));
-  gtk_snapshot_append_color (f->snapshot, &theme->grid,
-                             &GRAPHENE_RECT_INIT (0, KYMO_TIMELINE_RULER_HEIGHT - 1, width, 1));
-
-  kymo_trace_get_time_range (self->trace, &origin, NULL);
-  if (origin == KYMO_TIME_NONE)
-    origin = 0;
-  if (kymo_session_get_wallclock (f->session) && kymo_trace_get_wallclock (self->trace, &offset))
-    {
-      wallclock = TRUE;
-      origin = 0;
-    }
-
-  step = nice_step (100.0 / f->px_per_ns);
-  minor = step >= 10 && step % 5 == 0 ? step / 5 : (step % 2 == 0 ? step / 2 : step);
-  /* Ticks are multiples of the step relative to the origin. */
-  first = (f->t0 - origin) / minor * minor + origin;
-  if (first > f->t0)
-    first -= minor;
-  for (KymoTime t = first; t <= f->t1; t += minor)
-    {
-      double x = floor (time_to_x (f, t)) + 0.5;
-      gboolean major = (t - origin) % step == 0;
-
-      if (x < 0)
-        continue;
-      gtk_snapshot_append_color (f->snapshot, major ? &theme->dim : &theme->grid,
-                                 &GRAPHENE_RECT_INIT (x - 0.5, major ? 10 : 18, 1,
-                                                      KYMO_TIMELINE_RULER_HEIGHT - (major ? 10 : 18)));
-      if (major)
-        {
-          format_tick (buf, sizeof buf, t - origin, step, wallclock, kymo_session_get_utc (f->session), offset);
-          if (x + 3 + text_width (self, buf) <= width)
-            append_text (f, buf, x + 3, 1, &theme->dim);
-        }
-    }
-}
-
-static void
-draw_grid (Frame *f)
-{
-  KymoTimelineRenderer *self = f->self;
-  KymoTime origin, step, first;
-
-  kymo_trace_get_time_range (self->trace, &origin, NULL);
-  if (origin == KYMO_TIME_NONE || kymo_session_get_wallclock (f->session))
-    origin = 0;
-  step = nice_step (100.0 / f->px_per_ns);
-  first = (f->t0 - origin) / step * step + origin;
-  for (KymoTime t = first; t <= f->t1; t += step)
-    {
-      double x = floor (time_to_x (f, t));
-      if (x < 0)
-        continue;
-      gtk_snapshot_append_color (f->snapshot, &self->theme.grid,
-                                 &GRAPHENE_RECT_INIT (x, f->top, 1, f->bottom - f->top));
-    }
-}
-
 /* ------------------------------------------------------------ highlight */
 
 /* A folded "N spans" box: the spans of the lane starting under it, as
@@ -715,139 +561,26 @@ draw_merged_run (Frame          *f,
       g_snprintf (number, sizeof number, "%" G_GUINT64_FORMAT, count);
       /* Translators: a box standing for many spans too small to draw; %s is a number */
       g_snprintf (buf, sizeof buf, g_dngettext (GETTEXT_PACKAGE, "%s span", "%s spans", count), number);
+      /* Shaped once, measured and drawn: a zoomed-out frame has a label
+       * like this on most lanes. */
       tw = text_width (self, buf);
       if (tw + 6 <= box.size.width)
-        append_text (f, buf, x0 + (box.size.width - tw) / 2,
-                     y + (KYMO_TIMELINE_LANE_HEIGHT - self->text_height) / 2.0f, &self->label_colour);
-    }
-}
-
-/* Level of detail over one depth run, kept by the renderer: a pyramid of
- * blocks of spans (in start order), 16 spans a block at level 0 and four
- * times more at each level up, each with its first start, its reach and its
- * longest span. Built once per depth on the first zoomed-out frame; about
- * 3.3 bytes a span. A frame reads the level whose blocks are about a pixel
- * wide, so its cost follows the width, not the number of spans. */
-#define SUMMARY_BLOCK  16
-#define SUMMARY_FANOUT 4
-#define SUMMARY_LEVELS 5
-/* Up to this many spans per pixel column the spans themselves are read;
- * beyond, level-0 blocks are at most a few pixels wide. */
-#define DENSE_LIMIT    (SUMMARY_BLOCK / 4)
-
-/* The longest span's extent is copied so that a frame reads blocks in order
- * and touches a span only when it draws it. */
-typedef struct {
-  KymoTime first_start;
-  KymoTime longest_start;
-  KymoTime longest_end;
-  KymoTime max_end;      /* the block covers [first_start, max_end] */
-  guint32  longest;      /* index in the depth run */
-  guint32  count;
-} SpanBlock;
-
-typedef struct {
-  SpanBlock *blocks[SUMMARY_LEVELS];
-  gsize      n_blocks[SUMMARY_LEVELS];
-  gsize      span_size[SUMMARY_LEVELS];  /* spans per block */
-  gboolean   built;
-} DepthSummary;
-
-typedef struct {
-  guint         n_depths;
-  DepthSummary *depths;
-} TrackSummary;
-
-static void
-track_summary_free (gpointer data)
-{
-  TrackSummary *summary = data;
-
-  for (guint d = 0; d < summary->n_depths; d++)
-    for (guint l = 0; l < SUMMARY_LEVELS; l++)
-      g_free (summary->depths[d].blocks[l]);
-  g_free (summary->depths);
-  g_free (summary);
-}
-
-static void
-merge_block (SpanBlock       *into,
-             const SpanBlock *from)
-{
-  if (into->count == 0)
-    {
-      *into = *from;
-      return;
-    }
-  if (from->longest_end - from->longest_start > into->longest_end - into->longest_start)
-    {
-      into->longest = from->longest;
-      into->longest_start = from->longest_start;
-      into->longest_end = from->longest_end;
-    }
-  into->max_end = MAX (into->max_end, from->max_end);
-  into->count += from->count;
-}
-
-static const DepthSummary *
-get_depth_summary (KymoTimelineRenderer *self,
-                   KymoTrack            *track,
-                   guint                 depth)
-{
-  guint id = kymo_track_get_id (track);
-  TrackSummary *summary = g_hash_table_lookup (self->span_summaries, GUINT_TO_POINTER (id));
-  DepthSummary *ds;
-  const KymoSpan *spans;
-  gsize n, first;
-
-  if (summary == NULL)
-    {
-      summary = g_new0 (TrackSummary, 1);
-      summary->n_depths = kymo_track_get_n_depths (track);
-      summary->depths = g_new0 (DepthSummary, MAX (summary->n_depths, 1));
-      g_hash_table_insert (self->span_summaries, GUINT_TO_POINTER (id), summary);
-    }
-  ds = &summary->depths[depth];
-  if (ds->built)
-    return ds;
-  ds->built = TRUE;
-
-  spans = kymo_track_get_depth_spans (track, depth, &n, &first);
-  ds->span_size[0] = SUMMARY_BLOCK;
-  ds->n_blocks[0] = (n + SUMMARY_BLOCK - 1) / SUMMARY_BLOCK;
-  ds->blocks[0] = g_new0 (SpanBlock, MAX (ds->n_blocks[0], 1));
-  for (gsize b = 0; b < ds->n_blocks[0]; b++)
-    {
-      SpanBlock *block = &ds->blocks[0][b];
-      gsize lo = b * SUMMARY_BLOCK, hi = MIN (n, lo + SUMMARY_BLOCK);
-
-      block->first_start = spans[lo].start;
-      block->longest = lo;
-      block->longest_start = spans[lo].start;
-      block->longest_end = spans[lo].end;
-      block->max_end = spans[lo].end;
-      block->count = hi - lo;
-      for (gsize i = lo + 1; i < hi; i++)
         {
-          if (spans[i].end - spans[i].start > block->longest_end - block->longest_start)
-            {
-              block->longest = i;
-              block->longest_start = spans[i].start;
-              block->longest_end = spans[i].end;
-            }
-          block->max_end = MAX (block->max_end, spans[i].end);
+          gtk_snapshot_save (f->snapshot);
+          gtk_snapshot_translate (f->snapshot,
+                                  &GRAPHENE_POINT_INIT (x0 + (box.size.width - tw) / 2,
+                                                        y + (KYMO_TIMELINE_LANE_HEIGHT - self->text_height) / 2.0f));
+          gtk_snapshot_append_layout (f->snapshot, self->layout, &self->label_colour);
+          gtk_snapshot_restore (f->snapshot);
         }
     }
-  for (guint l = 1; l < SUMMARY_LEVELS; l++)
-    {
-      ds->span_size[l] = ds->span_size[l - 1] * SUMMARY_FANOUT;
-      ds->n_blocks[l] = (ds->n_blocks[l - 1] + SUMMARY_FANOUT - 1) / SUMMARY_FANOUT;
-      ds->blocks[l] = g_new0 (SpanBlock, MAX (ds->n_blocks[l], 1));
-      for (gsize b = 0; b < ds->n_blocks[l - 1]; b++)
-        merge_block (&ds->blocks[l][b / SUMMARY_FANOUT], &ds->blocks[l - 1][b]);
-    }
-  return ds;
 }
+
+/* Level of detail: the model's pyramid of blocks over each depth run
+ * (kymo_track_get_lod(), built at seal on the load's threads), so no frame
+ * builds anything. Up to this many spans per pixel column the spans
+ * themselves are read; beyond, level-0 blocks are at most a few pixels wide. */
+#define DENSE_LIMIT    (KYMO_SPAN_TREE_LEAF / 4)
 
 static gsize
 lower_bound_span (const KymoSpan *spans,
@@ -868,9 +601,9 @@ lower_bound_span (const KymoSpan *spans,
 }
 
 static gsize
-lower_bound_block (const SpanBlock *blocks,
-                   gsize            n,
-                   KymoTime         ts)
+lower_bound_block (const KymoSpanBlock *blocks,
+                   gsize                n,
+                   KymoTime             ts)
 {
   gsize lo = 0, hi = n;
 
@@ -893,10 +626,10 @@ typedef struct {
   float           y;
   /* the column being gathered */
   double          column;
+  KymoTime        column_start;  /* the first start in the column */
   KymoTime        column_end;
   gsize           best;
-  KymoTime        best_start;
-  KymoTime        best_end;
+  KymoTime        best_len;
   KymoTime        reach;
   guint64         count;
   /* the "N spans" run being gathered */
@@ -920,42 +653,49 @@ lane_flush (LaneWalk *w)
 static void
 lane_column_done (LaneWalk *w)
 {
+  const KymoSpan *span = NULL;
   double x0, x1;
-  const KymoSpan *span;
 
   if (w->count == 0)
     return;
-  span = &w->spans[w->best];
-  x0 = time_to_x (w->f, w->best_start);
-  x1 = time_to_x (w->f, w->best_end);
 
   if (w->run_count > 0 && w->column >= w->run_x1 + RUN_GAP_PX)
     lane_flush (w);
-  if (x1 > w->covered)
+  /* The winner starts no earlier than the column's first start: that bounds
+   * its end from below, so most columns decide without reading the span (a
+   * random read into the spans per column is what a frame would pay). */
+  if (time_to_x (w->f, w->column_start + w->best_len) <= w->covered)
     {
-      if (x1 - x0 >= MIN_BOX_PX)
+      span = &w->spans[w->best];
+      if (time_to_x (w->f, span->end) <= w->covered)
+        goto done;
+    }
+  if (w->best_len * w->f->px_per_ns >= MIN_BOX_PX)
+    {
+      span = &w->spans[w->best];
+      x0 = time_to_x (w->f, span->start);
+      x1 = time_to_x (w->f, span->end);
+      lane_flush (w);
+      draw_span_box (w->f, span, x0, x1, w->y);
+      w->covered = x1;
+    }
+  else
+    {
+      if (w->run_count == 0)
+        w->run_x0 = MAX (w->column, w->covered);
+      /* Spans of a run touch each other up to where they reach. */
+      w->run_x1 = MAX (w->run_x1, MAX (time_to_x (w->f, w->reach), w->column + 1));
+      w->run_count += w->count;
+      if (w->best_len > w->run_longest)
         {
-          lane_flush (w);
-          draw_span_box (w->f, span, x0, x1, w->y);
-          w->covered = x1;
-        }
-      else
-        {
-          if (w->run_count == 0)
-            w->run_x0 = MAX (w->column, w->covered);
-          /* Spans of a run touch each other up to where they reach. */
-          w->run_x1 = MAX (w->run_x1, MAX (time_to_x (w->f, w->reach), w->column + 1));
-          w->run_count += w->count;
-          if (w->best_end - w->best_start > w->run_longest)
-            {
-              w->run_longest = w->best_end - w->best_start;
-              w->run_sample = span;
-            }
+          w->run_longest = w->best_len;
+          w->run_sample = &w->spans[w->best];
         }
     }
+
+done:
   w->count = 0;
-  w->best_end = -1;
-  w->best_start = 0;
+  w->best_len = -1;
   w->reach = G_MININT64;
 }
 
@@ -964,22 +704,21 @@ static inline void
 lane_add (LaneWalk *w,
           KymoTime  first_start,
           gsize     longest,
-          KymoTime  longest_start,
-          KymoTime  longest_end,
+          KymoTime  longest_len,
           KymoTime  reach,
           guint64   count)
 {
   if (first_start >= w->column_end)
     {
       lane_column_done (w);
+      w->column_start = first_start;
       w->column = floor (time_to_x (w->f, first_start));
       w->column_end = w->f->t0 + (KymoTime) ceil ((w->column + 1) / w->f->px_per_ns);
     }
-  if (longest_end - longest_start > w->best_end - w->best_start)
+  if (longest_len > w->best_len)
     {
       w->best = longest;
-      w->best_start = longest_start;
-      w->best_end = longest_end;
+      w->best_len = longest_len;
     }
   w->reach = MAX (w->reach, reach);
   w->count += count;
@@ -991,36 +730,36 @@ lane_add_spans (LaneWalk *w,
                 gsize     hi)
 {
   for (gsize i = lo; i < hi; i++)
-    lane_add (w, w->spans[i].start, i, w->spans[i].start, w->spans[i].end, w->spans[i].end, 1);
+    lane_add (w, w->spans[i].start, i, w->spans[i].end - w->spans[i].start, w->spans[i].end, 1);
   w->f->self->stats.spans_touched += hi - lo;
 }
 
 /* A block wider than a run may bridge holds a gap or a long span: its
  * children are read so that the gap stays visible. */
 static void
-lane_add_blocks (LaneWalk           *w,
-                 const DepthSummary *ds,
-                 guint               level,
-                 gsize               lo,
-                 gsize               hi,
-                 gsize               n_spans,
-                 KymoTime            wide)
+lane_add_blocks (LaneWalk            *w,
+                 const KymoSpanBlock *const *levels,
+                 const gsize         *n_blocks,
+                 guint                level,
+                 gsize                lo,
+                 gsize                hi,
+                 gsize                n_spans,
+                 KymoTime             wide)
 {
   for (gsize b = lo; b < hi; b++)
     {
-      const SpanBlock *block = &ds->blocks[level][b];
+      const KymoSpanBlock *block = &levels[level][b];
 
       if (block->max_end - block->first_start > wide)
         {
           if (level == 0)
-            lane_add_spans (w, b * SUMMARY_BLOCK, MIN ((b + 1) * SUMMARY_BLOCK, n_spans));
+            lane_add_spans (w, b * KYMO_SPAN_TREE_LEAF, MIN ((b + 1) * KYMO_SPAN_TREE_LEAF, n_spans));
           else
-            lane_add_blocks (w, ds, level - 1, b * SUMMARY_FANOUT,
-                             MIN ((b + 1) * SUMMARY_FANOUT, ds->n_blocks[level - 1]), n_spans, wide);
+            lane_add_blocks (w, levels, n_blocks, level - 1, b * KYMO_SPAN_TREE_FANOUT,
+                             MIN ((b + 1) * KYMO_SPAN_TREE_FANOUT, n_blocks[level - 1]), n_spans, wide);
           continue;
         }
-      lane_add (w, block->first_start, block->longest, block->longest_start, block->longest_end,
-                block->max_end, block->count);
+      lane_add (w, block->first_start, block->longest, block->longest_len, block->max_end, block->count);
       w->f->self->stats.spans_touched++;
     }
 }
@@ -1036,6 +775,7 @@ draw_depth (Frame     *f,
   gsize n, first, n_all, lo, hi;
   LaneWalk w = { 0 };
   guint32 before;
+  guint n_levels;
 
   spans = kymo_track_get_depth_spans (track, depth, &n, &first);
   all = kymo_track_get_spans (track, &n_all);
@@ -1047,7 +787,7 @@ draw_depth (Frame     *f,
   w.spans = spans;
   w.y = y;
   w.column_end = G_MININT64;
-  w.best_end = -1;
+  w.best_len = -1;
   w.reach = G_MININT64;
   w.covered = -G_MAXDOUBLE;
   w.run_longest = -1;
@@ -1068,28 +808,32 @@ draw_depth (Frame     *f,
 
   lo = lower_bound_span (spans, n, f->t0);
   hi = lower_bound_span (spans, n, f->t1);
+  n_levels = kymo_track_get_lod_levels (track, depth);
 
-  if (hi - lo <= (gsize) DENSE_LIMIT * f->n_columns)
+  if (hi - lo <= (gsize) DENSE_LIMIT * f->n_columns || n_levels == 0)
     /* Few enough to read them all, in order. */
     lane_add_spans (&w, lo, hi);
   else
     {
-      const DepthSummary *ds = get_depth_summary (self, track, depth);
+      const KymoSpanBlock *levels[KYMO_SPAN_TREE_MAX_LEVELS];
+      gsize n_blocks[KYMO_SPAN_TREE_MAX_LEVELS];
       double density = (double) (hi - lo) / f->n_columns;
       KymoTime wide = (KymoTime) ((RUN_GAP_PX + 1) / f->px_per_ns);
       guint level = 0;
       gsize b, b_end, edge;
 
+      for (guint l = 0; l < n_levels; l++)
+        levels[l] = kymo_track_get_lod (track, depth, l, &n_blocks[l]);
       /* The coarsest level whose blocks are still about a pixel wide. */
-      while (level + 1 < SUMMARY_LEVELS && ds->span_size[level + 1] <= density)
+      while (level + 1 < n_levels && kymo_span_tree_block_spans (level + 1) <= density)
         level++;
-      b = lower_bound_block (ds->blocks[level], ds->n_blocks[level], f->t0);
-      b_end = lower_bound_block (ds->blocks[level], ds->n_blocks[level], f->t1);
+      b = lower_bound_block (levels[level], n_blocks[level], f->t0);
+      b_end = lower_bound_block (levels[level], n_blocks[level], f->t1);
       /* The spans before the first whole block, then the blocks. */
-      edge = MIN (b * ds->span_size[level], hi);
+      edge = MIN (b * kymo_span_tree_block_spans (level), hi);
       if (edge > lo)
         lane_add_spans (&w, lo, edge);
-      lane_add_blocks (&w, ds, level, b, b_end, n, wide);
+      lane_add_blocks (&w, levels, n_blocks, level, b, b_end, n, wide);
     }
   lane_column_done (&w);
   lane_flush (&w);
@@ -1153,91 +897,6 @@ draw_instants (Frame     *f,
 
 /* ---------------------------------------------------------------- counters */
 
-static CounterSummary *
-get_counter_summary (KymoTimelineRenderer *self,
-                     KymoTrack            *track)
-{
-  guint id = kymo_track_get_id (track);
-  CounterSummary *summary = g_hash_table_lookup (self->counters, GUINT_TO_POINTER (id));
-  const KymoSample *samples;
-  gsize n;
-
-  if (summary != NULL)
-    return summary;
-
-  /* Built once per track: the value range, and min/max per block so that a
-   * column spanning millions of samples costs a few block reads. */
-  samples = kymo_track_get_samples (track, &n);
-  summary = g_new0 (CounterSummary, 1);
-  summary->min = G_MAXDOUBLE;
-  summary->max = -G_MAXDOUBLE;
-  if (n > COUNTER_BLOCK * 32)
-    {
-      summary->n_blocks = (n + COUNTER_BLOCK - 1) / COUNTER_BLOCK;
-      summary->block_min = g_new (double, summary->n_blocks);
-      summary->block_max = g_new (double, summary->n_blocks);
-    }
-  for (gsize b = 0; b * COUNTER_BLOCK < n || (b == 0 && n == 0); b++)
-    {
-      double mn = G_MAXDOUBLE, mx = -G_MAXDOUBLE;
-      for (gsize i = b * COUNTER_BLOCK; i < MIN (n, (b + 1) * COUNTER_BLOCK); i++)
-        {
-          double v = samples[i].value;
-          if (isnan (v))
-            continue;
-          mn = MIN (mn, v);
-          mx = MAX (mx, v);
-        }
-      if (summary->n_blocks)
-        {
-          summary->block_min[b] = mn;
-          summary->block_max[b] = mx;
-        }
-      summary->min = MIN (summary->min, mn);
-      summary->max = MAX (summary->max, mx);
-      if (n == 0)
-        break;
-    }
-  if (summary->min > summary->max)
-    summary->min = summary->max = 0;
-  if (summary->min > 0)
-    summary->min = 0;
-  if (summary->max == summary->min)
-    summary->max = summary->min + 1;
-  g_hash_table_insert (self->counters, GUINT_TO_POINTER (id), summary);
-  return summary;
-}
-
-static void
-range_min_max (const CounterSummary *summary,
-               const KymoSample     *samples,
-               gsize                 lo,
-               gsize                 hi,
-               double               *mn,
-               double               *mx)
-{
-  gsize i = lo;
-
-  *mn = G_MAXDOUBLE;
-  *mx = -G_MAXDOUBLE;
-  while (i < hi)
-    {
-      if (summary->n_blocks && i % COUNTER_BLOCK == 0 && i + COUNTER_BLOCK <= hi)
-        {
-          *mn = MIN (*mn, summary->block_min[i / COUNTER_BLOCK]);
-          *mx = MAX (*mx, summary->block_max[i / COUNTER_BLOCK]);
-          i += COUNTER_BLOCK;
-          continue;
-        }
-      if (!isnan (samples[i].value))
-        {
-          *mn = MIN (*mn, samples[i].value);
-          *mx = MAX (*mx, samples[i].value);
-        }
-      i++;
-    }
-}
-
 static void
 draw_counter (Frame                 *f,
               KymoTrack             *track,
@@ -1245,89 +904,12 @@ draw_counter (Frame                 *f,
               float                  y)
 {
   KymoTimelineRenderer *self = f->self;
-  const KymoSample *samples;
-  CounterSummary *summary;
-  gsize n, lo, hi;
-  float top = y + KYMO_TIMELINE_ROW_PAD + 2;
-  float h = row->height - 2 * KYMO_TIMELINE_ROW_PAD - 4;
-  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, y, f->viewport->width, row->height);
-  const GdkRGBA *colour = &self->lines[hue_for_string (kymo_track_get_name (track))];
-  double scale;
-  cairo_t *cr;
 
-  samples = kymo_track_get_samples (track, &n);
-  if (n == 0)
-    return;
-  summary = get_counter_summary (self, track);
-  scale = h / (summary->max - summary->min);
-  lo = kymo_track_lower_bound_sample (track, f->t0);
-  hi = kymo_track_lower_bound_sample (track, f->t1 + 1);
-  /* The sample in force at the left edge. */
-  if (lo > 0)
-    lo--;
-  if (hi <= lo)
-    return;
-
-#define VY(v) (top + h - ((v) - summary->min) * scale)
-
-  cr = gtk_snapshot_append_cairo (f->snapshot, &bounds);
-  cairo_rectangle (cr, 0, y, f->viewport->width, row->height);
-  cairo_clip (cr);
-  cairo_set_line_width (cr, 1);
-  gdk_cairo_set_source_rgba (cr, colour);
-
-  if (hi - lo <= 2 * (gsize) f->n_columns)
-    {
-      /* Step plot through every sample. */
-      double px = MAX (time_to_x (f, samples[lo].ts), -1);
-      double py = VY (samples[lo].value);
-      cairo_move_to (cr, px, py);
-      for (gsize i = lo + 1; i < hi + (hi < n ? 1 : 0); i++)
-        {
-          double x = MIN (time_to_x (f, samples[i].ts), f->viewport->width + 1);
-          double v = VY (samples[i].value);
-          cairo_line_to (cr, x, py);
-          cairo_line_to (cr, x, v);
-          py = v;
-        }
-      if (hi >= n)
-        cairo_line_to (cr, MIN (time_to_x (f, kymo_track_get_end (track)), f->viewport->width), py);
-      cairo_stroke (cr);
-    }
-  else
-    {
-      /* Min and max per pixel column, so that a one-sample spike survives. */
-      gsize i = lo;
-      double prev_last = NAN;
-      for (guint c = 0; c < f->n_columns && i < n; c++)
-        {
-          KymoTime col_end = x_to_time (f, c + 1);
-          gsize j = kymo_track_lower_bound_sample (track, col_end);
-          double mn, mx;
-          if (j <= i)
-            {
-              if (!isnan (prev_last))
-                {
-                  cairo_move_to (cr, c, VY (prev_last) + 0.5);
-                  cairo_line_to (cr, c + 1, VY (prev_last) + 0.5);
-                }
-              continue;
-            }
-          range_min_max (summary, samples, i, j, &mn, &mx);
-          if (!isnan (prev_last))
-            {
-              mn = MIN (mn, prev_last);
-              mx = MAX (mx, prev_last);
-            }
-          cairo_move_to (cr, c + 0.5, VY (mx));
-          cairo_line_to (cr, c + 0.5, VY (mn) + 1);
-          prev_last = samples[j - 1].value;
-          i = j;
-        }
-      cairo_stroke (cr);
-    }
-  cairo_destroy (cr);
-#undef VY
+  kymo_timeline_counters_draw (self->counters, f->snapshot, track,
+                               &self->lines[hue_for_string (kymo_track_get_name (track))],
+                               f->t0, f->t1, f->px_per_ns, f->viewport->width,
+                               &GRAPHENE_RECT_INIT (0, y, f->viewport->width, row->height),
+                               y + KYMO_TIMELINE_ROW_PAD + 2, row->height - 2 * KYMO_TIMELINE_ROW_PAD - 4);
 }
 
 /* ---------------------------------------------------------------- annotations */
@@ -1670,6 +1252,24 @@ content_row (const KymoTimelineRow *row,
   *content_y = y + row->title_height;
 }
 
+/* Over a worker's polls: kernel scheduling delays, CPU samples, the
+ * selected task's wakes, and above them the on-CPU band. */
+static void
+draw_worker_extras (Frame *f,
+                    guint  track,
+                    float  lane_y)
+{
+  KymoTimelineRenderer *self = f->self;
+
+  kymo_timeline_sched_draw (self->sched, f->snapshot, track, f->t0, f->t1, f->px_per_ns, lane_y,
+                            KYMO_TIMELINE_LANE_HEIGHT);
+  kymo_timeline_cpu_draw_band (&self->cpu, self->lanes, f->snapshot, track, f->t0, f->t1, f->px_per_ns,
+                               lane_y - KYMO_TIMELINE_CPU_BAND, KYMO_TIMELINE_CPU_BAND - 1);
+  kymo_timeline_cpu_draw_ticks (&self->cpu, self->lanes, f->snapshot, track, f->t0, f->t1, f->px_per_ns, lane_y);
+  kymo_timeline_cpu_draw_wakes (&self->cpu, &self->wakes, f->snapshot, track, f->t0, f->t1, f->px_per_ns,
+                                f->viewport->width, lane_y, KYMO_TIMELINE_LANE_HEIGHT);
+}
+
 static void
 draw_row (Frame                 *f,
           const KymoTimelineRow *row,
@@ -1706,8 +1306,7 @@ draw_row (Frame                 *f,
           f->heat_lane = f->self->heat_on && d == 0 && content.kind == KYMO_TRACK_THREAD;
           draw_depth (f, track, d, lane_y);
           if (f->heat_lane)
-            kymo_timeline_sched_draw (f->self->sched, f->snapshot, row->track, f->t0, f->t1, f->px_per_ns, lane_y,
-                                      KYMO_TIMELINE_LANE_HEIGHT);
+            draw_worker_extras (f, row->track, lane_y);
           f->heat_lane = FALSE;
         }
     }
@@ -1775,7 +1374,7 @@ kymo_timeline_renderer_snapshot_base (KymoTimelineRenderer       *self,
                              &GRAPHENE_RECT_INIT (0, 0, viewport->width, viewport->height));
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, f.top, viewport->width, f.bottom - f.top));
-  draw_grid (&f);
+  kymo_timeline_ruler_draw_grid (snapshot, &self->theme, session, f.t0, f.t1, f.px_per_ns, f.top, f.bottom);
   /* Only the rows on screen are built. */
   n_rows = kymo_timeline_layout_get_n_rows (layout);
   first = kymo_timeline_layout_find_row (layout, (int) floor (viewport->scroll_y));
@@ -1790,11 +1389,18 @@ kymo_timeline_renderer_snapshot_base (KymoTimelineRenderer       *self,
     }
   draw_flows (&f);
   if (self->heat_on)
-    kymo_timeline_heat_append_legend (&self->heat, snapshot, self->layout, &self->theme.foreground,
-                                      viewport->width, f.bottom);
+    {
+      float top = kymo_timeline_heat_append_legend (&self->heat, snapshot, self->layout, &self->theme.foreground,
+                                                    viewport->width, f.bottom);
+
+      if (self->lanes != NULL && kymo_dial9_lanes_has_cpu (self->lanes))
+        kymo_timeline_cpu_append_legend (&self->cpu, snapshot, self->layout, &self->theme.foreground,
+                                         &self->heat.legend_bg, viewport->width, top - 4);
+    }
   gtk_snapshot_pop (snapshot);
 
-  draw_ruler (&f);
+  kymo_timeline_ruler_draw (snapshot, self->layout, &self->theme, session, f.t0, f.t1, f.px_per_ns,
+                            viewport->width);
 }
 
 gboolean

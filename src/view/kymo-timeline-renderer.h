@@ -7,6 +7,7 @@
 
 #include <gtk/gtk.h>
 
+#include "kymo-analysis.h"
 #include "kymo-session.h"
 #include "kymo-timeline-layout.h"
 
@@ -54,6 +55,14 @@ void                  kymo_timeline_renderer_free            (KymoTimelineRender
 void                  kymo_timeline_renderer_set_theme       (KymoTimelineRenderer       *self,
                                                               const KymoTimelineTheme    *theme);
 const KymoTimelineTheme *kymo_timeline_renderer_get_theme    (KymoTimelineRenderer       *self);
+
+/* dial9: the workers' on-CPU shares and CPU samples (NULL: none yet), and
+ * the wakes of the selected task (copied). The caller redraws the base. */
+void                  kymo_timeline_renderer_set_lanes       (KymoTimelineRenderer       *self,
+                                                              KymoDial9Lanes             *lanes);
+void                  kymo_timeline_renderer_set_wake_marks  (KymoTimelineRenderer       *self,
+                                                              const KymoWakeMark         *marks,
+                                                              gsize                       n_marks);
 
 /* What does not change with hover or selection: cache it as a node. */
 void                  kymo_timeline_renderer_snapshot_base   (KymoTimelineRenderer       *self,

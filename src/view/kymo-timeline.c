@@ -13,6 +13,8 @@
 #include <adwaita.h>
 
 #include "kymo-timeline.h"
+#include "kymo-timeline-lanes.h"
+#include "dial9/kymo-dial9-analysis.h"
 
 /* A pause this long between navigation steps starts a new history entry. */
 #define HISTORY_IDLE_US (600 * 1000)
@@ -29,6 +31,7 @@ struct _KymoTimeline
   KymoTimelineLayout   *layout;
   KymoTimelineRenderer *renderer;
   GtkAdjustment        *vadjustment;
+  KymoDial9Analysis    *dial9;   /* owned by the session; NULL unless dial9 */
 
   /* The frame without hover and selection, and what it was drawn for. */
   GskRenderNode        *base;
@@ -192,6 +195,23 @@ on_tracks_changed (KymoTimeline *self)
 }
 
 static void
+on_lanes_ready (KymoTimeline *self)
+{
+  kymo_timeline_renderer_set_lanes (self->renderer, kymo_dial9_analysis_get_lanes (self->dial9));
+  invalidate (self);
+}
+
+static void
+on_selected_task (KymoTimeline *self)
+{
+  gsize n;
+  g_autofree KymoWakeMark *marks = kymo_dial9_analysis_dup_wake_marks (self->dial9, &n);
+
+  kymo_timeline_renderer_set_wake_marks (self->renderer, marks, n);
+  invalidate (self);
+}
+
+static void
 on_reveal_track (KymoTimeline *self,
                  guint         track)
 {
@@ -332,6 +352,85 @@ format_time (KymoTimeline *self,
   return kymo_timeline_format_duration (ts - (origin == KYMO_TIME_NONE ? 0 : origin));
 }
 
+static KymoDial9Lanes *
+get_lanes (KymoTimeline *self)
+{
+  return self->dial9 != NULL ? kymo_dial9_analysis_get_lanes (self->dial9) : NULL;
+}
+
+/* "On CPU 25 % of its 1 ms active period", for a time on a worker lane. */
+static void
+append_period_share (KymoTimeline *self,
+                     GString      *text,
+                     guint         track,
+                     KymoTime      ts)
+{
+  KymoDial9Lanes *lanes = get_lanes (self);
+  const KymoCpuPeriod *period = lanes ? kymo_dial9_lanes_find_period (lanes, track, ts) : NULL;
+  g_autofree char *active = NULL;
+
+  if (period == NULL)
+    return;
+  active = kymo_timeline_format_duration (period->end - period->start);
+  g_string_append_c (text, '\n');
+  /* Translators: the share of an active period (unpark to park) a Tokio
+   * worker's thread was running on a CPU; %s is a duration */
+  g_string_append_printf (text, _("On CPU %.0f %% of its %s active period"),
+                          100 * kymo_cpu_period_share (period), active);
+}
+
+/* Over a worker's title strip or its CPU band, where no event is. */
+static char *
+describe_worker_at (KymoTimeline *self,
+                    double        x,
+                    double        y)
+{
+  KymoDial9Lanes *lanes = get_lanes (self);
+  const KymoTimelineRow *row;
+  KymoTime cpu, active;
+  double ry;
+  guint r;
+  g_autofree char *name = NULL;
+  g_autofree char *cpu_text = NULL;
+  g_autofree char *active_text = NULL;
+  GString *text;
+
+  if (lanes == NULL || y < KYMO_TIMELINE_RULER_HEIGHT)
+    return NULL;
+  ry = y - KYMO_TIMELINE_RULER_HEIGHT + floor (gtk_adjustment_get_value (self->vadjustment));
+  r = kymo_timeline_layout_find_row (self->layout, (int) floor (ry));
+  if (r >= kymo_timeline_layout_get_n_rows (self->layout))
+    return NULL;
+  row = kymo_timeline_layout_get_row (self->layout, r);
+  ry -= row->y;
+  if (!kymo_dial9_lanes_get_cpu_total (lanes, row->track, &cpu, &active) || active <= 0)
+    return NULL;
+  name = g_markup_escape_text (kymo_track_get_name (kymo_trace_get_track (kymo_session_get_trace (self->session),
+                                                                            row->track)), -1);
+  text = g_string_new (NULL);
+  if (ry < row->title_height)
+    {
+      cpu_text = kymo_timeline_format_duration (cpu);
+      active_text = kymo_timeline_format_duration (active);
+      g_string_append_printf (text, "<b>%s</b>\n", name);
+      /* Translators: a Tokio worker's CPU time over the time it was not
+       * parked; the %s are durations */
+      g_string_append_printf (text, _("On CPU %.0f %% of its active time (%s of %s)"),
+                              100.0 * cpu / active, cpu_text, active_text);
+    }
+  else if (ry >= row->lanes_y - KYMO_TIMELINE_CPU_BAND && ry < row->lanes_y)
+    {
+      g_string_append_printf (text, "<b>%s</b>", name);
+      append_period_share (self, text, row->track, time_at (self, x));
+    }
+  if (text->len == 0 || strchr (text->str, '\n') == NULL)
+    {
+      g_string_free (text, TRUE);
+      return NULL;
+    }
+  return g_string_free (text, FALSE);
+}
+
 char *
 kymo_timeline_describe_at (KymoTimeline *self,
                            double        x,
@@ -352,7 +451,7 @@ kymo_timeline_describe_at (KymoTimeline *self,
   viewport_init (self, &viewport);
   if (!kymo_timeline_renderer_pick (self->renderer, self->session, self->layout, &viewport, x, y, &ref) ||
       !kymo_session_get_event_extent (self->session, &ref, &start, &end))
-    return NULL;
+    return describe_worker_at (self, x, y);
   track = kymo_trace_get_track (trace, ref.track);
   start_text = format_time (self, start);
   duration = kymo_timeline_format_duration (end - start);
@@ -374,6 +473,8 @@ kymo_timeline_describe_at (KymoTimeline *self,
           g_string_append_printf (text, _("Duration: %s"), duration);
         g_string_append_c (text, '\n');
         g_string_append_printf (text, _("Depth: %u"), kymo_track_get_span_depth (track, ref.index));
+        /* The middle: a parked span begins where a period ends. */
+        append_period_share (self, text, ref.track, start + (end - start) / 2);
         break;
       }
     case KYMO_EVENT_KIND_INSTANT:
@@ -838,6 +939,17 @@ kymo_timeline_constructed (GObject *object)
                                                pango_font_description_get_family (font));
   self->layout = kymo_timeline_layout_new (self->session);
   g_signal_group_set_target (self->session_signals, self->session);
+  if (kymo_dial9_analysis_applies (self->session))
+    {
+      /* Shares and wakes come from the analysis thread; the lanes draw
+       * without them until then. */
+      self->dial9 = kymo_dial9_analysis_get (self->session);
+      g_signal_connect_object (self->dial9, "notify::ready", G_CALLBACK (on_lanes_ready), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->dial9, "notify::selected-task", G_CALLBACK (on_selected_task), self,
+                               G_CONNECT_SWAPPED);
+      on_lanes_ready (self);
+      on_selected_task (self);
+    }
   update_history_actions (self);
   update_theme (self);
 }

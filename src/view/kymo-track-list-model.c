@@ -109,6 +109,9 @@ append_subtree (KymoTrackListModel *self,
       self->listed[id] = TRUE;
       g_array_append_val (entries, entry);
     }
+  /* As the timeline: a collapsed group keeps its row, its tracks go. */
+  if (kymo_track_get_kind (track) == KYMO_TRACK_GROUP && kymo_session_get_group_collapsed (self->session, id))
+    return;
   children = kymo_track_get_children (track, &n_children);
   for (guint i = 0; i < n_children; i++)
     append_subtree (self, entries, children[i], indent + 1, shown);

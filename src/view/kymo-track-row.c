@@ -7,7 +7,10 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "kymo-track-row.h"
+#include "dial9/kymo-dial9-analysis.h"
 
 struct _KymoTrackRow
 {
@@ -17,6 +20,7 @@ struct _KymoTrackRow
   guint        indent;
   gboolean     visible;
   gboolean     pinned;
+  gboolean     collapsed;
 };
 
 G_DEFINE_FINAL_TYPE (KymoTrackRow, kymo_track_row, G_TYPE_OBJECT)
@@ -30,6 +34,8 @@ enum {
   PROP_INDENT,
   PROP_VISIBLE,
   PROP_PINNED,
+  PROP_IS_GROUP,
+  PROP_COLLAPSED,
   N_PROPS
 };
 
@@ -81,6 +87,12 @@ kymo_track_row_get_property (GObject    *object,
     case PROP_PINNED:
       g_value_set_boolean (value, self->pinned);
       break;
+    case PROP_IS_GROUP:
+      g_value_set_boolean (value, kymo_track_row_get_is_group (self));
+      break;
+    case PROP_COLLAPSED:
+      g_value_set_boolean (value, self->collapsed);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -101,6 +113,9 @@ kymo_track_row_set_property (GObject      *object,
       break;
     case PROP_PINNED:
       kymo_track_row_set_pinned (self, g_value_get_boolean (value));
+      break;
+    case PROP_COLLAPSED:
+      kymo_track_row_set_collapsed (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -137,6 +152,12 @@ kymo_track_row_class_init (KymoTrackRowClass *klass)
   properties[PROP_PINNED] =
     g_param_spec_boolean ("pinned", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_IS_GROUP] =
+    g_param_spec_boolean ("is-group", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_COLLAPSED] =
+    g_param_spec_boolean ("collapsed", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -160,6 +181,7 @@ kymo_track_row_new (KymoSession *session,
   self->indent = indent;
   self->visible = kymo_session_get_track_visible (session, track);
   self->pinned = kymo_session_get_track_pinned (session, track);
+  self->collapsed = kymo_track_row_get_is_group (self) && kymo_session_get_group_collapsed (session, track);
   return self;
 }
 
@@ -231,11 +253,51 @@ kymo_track_row_set_pinned (KymoTrackRow *self,
   kymo_track_row_sync (self);
 }
 
+char *
+kymo_track_row_dup_tooltip (KymoTrackRow *self)
+{
+  const char *name = kymo_track_row_get_name (self);
+  KymoDial9Lanes *lanes = NULL;
+  KymoTime cpu, active;
+
+  if (kymo_dial9_analysis_applies (self->session))
+    lanes = kymo_dial9_analysis_get_lanes (kymo_dial9_analysis_get (self->session));
+  if (lanes == NULL || !kymo_dial9_lanes_get_cpu_total (lanes, self->track, &cpu, &active) || active <= 0)
+    return g_strdup (name);
+  /* Translators: a Tokio worker's CPU time over the time it was not parked */
+  return g_strdup_printf (_("%s\nOn CPU %.0f %% of its active time"), name, 100.0 * cpu / active);
+}
+
+gboolean
+kymo_track_row_get_is_group (KymoTrackRow *self)
+{
+  return kymo_track_get_kind (get_track (self)) == KYMO_TRACK_GROUP;
+}
+
+gboolean
+kymo_track_row_get_collapsed (KymoTrackRow *self)
+{
+  return self->collapsed;
+}
+
+/* Only a group collapses: its tracks leave the list and the timeline. */
+void
+kymo_track_row_set_collapsed (KymoTrackRow *self,
+                              gboolean      collapsed)
+{
+  if (!kymo_track_row_get_is_group (self))
+    return;
+  kymo_session_set_group_collapsed (self->session, self->track, collapsed);
+  kymo_track_row_sync (self);
+}
+
 void
 kymo_track_row_sync (KymoTrackRow *self)
 {
   gboolean visible = kymo_session_get_track_visible (self->session, self->track);
   gboolean pinned = kymo_session_get_track_pinned (self->session, self->track);
+  gboolean collapsed = kymo_track_row_get_is_group (self) &&
+                       kymo_session_get_group_collapsed (self->session, self->track);
 
   if (visible != self->visible)
     {
@@ -246,5 +308,10 @@ kymo_track_row_sync (KymoTrackRow *self)
     {
       self->pinned = pinned;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PINNED]);
+    }
+  if (collapsed != self->collapsed)
+    {
+      self->collapsed = collapsed;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLLAPSED]);
     }
 }

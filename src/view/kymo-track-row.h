@@ -29,6 +29,12 @@ void          kymo_track_row_set_visible  (KymoTrackRow *self,
 gboolean      kymo_track_row_get_pinned   (KymoTrackRow *self);
 void          kymo_track_row_set_pinned   (KymoTrackRow *self,
                                            gboolean      pinned);
+/* The name, and for a Tokio worker its on-CPU share once known. */
+char         *kymo_track_row_dup_tooltip   (KymoTrackRow *self);
+gboolean      kymo_track_row_get_is_group  (KymoTrackRow *self);
+gboolean      kymo_track_row_get_collapsed (KymoTrackRow *self);
+void          kymo_track_row_set_collapsed (KymoTrackRow *self,
+                                            gboolean      collapsed);
 /* Re-reads the session's state and notifies what changed. */
 void          kymo_track_row_sync         (KymoTrackRow *self);
 

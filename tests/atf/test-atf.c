@@ -11,6 +11,7 @@
 #include "kymo-test-utils.h"
 #include "atf/kymo-atf.h"
 #include "atf/kymo-atf-builder.h"
+#include "kymo-test-atf-session.h"
 
 #define MAIN_ID   G_GUINT64_CONSTANT (0x0000000100000001)
 #define WORK_ID   G_GUINT64_CONSTANT (0x0000000100000002)
@@ -557,8 +558,8 @@ test_unbalanced (void)
 
 /* Threads matched side by side: those with nothing left open are finished
  * on the worker right away, the rest once the end of the trace is known.
- * Both must see the same trace end and keep their warnings; chunks given
- * back by one thread are reused by the next. */
+ * Both must see the same trace end and keep their warnings; a depth holds
+ * more spans than the decoder's counting pass sees in one block. */
 static void
 test_parallel_finish (void)
 {
@@ -619,6 +620,106 @@ test_parallel_finish (void)
       stray_warnings++;
   g_assert_cmpuint (stray_warnings, ==, 1);
   session_clear (&s);
+}
+
+/* Two processes, one named by its manifest and one not, each with
+ * exceptions, and a thread cut short (its open calls end at the trace's
+ * end, which another thread sets): the threads of a session are decoded
+ * side by side and joined in order, so what the user is shown does not
+ * depend on how many threads the load uses, nor which decoded what. */
+static void
+test_processes_any_thread_count (void)
+{
+  g_autofree char *root = g_dir_make_tmp ("kymo-atf-test-XXXXXX", NULL);
+  g_autofree char *named = g_build_filename (root, "pid_1", NULL);
+  g_autofree char *unnamed = g_build_filename (root, "pid_2", NULL);
+  g_autofree char *cut = g_build_filename (unnamed, "thread_1", "index.atf", NULL);
+  KymoTestAtfShape shape = { .n_threads = 3, .events_per_thread = 6000, .symbols = TRUE,
+                             .max_depth = 12, .n_functions = 150, .exception_every = 97 };
+  static const guint thread_counts[] = { 1, 2, 7 };
+  g_autofree char *first = NULL;
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  kymo_test_write_atf_session (named, &shape);
+  shape.symbols = FALSE;
+  shape.n_threads = 2;
+  kymo_test_write_atf_session (unnamed, &shape);
+  /* The footer and the last records gone, as when the writer crashed. */
+  g_assert_true (g_file_get_contents (cut, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (cut, contents, (gssize) (len - 64 - 32 * 333), NULL));
+
+  for (guint i = 0; i < G_N_ELEMENTS (thread_counts); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KymoTrace) trace = NULL;
+      g_autofree char *fingerprint = NULL;
+      guint incomplete = 0;
+      KymoTime start, end;
+
+      kymo_test_set_threads (thread_counts[i]);
+      trace = kymo_test_load_path (root, "atf", &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (trace);
+      fingerprint = kymo_test_fingerprint (trace, error);
+      if (first == NULL)
+        first = g_steal_pointer (&fingerprint);
+      else
+        g_assert_cmpstr (fingerprint, ==, first);
+
+      kymo_trace_get_time_range (trace, &start, &end);
+      for (guint t = 0; t < kymo_trace_get_n_tracks (trace); t++)
+        {
+          gsize n;
+          const KymoSpan *spans = kymo_track_get_spans (kymo_trace_get_track (trace, t), &n);
+
+          for (gsize j = 0; j < n; j++)
+            if (kymo_span_flags (&spans[j]) & KYMO_EVENT_INCOMPLETE)
+              {
+                g_assert_cmpint (spans[j].end, ==, end);
+                incomplete++;
+              }
+        }
+      g_assert_cmpuint (incomplete, >, 0);
+    }
+  kymo_test_set_threads (0);
+  remove_tree (root);
+}
+
+static void
+cancel_on_progress (double      fraction,
+                    const char *message,
+                    gpointer    user_data)
+{
+  if (g_strcmp0 (message, "Reading calls") == 0)
+    g_cancellable_cancel (user_data);
+}
+
+/* Cancelled while its threads are being matched, whichever thread notices
+ * it first, a load stops with the cancel error and no trace. */
+static void
+test_cancel_while_matching (void)
+{
+  g_autofree char *root = g_dir_make_tmp ("kymo-atf-test-XXXXXX", NULL);
+  g_autofree char *pid_dir = g_build_filename (root, "pid_3", NULL);
+  KymoTestAtfShape shape = { .n_threads = 4, .events_per_thread = 300000, .max_depth = 12, .n_functions = 100 };
+  static const guint thread_counts[] = { 1, 2, 7 };
+
+  kymo_test_write_atf_session (pid_dir, &shape);
+  for (guint i = 0; i < G_N_ELEMENTS (thread_counts); i++)
+    {
+      KymoLoadOptions options = { .threads = thread_counts[i] };
+      g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+      g_autoptr(KymoInput) input = kymo_input_new_for_path (root, NULL);
+      g_autoptr(KymoTrace) trace = NULL;
+      g_autoptr(GError) error = NULL;
+
+      g_assert_nonnull (input);
+      trace = kymo_load_sync (input, &options, cancel_on_progress, cancellable, cancellable, &error);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_null (trace);
+    }
+  remove_tree (root);
 }
 
 /* The real writer's pattern: index-lane records, then detail-lane copies
@@ -757,6 +858,8 @@ main (int   argc,
   g_test_add_func ("/atf/manifest-missing", test_manifest_missing);
   g_test_add_func ("/atf/manifest-bad-json", test_manifest_bad_json);
   g_test_add_func ("/atf/symbols-missing", test_symbols_missing);
+  g_test_add_func ("/atf/processes-any-thread-count", test_processes_any_thread_count);
+  g_test_add_func ("/atf/cancel-while-matching", test_cancel_while_matching);
   g_test_add_func ("/atf/spec-payload-arm64", test_spec_payload_arm64);
   g_test_add_func ("/atf/unbalanced", test_unbalanced);
   g_test_add_func ("/atf/parallel-finish", test_parallel_finish);

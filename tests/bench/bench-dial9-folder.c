@@ -201,6 +201,7 @@ main (void)
   g_autofree double *loads = g_new (double, runs);
   g_autofree double *analyses = g_new (double, runs);
   g_autofree double *task_parts = g_new (double, runs);
+  g_autofree double *lanes_parts = g_new (double, runs);
   guint64 gz_bytes = 0, raw_bytes = 0;
   guint32 rng = 12345;
   double load_s, analysis_s, zcat_s, cksum_s;
@@ -245,9 +246,8 @@ main (void)
       g_autoptr(KymoInput) input = kymo_input_new_for_path (dir, &error);
       g_autoptr(KymoTrace) trace = NULL;
       g_autoptr(KymoDial9Tasks) tasks = NULL;
-      g_autoptr(KymoDial9Pois) pois = NULL;
-      KymoPoiThresholds t = { KYMO_POI_DEFAULT_LONG_POLL_NS, KYMO_POI_DEFAULT_WAKE_DELAY_NS,
-                              KYMO_POI_DEFAULT_SCHED_DELAY_NS };
+      g_autoptr(KymoDial9Tasks) table = NULL;
+      KymoPoiThresholds t;
       gint64 t0;
 
       g_assert_no_error (error);
@@ -257,13 +257,22 @@ main (void)
       g_assert_no_error (error);
       g_assert_null (kymo_trace_get_stop_error (trace));
 
+      /* The app's pass (tasks and points), then the table's alone, as
+       * `kymo-cli tasks` makes it. */
+      kymo_poi_thresholds_init_default (&t);
       t0 = g_get_monotonic_time ();
-      tasks = kymo_dial9_tasks_new (trace);
-      task_parts[r] = (g_get_monotonic_time () - t0) / 1e6;
-      pois = kymo_dial9_pois_new (tasks, &t);
+      tasks = kymo_dial9_tasks_new (trace, &t);
       analyses[r] = (g_get_monotonic_time () - t0) / 1e6;
+      t0 = g_get_monotonic_time ();
+      table = kymo_dial9_tasks_new (trace, NULL);
+      task_parts[r] = (g_get_monotonic_time () - t0) / 1e6;
       kymo_dial9_tasks_get_rows (tasks, &n_rows);
-      kymo_dial9_pois_get_worst (pois, &n_pois);
+      n_pois = kymo_dial9_tasks_get_n_pois (tasks);
+
+      /* The workers' lanes (on-CPU shares, CPU samples), on the same thread. */
+      t0 = g_get_monotonic_time ();
+      kymo_dial9_lanes_unref (kymo_dial9_lanes_new (trace));
+      lanes_parts[r] = (g_get_monotonic_time () - t0) / 1e6;
     }
   load_s = kymo_bench_median (loads, runs);
   analysis_s = kymo_bench_median (analyses, runs);
@@ -276,8 +285,10 @@ main (void)
           raw_bytes / 1e6 / load_s, load_s / zcat_s, load_s / cksum_s);
   printf ("zcat > /dev/null: %.3f s\n", zcat_s);
   printf ("cksum (gzip):    %.3f s\n", cksum_s);
-  printf ("tasks + POIs:    %.3f s  (%.1f%% of load; tasks alone %.1f%%)\n", analysis_s, 100 * analysis_s / load_s,
+  printf ("tasks + POIs:    %.3f s  (%.1f%% of load; the tasks table alone %.1f%%)\n", analysis_s, 100 * analysis_s / load_s,
           100 * kymo_bench_median (task_parts, runs) / load_s);
+  printf ("worker lanes:    %.3f s  (%.1f%% of load)\n", kymo_bench_median (lanes_parts, runs),
+          100 * kymo_bench_median (lanes_parts, runs) / load_s);
 
   if (!keep)
     {

@@ -114,16 +114,28 @@ load (GByteArray *b)
   return trace;
 }
 
+static const KymoSpan *
+span_of (KymoTrace              *trace,
+         const KymoDial9PollRef *poll)
+{
+  gsize n;
+  const KymoSpan *spans = kymo_track_get_spans (kymo_trace_get_track (trace, poll->track), &n);
+
+  g_assert_cmpuint (poll->span, <, n);
+  return &spans[poll->span];
+}
+
 static void
 test_tasks (void)
 {
   g_autoptr(GByteArray) b = scenario ();
   g_autoptr(KymoTrace) trace = load (b);
-  g_autoptr(KymoDial9Tasks) tasks = kymo_dial9_tasks_new (trace);
+  g_autoptr(KymoDial9Tasks) tasks = kymo_dial9_tasks_new (trace, NULL);
   const KymoDial9Task *rows;
-  const KymoDial9Wake *wakes;
-  const guint32 *polls;
-  gsize n;
+  const KymoDial9PollRef *polls;
+  const KymoRecord *records;
+  const guint32 *wakes;
+  gsize n, n_records;
 
   rows = kymo_dial9_tasks_get_rows (tasks, &n);
   g_assert_cmpuint (n, ==, 2);
@@ -149,33 +161,109 @@ test_tasks (void)
   g_assert_cmpuint (rows[1].wakes, ==, 2);
   g_assert_false (rows[1].instrumented);
 
-  /* Its polls, for the highlight, and who woke it */
+  /* Its polls, for the highlight: spans of the worker, in start order */
+  g_assert_cmpuint (kymo_dial9_tasks_get_n_polls (tasks), ==, 3);
   polls = kymo_dial9_tasks_get_polls_of (tasks, 0, &n);
   g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpint (span_of (trace, &polls[0])->start, ==, 1001000);
+  g_assert_cmpint (span_of (trace, &polls[0])->end, ==, 3501000);
+  g_assert_cmpint (span_of (trace, &polls[1])->start, ==, 3650600);
   {
-    gsize n_all;
-    const KymoDial9Poll *all = kymo_dial9_tasks_get_polls (tasks, &n_all);
     g_autoptr(KymoEventSet) set = kymo_dial9_tasks_dup_polls_set (tasks, 0);
 
-    g_assert_cmpuint (n_all, ==, 3);
-    g_assert_cmpint (all[polls[0]].start, ==, 1001000);
-    g_assert_cmpint (all[polls[1]].start, ==, 3650600);
     g_assert_cmpuint (kymo_event_set_get_n_events (set), ==, 2);
-    g_assert_true (kymo_event_set_contains_span (set, all[polls[0]].track, all[polls[0]].span));
-    g_assert_true (kymo_dial9_tasks_find_poll (tasks, all[polls[1]].track, all[polls[1]].span) == &all[polls[1]]);
+    g_assert_true (kymo_event_set_contains_span (set, polls[0].track, polls[0].span));
+    g_assert_true (kymo_event_set_contains_span (set, polls[1].track, polls[1].span));
   }
+  g_assert_cmpuint (kymo_dial9_tasks_find_poll (tasks, polls[1].track, polls[1].span), ==, 0);
+  polls = kymo_dial9_tasks_get_polls_of (tasks, 1, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpint (span_of (trace, &polls[0])->start, ==, 3650000);
+  g_assert_cmpuint (kymo_dial9_tasks_find_poll (tasks, polls[0].track, polls[0].span), ==, 1);
+  /* worker 1's park (1000500–1002100) is no poll */
+  g_assert_cmpuint (polls[0].span, >, 0);
+  g_assert_cmpint (span_of (trace, &(KymoDial9PollRef) { polls[0].track, 0 })->start, ==, 1000500);
+  g_assert_cmpuint (kymo_dial9_tasks_find_poll (tasks, polls[0].track, 0), ==, KYMO_DIAL9_NO_ROW);
+
   /* With its wakes: task 2 was woken twice, both wakes have an instant */
   {
     g_autoptr(KymoEventSet) set = kymo_dial9_tasks_dup_task_set (tasks, 1);
     g_assert_cmpuint (kymo_event_set_get_n_events (set), ==, 1 + 2);
   }
+  /* Who woke it: task 1 before its first poll, then no task */
+  records = kymo_records_get_all (kymo_trace_get_records (trace), &n_records);
   wakes = kymo_dial9_tasks_get_wakes_of (tasks, 1, &n);
   g_assert_cmpuint (n, ==, 2);
-  g_assert_cmpint (wakes[0].ts, ==, 1002000);
-  g_assert_cmpuint (wakes[0].waker_id, ==, 1);
-  g_assert_cmpuint (wakes[0].waker, ==, 0);
-  g_assert_cmpuint (wakes[1].waker_id, ==, 0);
-  g_assert_cmpuint (wakes[1].waker, ==, G_MAXUINT32);
+  g_assert_cmpint (records[wakes[0]].ts, ==, 1002000);
+  g_assert_cmpuint (records[wakes[0]].key, ==, 2);
+  g_assert_cmpuint (records[wakes[0]].value, ==, 1);
+  g_assert_cmpuint (kymo_dial9_tasks_find_task (tasks, records[wakes[0]].value), ==, 0);
+  g_assert_cmpint (records[wakes[1]].ts, ==, 3660000);
+  g_assert_cmpuint (records[wakes[1]].value, ==, 0);
+  g_assert_cmpuint (kymo_dial9_tasks_find_task (tasks, 0), ==, KYMO_DIAL9_NO_ROW);
+  wakes = kymo_dial9_tasks_get_wakes_of (tasks, 0, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpint (records[wakes[0]].ts, ==, 3650200);
+  g_assert_cmpuint (records[wakes[0]].value, ==, 2);
+}
+
+/* Batches out of time order, as rotated files and per-thread flushes
+ * give: each poll still meets its own span, and a task's polls come in
+ * start order. Task 5 is polled at 10 and 12 ms (first batch), then at 1
+ * and 3 ms on the same worker (second batch, with task 6 at 2 ms); a
+ * third batch repeats the 1 ms poll's time exactly on worker 1. */
+static void
+test_tasks_out_of_order (void)
+{
+  Writer w = { g_byte_array_new (), 0 };
+  g_autoptr(GByteArray) b = w.b;
+  g_autoptr(KymoTrace) trace = NULL;
+  g_autoptr(KymoDial9Tasks) tasks = NULL;
+  const KymoDial9Task *rows;
+  const KymoDial9PollRef *polls;
+  gsize n;
+
+  schemas (&w);
+  poll (&w, 0, 5, 1, 10000000, 10500000);
+  poll (&w, 0, 5, 1, 12000000, 12000300);
+  schemas (&w);
+  poll (&w, 0, 5, 1, 1000000, 1000700);
+  poll (&w, 0, 6, 2, 2000000, 2000010);
+  poll (&w, 0, 5, 1, 3000000, 3000100);
+  schemas (&w);
+  poll (&w, 1, 5, 1, 1000000, 1000020);
+  trace = load (b);
+  tasks = kymo_dial9_tasks_new (trace, NULL);
+
+  rows = kymo_dial9_tasks_get_rows (tasks, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (rows[0].task_id, ==, 5);
+  g_assert_cmpuint (rows[0].polls, ==, 5);
+  g_assert_cmpint (rows[0].poll_total, ==, 500000 + 300 + 700 + 100 + 20);
+  g_assert_cmpint (rows[0].poll_max, ==, 500000);
+  g_assert_cmpuint (rows[1].task_id, ==, 6);
+  g_assert_cmpuint (rows[1].polls, ==, 1);
+  g_assert_cmpint (rows[1].poll_total, ==, 10);
+
+  polls = kymo_dial9_tasks_get_polls_of (tasks, 0, &n);
+  g_assert_cmpuint (n, ==, 5);
+  {
+    /* by track, then start */
+    static const KymoTime starts[] = { 1000000, 3000000, 10000000, 12000000, 1000000 };
+    static const KymoTime ends[] = { 1000700, 3000100, 10500000, 12000300, 1000020 };
+
+    for (gsize i = 0; i < n; i++)
+      {
+        g_assert_cmpint (span_of (trace, &polls[i])->start, ==, starts[i]);
+        g_assert_cmpint (span_of (trace, &polls[i])->end, ==, ends[i]);
+        g_assert_cmpuint (kymo_dial9_tasks_find_poll (tasks, polls[i].track, polls[i].span), ==, 0);
+      }
+    g_assert_cmpuint (polls[0].track, ==, polls[3].track);
+    g_assert_cmpuint (polls[4].track, !=, polls[0].track);
+  }
+  polls = kymo_dial9_tasks_get_polls_of (tasks, 1, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpint (span_of (trace, &polls[0])->start, ==, 2000000);
 }
 
 /* Parks and unparks with a CPU time give "cpu" records on the worker's
@@ -263,22 +351,33 @@ typedef struct {
   KymoTime    start;
   KymoTime    end;
   KymoTime    severity;
+  KymoTime    span_start;
 } WantPoi;
 
 static void
-check_pois (const KymoPoi *pois,
-            gsize          n,
-            const WantPoi *want,
-            gsize          n_want)
+check_pois (KymoDial9Tasks *tasks,
+            KymoPoiOrder    order,
+            const WantPoi  *want,
+            gsize           n_want)
 {
-  g_assert_cmpuint (n, ==, n_want);
-  for (gsize i = 0; i < n; i++)
+  KymoTrace *trace = kymo_dial9_tasks_get_trace (tasks);
+
+  g_assert_cmpuint (kymo_dial9_tasks_get_n_pois (tasks), ==, n_want);
+  for (gsize i = 0; i < n_want; i++)
     {
-      g_assert_cmpint (pois[i].kind, ==, want[i].kind);
-      g_assert_cmpint (pois[i].start, ==, want[i].start);
-      g_assert_cmpint (pois[i].end, ==, want[i].end);
-      g_assert_cmpint (pois[i].severity, ==, want[i].severity);
-      g_assert_cmpuint (pois[i].span, !=, G_MAXUINT32);
+      const KymoPoi *poi = kymo_dial9_tasks_get_poi (tasks, order, i);
+      const KymoSpan *span;
+      gsize n_spans;
+
+      g_assert_cmpint (poi->kind, ==, want[i].kind);
+      g_assert_cmpint (poi->start, ==, want[i].start);
+      g_assert_cmpint (poi->end, ==, want[i].end);
+      g_assert_cmpint (poi->severity, ==, want[i].severity);
+      /* the event it selects: the poll, or the park the delay ends */
+      g_assert_cmpuint (poi->track, <, kymo_trace_get_n_tracks (trace));
+      span = kymo_track_get_spans (kymo_trace_get_track (trace, poi->track), &n_spans);
+      g_assert_cmpuint (poi->span, <, n_spans);
+      g_assert_cmpint (span[poi->span].start, ==, want[i].span_start);
     }
 }
 
@@ -287,43 +386,86 @@ test_pois (void)
 {
   g_autoptr(GByteArray) b = scenario ();
   g_autoptr(KymoTrace) trace = load (b);
-  g_autoptr(KymoDial9Tasks) tasks = kymo_dial9_tasks_new (trace);
-  KymoPoiThresholds t = { KYMO_POI_DEFAULT_LONG_POLL_NS, KYMO_POI_DEFAULT_WAKE_DELAY_NS,
-                          KYMO_POI_DEFAULT_SCHED_DELAY_NS };
-  g_autoptr(KymoDial9Pois) pois = kymo_dial9_pois_new (tasks, &t);
+  KymoPoiThresholds t;
+  g_autoptr(KymoDial9Tasks) tasks = NULL;
+  /* The wake's delay selects task 2's poll, the kernel's the park of
+   * worker 1 it ended. */
   static const WantPoi worst[] = {
-    { KYMO_POI_WAKE_DELAY, 1002000, 3650000, 2648000 },
-    { KYMO_POI_LONG_POLL, 1001000, 3501000, 2500000 },
-    { KYMO_POI_CPU_SAMPLES, 1001000, 3501000, 2500000 },
-    { KYMO_POI_SCHED_DELAY, 702100, 1002100, 300000 },
-    { KYMO_POI_UNINSTRUMENTED, 3650000, 3650500, 500 },
+    { KYMO_POI_WAKE_DELAY, 1002000, 3650000, 2648000, 3650000 },
+    { KYMO_POI_LONG_POLL, 1001000, 3501000, 2500000, 1001000 },
+    { KYMO_POI_CPU_SAMPLES, 1001000, 3501000, 2500000, 1001000 },
+    { KYMO_POI_SCHED_DELAY, 702100, 1002100, 300000, 1000500 },
+    { KYMO_POI_UNINSTRUMENTED, 3650000, 3650500, 500, 3650000 },
   };
   static const WantPoi timed[] = {
-    { KYMO_POI_SCHED_DELAY, 702100, 1002100, 300000 },
-    { KYMO_POI_LONG_POLL, 1001000, 3501000, 2500000 },
-    { KYMO_POI_CPU_SAMPLES, 1001000, 3501000, 2500000 },
-    { KYMO_POI_WAKE_DELAY, 1002000, 3650000, 2648000 },
-    { KYMO_POI_UNINSTRUMENTED, 3650000, 3650500, 500 },
+    { KYMO_POI_SCHED_DELAY, 702100, 1002100, 300000, 1000500 },
+    { KYMO_POI_LONG_POLL, 1001000, 3501000, 2500000, 1001000 },
+    { KYMO_POI_CPU_SAMPLES, 1001000, 3501000, 2500000, 1001000 },
+    { KYMO_POI_WAKE_DELAY, 1002000, 3650000, 2648000, 3650000 },
+    { KYMO_POI_UNINSTRUMENTED, 3650000, 3650500, 500, 3650000 },
   };
-  const KymoPoi *list;
-  gsize n;
 
-  list = kymo_dial9_pois_get_worst (pois, &n);
-  check_pois (list, n, worst, G_N_ELEMENTS (worst));
-  g_assert_cmpuint (list[2].count, ==, 1);
-  list = kymo_dial9_pois_get_timed (pois, &n);
-  check_pois (list, n, timed, G_N_ELEMENTS (timed));
+  kymo_poi_thresholds_init_default (&t);
+  tasks = kymo_dial9_tasks_new (trace, &t);
+  check_pois (tasks, KYMO_POI_WORST_FIRST, worst, G_N_ELEMENTS (worst));
+  g_assert_cmpuint (kymo_dial9_tasks_get_poi (tasks, KYMO_POI_WORST_FIRST, 2)->count, ==, 1);
+  check_pois (tasks, KYMO_POI_TIME_ORDER, timed, G_N_ELEMENTS (timed));
+
+  /* Without thresholds, no points (the tasks are the same) */
+  {
+    g_autoptr(KymoDial9Tasks) none = kymo_dial9_tasks_new (trace, NULL);
+    gsize n_rows;
+
+    g_assert_cmpuint (kymo_dial9_tasks_get_n_pois (none), ==, 0);
+    kymo_dial9_tasks_get_rows (none, &n_rows);
+    g_assert_cmpuint (n_rows, ==, 2);
+  }
 
   /* Thresholds move what counts: nothing here is longer than 10 ms */
   {
     KymoPoiThresholds high = { 10000000, 10000000, 10000000 };
-    g_autoptr(KymoDial9Pois) few = kymo_dial9_pois_new (tasks, &high);
+    g_autoptr(KymoDial9Tasks) few = kymo_dial9_tasks_new (trace, &high);
 
-    list = kymo_dial9_pois_get_worst (few, &n);
-    g_assert_cmpuint (n, ==, 2);
-    g_assert_cmpint (list[0].kind, ==, KYMO_POI_CPU_SAMPLES);
-    g_assert_cmpint (list[1].kind, ==, KYMO_POI_UNINSTRUMENTED);
+    g_assert_cmpuint (kymo_dial9_tasks_get_n_pois (few), ==, 2);
+    g_assert_cmpint (kymo_dial9_tasks_get_poi (few, KYMO_POI_WORST_FIRST, 0)->kind, ==, KYMO_POI_CPU_SAMPLES);
+    g_assert_cmpint (kymo_dial9_tasks_get_poi (few, KYMO_POI_WORST_FIRST, 1)->kind, ==, KYMO_POI_UNINSTRUMENTED);
   }
+}
+
+/* Every prefix of the scenario (a file cut anywhere): whatever loads is
+ * analysed without a crash, and never finds more than the whole file has. */
+static void
+test_truncated (void)
+{
+  g_autoptr(GByteArray) b = scenario ();
+  KymoPoiThresholds t;
+
+  kymo_poi_thresholds_init_default (&t);
+  for (gsize len = 0; len <= b->len; len++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KymoTrace) trace = kymo_test_load_bytes (b->data, len, "dial9", &error);
+      g_autoptr(KymoDial9Tasks) tasks = NULL;
+      const KymoDial9Task *rows;
+      gsize n_rows;
+
+      if (trace == NULL)
+        continue;
+      tasks = kymo_dial9_tasks_new (trace, &t);
+      rows = kymo_dial9_tasks_get_rows (tasks, &n_rows);
+      g_assert_cmpuint (n_rows, <=, 2);
+      g_assert_cmpuint (kymo_dial9_tasks_get_n_polls (tasks), <=, 3);
+      g_assert_cmpuint (kymo_dial9_tasks_get_n_pois (tasks), <=, 5);
+      for (gsize r = 0; r < n_rows; r++)
+        {
+          gsize n;
+
+          kymo_dial9_tasks_get_polls_of (tasks, r, &n);
+          g_assert_cmpuint (n, ==, rows[r].polls);
+          kymo_dial9_tasks_get_wakes_of (tasks, r, &n);
+          g_assert_cmpuint (n, ==, rows[r].wakes);
+        }
+    }
 }
 
 /* A clock sync says trace time 1000 is 1700000000.123456789 s after the
@@ -371,9 +513,11 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/dial9-analysis/tasks", test_tasks);
+  g_test_add_func ("/dial9-analysis/tasks-out-of-order", test_tasks_out_of_order);
   g_test_add_func ("/dial9-analysis/tasks-cli", test_tasks_cli);
   g_test_add_func ("/dial9-analysis/cpu-records", test_cpu_records);
   g_test_add_func ("/dial9-analysis/pois", test_pois);
+  g_test_add_func ("/dial9-analysis/truncated", test_truncated);
   g_test_add_func ("/dial9-analysis/absolute-time", test_absolute_time);
   return g_test_run ();
 }

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <glib/gstdio.h>
 
@@ -106,6 +107,9 @@ folder_new (void)
   return f;
 }
 
+/* The threads option of dump_path() (0: as the loader decides). */
+static guint threads;
+
 static char *
 dump_path (const char *path,
            gboolean   *ok)
@@ -113,7 +117,7 @@ dump_path (const char *path,
   g_autoptr(GError) error = NULL;
   g_autoptr(KymoInput) input = kymo_input_new_for_path (path, &error);
   g_autoptr(KymoJsonWriter) writer = kymo_json_writer_new (NULL);
-  KymoLoadOptions options = { 0 };
+  KymoLoadOptions options = { .threads = threads };
 
   g_assert_no_error (error);
   *ok = kymo_dump_sync (input, &options, writer, NULL);
@@ -164,7 +168,7 @@ test_folder_order (void)
   g_assert_no_error (error);
   g_assert_cmpstr (kymo_trace_get_format (trace)->name, ==, "dial9");
   {
-    g_autoptr(KymoDial9Tasks) tasks = kymo_dial9_tasks_new (trace);
+    g_autoptr(KymoDial9Tasks) tasks = kymo_dial9_tasks_new (trace, NULL);
     gsize n;
 
     /* Three tasks per file: every file's polls are in */
@@ -199,7 +203,7 @@ test_folder_damage (void)
   g_assert_no_error (error);
   g_assert_null (kymo_trace_get_stop_error (trace));
 
-  tasks = kymo_dial9_tasks_new (trace);
+  tasks = kymo_dial9_tasks_new (trace, NULL);
   kymo_dial9_tasks_get_rows (tasks, &n);
   g_assert_cmpuint (n, ==, 9);
   /* The frame that was cut starts 1 + 2 + 3 + 1 bytes before the end */
@@ -235,6 +239,216 @@ test_folder_damage (void)
   }
 }
 
+
+/* A folder that dumps with a file skipped and two damaged: the first
+ * damage is the dump's error, the rest reach the caller as warnings, and
+ * the library itself writes nothing to standard error. */
+static Folder *
+warning_folder (GByteArray **s0)
+{
+  Folder *f = folder_new ();
+  g_autoptr(GByteArray) s1 = segment (1);
+  g_autoptr(GByteArray) s2 = segment (2);
+
+  *s0 = segment (0);
+  put (f, "trace.0", (*s0)->data, (*s0)->len);
+  put (f, "trace.1", s1->data, s1->len - 3);
+  put (f, "trace.2", s2->data, s2->len - 3);
+  put (f, "notes.txt", (const guint8 *) "not a trace", 11);
+  return f;
+}
+
+static void
+test_folder_dump_warnings (void)
+{
+  g_autoptr(GByteArray) s0 = NULL;
+  g_autoptr(Folder) f = warning_folder (&s0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KymoInput) input = kymo_input_new_for_path (f->dir, &error);
+  g_autoptr(KymoJsonWriter) writer = kymo_json_writer_new (NULL);
+  g_autoptr(GPtrArray) warnings = NULL;
+  KymoLoadOptions options = { 0 };
+  gboolean skip_named = FALSE, later_named = FALSE;
+  g_autofree char *first = NULL;
+
+  g_assert_no_error (error);
+  if (g_test_subprocess ())
+    {
+      /* The parent checks that this prints nothing. */
+      kymo_dump_sync_full (input, &options, writer, &warnings, NULL);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stderr ("");
+
+  g_assert_false (kymo_dump_sync_full (input, &options, writer, &warnings, &error));
+  g_assert_error (error, KYMO_LOAD_ERROR, KYMO_LOAD_ERROR_TRUNCATED);
+  g_assert_nonnull (strstr (error->message, "trace.1: offset"));
+  g_assert_nonnull (warnings);
+  for (guint i = 0; i < warnings->len; i++)
+    {
+      const char *w = g_ptr_array_index (warnings, i);
+
+      skip_named |= strstr (w, "notes.txt: not a dial9 trace, skipped") != NULL;
+      later_named |= strstr (w, "trace.2: offset") != NULL;
+    }
+  g_assert_true (skip_named);
+  g_assert_true (later_named);
+  /* Everything before the damage is still dumped: trace.0 whole first */
+  first = kymo_test_dump_bytes (s0->data, s0->len, "dial9", &skip_named, NULL);
+  g_assert_true (g_str_has_prefix (kymo_json_writer_get_string (writer), first));
+}
+
+/* kymo-cli says the warnings on standard error, keeps the dump on
+ * standard output and exits 1 for the damage (CLI.md); a folder without
+ * a dial9 file exits 2 naming it. */
+static void
+test_folder_cli (void)
+{
+  g_autoptr(GByteArray) s0 = NULL;
+  g_autoptr(Folder) f = warning_folder (&s0);
+  g_autoptr(Folder) clean = folder_new ();
+  g_autoptr(Folder) none = folder_new ();
+  g_autofree char *out = NULL, *err = NULL, *want = NULL;
+  g_autofree char *skipped = g_strdup_printf ("kymo-cli: %s/notes.txt: not a dial9 trace, skipped\n", f->dir);
+  gboolean ok;
+
+  {
+    const char *args[] = { "dump", f->dir, NULL };
+
+    g_assert_cmpint (kymo_test_run_cli (args, &out, &err), ==, 1);
+    g_assert_nonnull (strstr (err, skipped));
+    g_assert_nonnull (strstr (err, "trace.2: offset"));
+    g_assert_nonnull (strstr (err, "trace.1: offset"));
+    want = kymo_test_dump_bytes (s0->data, s0->len, "dial9", &ok, NULL);
+    g_assert_true (g_str_has_prefix (out, want));
+  }
+
+  /* Only a file skipped: the dump is whole, exit 0, the warning said */
+  put (clean, "trace.0", s0->data, s0->len);
+  put (clean, "README", (const guint8 *) "rotated traces", 14);
+  {
+    const char *args[] = { "dump", clean->dir, NULL };
+    g_autofree char *clean_out = NULL, *clean_err = NULL;
+    g_autofree char *readme = g_strdup_printf ("kymo-cli: %s/README: not a dial9 trace, skipped\n", clean->dir);
+
+    g_assert_cmpint (kymo_test_run_cli (args, &clean_out, &clean_err), ==, 0);
+    g_assert_cmpstr (clean_out, ==, want);
+    g_assert_cmpstr (clean_err, ==, readme);
+  }
+
+  put (none, "notes.txt", (const guint8 *) "not a trace", 11);
+  for (guint forced = 0; forced < 2; forced++)
+    {
+      const char *args[] = { forced ? "dump" : "info", forced ? "--format=dial9" : none->dir,
+                             forced ? none->dir : NULL, NULL };
+      g_autofree char *none_out = NULL, *none_err = NULL;
+
+      g_assert_cmpint (kymo_test_run_cli (args, &none_out, &none_err), ==, 2);
+      g_assert_nonnull (strstr (none_err, none->dir));
+    }
+}
+
+/* A file that cannot be read is a warning naming it; the others load. */
+static void
+test_folder_unreadable (void)
+{
+  g_autoptr(Folder) f = folder_new ();
+  g_autoptr(GByteArray) s0 = segment (0);
+  g_autoptr(GByteArray) s1 = segment (1);
+  g_autofree char *locked = g_build_filename (f->dir, "trace.1", NULL);
+  g_autoptr(KymoTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KymoDial9Tasks) tasks = NULL;
+  const KymoWarning *warnings;
+  gboolean named = FALSE;
+  gsize n;
+
+  put (f, "trace.0", s0->data, s0->len);
+  put (f, "trace.1", s1->data, s1->len);
+  g_chmod (locked, 0);
+  if (access (locked, R_OK) == 0)
+    {
+      g_test_skip ("permissions do not stop this user (root) from reading a file");
+      return;
+    }
+  trace = kymo_test_load_path (f->dir, NULL, &error);
+  g_assert_no_error (error);
+  tasks = kymo_dial9_tasks_new (trace, NULL);
+  kymo_dial9_tasks_get_rows (tasks, &n);
+  g_assert_cmpuint (n, ==, 3);
+  warnings = kymo_trace_get_warnings (trace, &n);
+  for (gsize i = 0; i < n; i++)
+    named |= strstr (warnings[i].message, "trace.1: cannot be read") != NULL;
+  g_assert_true (named);
+}
+
+/* The same folder, big enough for parts on several threads and with a
+ * gzip file zlib must take (two members): dump and model identical at
+ * 1, 2 and 7 threads. */
+static void
+test_folder_threads (void)
+{
+  g_autoptr(Folder) f = folder_new ();
+  g_autofree char *dump1 = NULL, *print1 = NULL;
+
+  for (guint i = 0; i < 24; i++)
+    {
+      g_autoptr(GByteArray) seg = segment (i);
+      g_autofree char *name = g_strdup_printf ("trace.%u%s", i, i % 3 == 0 ? ".gz" : "");
+
+      /* Enough records that the folder passes the parallel threshold */
+      for (guint k = 0; k < 4000; k++)
+        {
+          d9b_event (seg, (guint16) (i % 2), 100); d9b_varint (seg, i % 2); d9b_u8 (seg, 0);
+          d9b_varint (seg, i * 10 + k % 3); d9b_u32 (seg, 3);
+          d9b_event (seg, (guint16) (1 - i % 2), 50); d9b_varint (seg, i % 2);
+        }
+      if (i % 3 == 0)
+        {
+          g_autoptr(GByteArray) gz = gzip_bytes (seg->data, seg->len / 2);
+          g_autoptr(GByteArray) gz2 = gzip_bytes (seg->data + seg->len / 2, seg->len - seg->len / 2);
+
+          /* i == 9: two members, which libdeflate leaves to zlib */
+          if (i == 9)
+            g_byte_array_append (gz, gz2->data, gz2->len);
+          else
+            {
+              g_byte_array_unref (gz);
+              gz = gzip_bytes (seg->data, seg->len);
+            }
+          put (f, name, gz->data, gz->len);
+        }
+      else
+        put (f, name, seg->data, seg->len);
+    }
+  for (threads = 1; threads <= 7; threads += threads == 1 ? 1 : 5)
+    {
+      g_autoptr(KymoTrace) trace = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *dump = NULL, *print = NULL;
+      gboolean ok;
+
+      kymo_test_set_threads (threads);
+      dump = dump_path (f->dir, &ok);
+      g_assert_true (ok);
+      trace = kymo_test_load_path (f->dir, NULL, &error);
+      g_assert_no_error (error);
+      print = kymo_test_fingerprint (trace, NULL);
+      if (threads == 1)
+        {
+          dump1 = g_steal_pointer (&dump);
+          print1 = g_steal_pointer (&print);
+          continue;
+        }
+      g_assert_cmpstr (dump, ==, dump1);
+      g_assert_cmpstr (print, ==, print1);
+    }
+  kymo_test_set_threads (0);
+  threads = 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -243,5 +457,9 @@ main (int   argc,
 
   g_test_add_func ("/dial9-folder/order", test_folder_order);
   g_test_add_func ("/dial9-folder/damage", test_folder_damage);
+  g_test_add_func ("/dial9-folder/dump-warnings", test_folder_dump_warnings);
+  g_test_add_func ("/dial9-folder/cli", test_folder_cli);
+  g_test_add_func ("/dial9-folder/unreadable", test_folder_unreadable);
+  g_test_add_func ("/dial9-folder/threads", test_folder_threads);
   return g_test_run ();
 }

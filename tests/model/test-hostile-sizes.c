@@ -91,12 +91,39 @@ build_rtc (void)
   return rtcw_free_to_bytes (&w);
 }
 
+/* More than the MiB after which RTC used to reserve its sample arrays for
+ * the whole file at the rate read so far: zeros after it are padding, and
+ * must cost no more than what was decoded. */
+static GBytes *
+build_rtc_long (void)
+{
+  RtcWriter w;
+  guint clk, n;
+
+  rtcw_init (&w, 65536, 4096, FALSE);
+  clk = rtcw_stream (&w, "\"name\":\"clk\",\"clock\":true,\"format\":\"uint32le\",\"gain\":1e-6", 4);
+  n = rtcw_stream (&w, "\"name\":\"n\",\"clock\":\"clk\",\"format\":\"uint8\"", 1);
+  rtcw_start (&w);
+  for (guint32 i = 0; rtcw_pos (&w) < (2u << 20); i++)
+    {
+      guint32 t = GUINT32_TO_LE (i);
+      guint8 v = (guint8) i;
+
+      rtcw_write (&w, clk, &t, 4, FALSE);
+      for (guint j = 0; j < 8; j++)
+        rtcw_write (&w, n, &v, 1, FALSE);
+    }
+  rtcw_stop (&w);
+  return rtcw_free_to_bytes (&w);
+}
+
 static const Case cases[] = {
   { "dial9-header", "dial9", NULL, 0, build_dial9_header, NULL, EXPECT_REFUSED },
   { "dial9-gzip", "dial9", NULL, 0, build_dial9_gzip, NULL, EXPECT_REFUSED },
   { "dial9-sample", NULL, "dial9/2026-04-15-65026ee/demo-trace.bin", 4096, NULL, NULL, EXPECT_REFUSED },
   { "dial9-gzip-sample", NULL, "dial9/head-6342350/demo-trace.bin", 4096, NULL, NULL, EXPECT_REFUSED },
   { "rtc", "rtc", NULL, 0, build_rtc, NULL, EXPECT_CLEAN },
+  { "rtc-long", "rtc", NULL, 0, build_rtc_long, NULL, EXPECT_CLEAN },
   { "rtc-sample", NULL, "rtc/generated-writer-lib/default.rtc", 4096, NULL, NULL, EXPECT_CLEAN },
   { "tband-sample", "tband", "tonbandgeraet/log.derived.bin", 512, NULL, NULL, EXPECT_CLEAN },
   { "wtf-sample", NULL, "wtf/blk-client.wtf-trace", 4096, NULL, NULL, EXPECT_REFUSED },

@@ -84,38 +84,6 @@ assert_same_for_threads (KymoInput  *input,
   result_clear (&one);
 }
 
-/* Every file of the samples, and each ATF session (a folder with a
- * manifest) as a whole. */
-static void
-collect_samples (const char *dir,
-                 GPtrArray  *out)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  g_autofree char *manifest = g_build_filename (dir, "manifest.json", NULL);
-  const char *name;
-
-  if (d == NULL)
-    return;
-  if (g_file_test (manifest, G_FILE_TEST_EXISTS))
-    {
-      /* A pid folder: its session is the folder above. */
-      g_autofree char *session = g_path_get_dirname (dir);
-
-      if (!g_ptr_array_find_with_equal_func (out, session, g_str_equal, NULL))
-        g_ptr_array_add (out, g_steal_pointer (&session));
-      return;
-    }
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        collect_samples (path, out);
-      else if (!g_str_has_suffix (name, ".md"))
-        g_ptr_array_add (out, g_steal_pointer (&path));
-    }
-}
-
 static void
 test_samples (void)
 {
@@ -124,7 +92,7 @@ test_samples (void)
 
   if (root == NULL)
     return;
-  collect_samples (root, paths);
+  kymo_test_collect_samples (root, paths);
   g_assert_cmpuint (paths->len, >, 0);
   for (guint i = 0; i < paths->len; i++)
     {
@@ -158,20 +126,6 @@ test_repeated (gconstpointer data)
   bytes = g_byte_array_free_to_bytes (g_steal_pointer (&repeated));
   input = kymo_input_new_for_bytes (bytes, relative);
   assert_same_for_threads (input, relative);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      remove_tree (child);
-    }
-  g_remove (path);
 }
 
 static KymoTrace *
@@ -249,7 +203,7 @@ test_atf_without_symbols (gconstpointer data)
         }
     }
   g_assert_cmpuint (n_spans, >, 0);
-  remove_tree (dir);
+  kymo_test_remove_tree (dir);
 }
 
 static const KymoTestAtfShape atf_shapes[] = {

@@ -1226,9 +1226,9 @@ test_sample_flipped (void)
 
 /* ---- the thread working ahead ----------------------------------------- */
 
-/* A data logger's recording over many Units, more than the first MiB after
- * which the decoder reserves (and the other thread populates) its sample
- * arrays: a delta clock, two fixed-size streams, text and an annotation. */
+/* A data logger's recording over many Units, over several of the byte
+ * ranges whose CRCs workers compute: a delta clock, two fixed-size streams,
+ * text and an annotation. */
 static GBytes *
 build_logger_trace (guint64 *n_ticks)
 {
@@ -1353,33 +1353,38 @@ static void
 check_ahead_same (const guint8 *data,
                   gsize         size)
 {
-  char *text[2] = { NULL, NULL };
-  char *dumped[2] = { NULL, NULL };
-  gboolean ok[2];
+  /* Sequential, one worker, and more workers than parts at a time. */
+  static const guint threads[] = { 1, 2, 7 };
+  char *text[G_N_ELEMENTS (threads)] = { NULL, };
+  char *dumped[G_N_ELEMENTS (threads)] = { NULL, };
+  gboolean ok[G_N_ELEMENTS (threads)];
 
-  for (guint ahead = 0; ahead < 2; ahead++)
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
     {
       g_autoptr(KymoTrace) trace = NULL;
 
-      kymo_test_set_threads (ahead + 1);
+      kymo_test_set_threads (threads[i]);
       trace = kymo_test_load_bytes (data, size, "rtc", NULL);
       g_assert_nonnull (trace);
-      text[ahead] = trace_text (trace);
-      dumped[ahead] = kymo_test_dump_bytes (data, size, "rtc", &ok[ahead], NULL);
+      text[i] = trace_text (trace);
+      dumped[i] = kymo_test_dump_bytes (data, size, "rtc", &ok[i], NULL);
     }
   kymo_test_set_threads (0);
-  assert_same_text (text[0], text[1]);
-  assert_same_text (dumped[0], dumped[1]);
-  g_assert_cmpint (ok[0], ==, ok[1]);
-  for (guint i = 0; i < 2; i++)
+  for (guint i = 1; i < G_N_ELEMENTS (threads); i++)
+    {
+      assert_same_text (text[0], text[i]);
+      assert_same_text (dumped[0], dumped[i]);
+      g_assert_cmpint (ok[0], ==, ok[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
     {
       g_free (text[i]);
       g_free (dumped[i]);
     }
 }
 
-/* CRCs and page faults on a second thread must not change what loads:
- * whole, damaged, cut short, or read from the middle. */
+/* CRCs and page faults on workers must not change what loads: whole,
+ * damaged, cut short, or read from the middle. */
 static void
 test_ahead_same (void)
 {
@@ -1412,6 +1417,12 @@ test_ahead_same (void)
   check_ahead_same (data, 2 * 1024 * 1024 + 12345);
   check_ahead_same (data + 1500001, size - 1500001);
   check_ahead_same (copy + 65536 + 1, size - 65536 - 1);
+
+  /* A false Marker inside a Unit, where a worker's walk starts. */
+  memcpy (copy, data, size);
+  copy[(2u << 20) + 20000] = 0x04;
+  memset (copy + (2u << 20) + 20001, 0xB9, 1024);
+  check_ahead_same (copy, size);
 }
 
 static void

@@ -1085,8 +1085,10 @@ test_threads_agree (void)
     {
       g_autofree char *one = fingerprint_with_threads (stream->data, cuts[i], 1);
       g_autofree char *two = fingerprint_with_threads (stream->data, cuts[i], 2);
+      g_autofree char *seven = fingerprint_with_threads (stream->data, cuts[i], 7);
 
       g_assert_cmpstr (one, ==, two);
+      g_assert_cmpstr (one, ==, seven);
     }
 
   /* And it is the stream: the damage is seen, the rest kept. */
@@ -1246,7 +1248,7 @@ static void
 test_few_zeros (void)
 {
   g_autoptr(GByteArray) stream = g_byte_array_new ();
-  g_autofree char *one = NULL, *two = NULL;
+  g_autofree char *one = NULL, *two = NULL, *seven = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(KymoTrace) trace = NULL;
   gsize start;
@@ -1260,7 +1262,9 @@ test_few_zeros (void)
   stream->data[start + 5 * 1000 * 1000] = 0x00;
   one = fingerprint_with_threads (stream->data, stream->len, 1);
   two = fingerprint_with_threads (stream->data, stream->len, 2);
+  seven = fingerprint_with_threads (stream->data, stream->len, 7);
   g_assert_cmpstr (one, ==, two);
+  g_assert_cmpstr (one, ==, seven);
 
   trace = load_mode (stream->data, stream->len, NULL, &error);
   g_assert_no_error (error);
@@ -1268,6 +1272,50 @@ test_few_zeros (void)
   g_assert_cmpstr (kymo_trace_get_metadata (trace, "frames"), ==, "3");
   g_assert_cmpstr (kymo_trace_get_metadata (trace, "invalid_frames"), ==, "2");
   g_assert_nonnull (kymo_trace_get_stop_error (trace));
+}
+
+/* Several streams are parsed by workers, a run per stream, and merged on
+ * the loading thread: the merge must not depend on the threads. One stream
+ * has everything long_stream() carries, the other starts inside a frame
+ * and has its timestamps shifted by the damage. */
+static void
+test_threads_agree_merged (void)
+{
+  g_autoptr(GByteArray) stream = long_stream ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("kymo-tband-XXXXXX", &error);
+  g_autofree char *path0 = g_build_filename (dir, "zero.bin", NULL);
+  g_autofree char *path1 = g_build_filename (dir, "one.bin", NULL);
+  g_autofree char *arg0 = g_strdup_printf ("%s@0", path0);
+  g_autofree char *arg1 = g_strdup_printf ("%s@1", path1);
+  const char *args[] = { arg0, arg1 };
+  static const guint threads[] = { 1, 2, 7 };
+  g_autofree char *first = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (path0, (const char *) stream->data, stream->len, NULL));
+  g_assert_true (g_file_set_contents (path1, (const char *) stream->data + 777777, 1500000, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      g_autoptr(KymoInput) input = kymo_input_new_for_paths (args, 2, &error);
+      KymoLoadOptions options = { .format = "tband", .threads = threads[i] };
+      g_autoptr(KymoTrace) trace = NULL;
+      g_autofree char *fingerprint = NULL;
+
+      g_assert_no_error (error);
+      trace = kymo_load_sync (input, &options, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (trace);
+      g_assert_cmpstr (kymo_trace_get_metadata (trace, "streams"), ==, "2");
+      fingerprint = trace_fingerprint (trace);
+      if (first == NULL)
+        first = g_steal_pointer (&fingerprint);
+      else
+        g_assert_cmpstr (first, ==, fingerprint);
+    }
+  g_unlink (path0);
+  g_unlink (path1);
+  g_rmdir (dir);
 }
 
 static void
@@ -1283,7 +1331,7 @@ test_cancel (void)
 {
   g_autoptr(GByteArray) stream = long_stream ();
 
-  for (guint threads = 1; threads <= 2; threads++)
+  for (guint threads = 1; threads <= 7; threads += 6)
     {
       g_autoptr(GBytes) bytes = g_bytes_new (stream->data, stream->len);
       g_autoptr(KymoInput) input = kymo_input_new_for_bytes (bytes, "test-input");
@@ -1317,6 +1365,7 @@ main (int   argc,
   g_test_add_func ("/tband/sample", test_sample);
   g_test_add_func ("/tband/load/fast-frames-agree", test_fast_frames_agree);
   g_test_add_func ("/tband/load/threads-agree", test_threads_agree);
+  g_test_add_func ("/tband/load/threads-agree-merged", test_threads_agree_merged);
   g_test_add_func ("/tband/load/few-zeros", test_few_zeros);
   g_test_add_func ("/tband/load/cancel", test_cancel);
 

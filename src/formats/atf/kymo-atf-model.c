@@ -11,6 +11,11 @@
 #include "kymo-atf-model.h"
 #include "kymo-atf-names.h"
 #include "kymo-byte-reader.h"
+#include "kymo-page-queue.h"
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 /* Report progress (and check for cancellation) this often. */
 #define PROGRESS_STEP 65536
@@ -30,87 +35,19 @@ typedef struct {
   guint32  maybe_linked;
 } SpanLink;
 
-/* Spans waiting for their place, one run per depth: they go to the track
- * depth by depth, already in the order kymo_trace_seal() keeps, so nothing
- * is sorted and each span's final index is known when it is added. A run
- * grows by fixed chunks: nothing is moved while matching, and the chunks
- * freed by one thread are reused (still mapped) by the next. */
-#define CHUNK_SHIFT 12
-#define CHUNK_LEN   (1u << CHUNK_SHIFT)
-#define CHUNK_MASK  (CHUNK_LEN - 1)
-
+/* Spans go straight to their place in the track. A first pass over the
+ * records counts the spans of each depth; the track makes room for them
+ * depth after depth, already the order kymo_trace_seal() keeps; the second
+ * pass writes each span where it belongs. No span is held twice (a copy
+ * per thread being built was most of the load's peak memory beyond the
+ * model), nothing is sorted and each span's final index is known when it
+ * is written. */
 typedef struct {
-  KymoSpan   **chunks;
-  SpanLink   **links;   /* parallel to chunks, or NULL without detail records */
-  gsize        n_chunks;
-  gsize        len;
+  KymoSpan *spans;   /* the depth's place in the track */
+  SpanLink *links;   /* parallel to @spans, or NULL without detail records */
+  gsize     len;
+  gsize     cap;     /* what the first pass counted */
 } SpanRun;
-
-/* Chunks given back by the threads built so far, for the next ones: their
- * pages are mapped already, where fresh ones would fault in one by one. */
-struct _AtfChunkPool
-{
-  GMutex     lock;
-  GPtrArray *spans;   /* KymoSpan[CHUNK_LEN] */
-  GPtrArray *links;   /* SpanLink[CHUNK_LEN] */
-};
-
-AtfChunkPool *
-_kymo_atf_chunk_pool_new (void)
-{
-  AtfChunkPool *pool = g_new0 (AtfChunkPool, 1);
-
-  g_mutex_init (&pool->lock);
-  pool->spans = g_ptr_array_new_with_free_func (g_free);
-  pool->links = g_ptr_array_new_with_free_func (g_free);
-  return pool;
-}
-
-void
-_kymo_atf_chunk_pool_free (AtfChunkPool *pool)
-{
-  if (pool == NULL)
-    return;
-  g_ptr_array_unref (pool->spans);
-  g_ptr_array_unref (pool->links);
-  g_mutex_clear (&pool->lock);
-  g_free (pool);
-}
-
-static gpointer
-pool_take (AtfChunkPool *pool,
-           gboolean      links)
-{
-  gpointer chunk = NULL;
-
-  if (pool != NULL)
-    {
-      GPtrArray *free_chunks = links ? pool->links : pool->spans;
-
-      g_mutex_lock (&pool->lock);
-      if (free_chunks->len > 0)
-        chunk = g_ptr_array_steal_index_fast (free_chunks, free_chunks->len - 1);
-      g_mutex_unlock (&pool->lock);
-    }
-  if (chunk == NULL)
-    chunk = links ? (gpointer) g_new (SpanLink, CHUNK_LEN) : (gpointer) g_new (KymoSpan, CHUNK_LEN);
-  return chunk;
-}
-
-static void
-pool_give (AtfChunkPool *pool,
-           gpointer      chunk,
-           gboolean      links)
-{
-  if (pool == NULL)
-    {
-      g_free (chunk);
-      return;
-    }
-  g_mutex_lock (&pool->lock);
-  g_ptr_array_add (links ? pool->links : pool->spans, chunk);
-  g_mutex_unlock (&pool->lock);
-}
 
 typedef struct {
   KymoTime ts;
@@ -119,11 +56,15 @@ typedef struct {
 } PendingInstant;
 
 typedef struct {
+  guint64  function_id;
+  guint32  name;       /* local id */
+} LocalCall;
+
+typedef struct {
   AtfThread    *thread;
-  AtfNames     *names;
+  AtfNames     *names;          /* a private copy */
   KymoTrace    *trace;
   KymoTrack    *track;
-  AtfChunkPool *pool;           /* or NULL */
 
   Frame        *stack;          /* [ATF_MAX_DEPTH] */
   gsize         depth;
@@ -131,6 +72,8 @@ typedef struct {
 
   SpanRun      *runs;           /* [ATF_MAX_DEPTH] */
   guint         n_runs;
+  SpanLink     *links;          /* every run's links, one block */
+  gboolean      placed;         /* the runs have their place in the track */
   GArray       *exceptions;     /* PendingInstant */
   KymoTime      exception_ts;   /* last EXCEPTION, or KYMO_TIME_NONE */
 
@@ -138,25 +81,24 @@ typedef struct {
   AtfWarnings   warn;
   guint64       n_duplicates;
 
-  /* Progress: through the job, or (on a worker thread) through @shared. */
+  AtfProgress  *progress;
+  /* Set on the loading thread only: progress is reported through it. */
   KymoLoadJob  *job;
-  guint64      *done;
-  guint64       total;
-  AtfProgress  *shared;
-  /* On a worker thread nothing is interned: a name the trace does not have
-   * yet (a session without symbols has none) takes a local id, counted
-   * down from LOCAL_NAME_TOP in the order of first use. The loading thread
-   * interns them thread by thread in order, as a sequential build would,
-   * and the ids are rewritten when the thread is finished: so name ids do
-   * not depend on thread timing. Past MAX_LOCAL_NAMES the build blocks
-   * and is redone in order on the loading thread. */
+  /* Side by side with other threads (@read_only) nothing is interned and
+   * the trace is not read: a name the manifest did not give (a session
+   * without symbols has none) takes a local id, counted down from
+   * LOCAL_NAME_TOP in the order of first use. The loading thread interns
+   * them thread by thread in order, as a sequential build would, and the
+   * ids are rewritten when the thread is finished: so name ids do not
+   * depend on thread timing. Past MAX_LOCAL_NAMES the build blocks and is
+   * redone in order on the loading thread. */
   gboolean      read_only;
   gboolean      blocked;
-  const AtfNames *origin;       /* the table @names was copied from */
   GPtrArray    *local_texts;    /* char *, by local index */
   GHashTable   *local_index;    /* text → local index + 1 */
-  /* Checked while matching in file order: a record earlier than the one
-   * before stops the match (@unsorted), which is then redone in time order. */
+  GArray       *local_calls;    /* LocalCall: functions that took a local name */
+  /* Checked by the counting pass in file order: a record earlier than the
+   * one before stops it (@unsorted), and both passes go in time order. */
   gboolean      check_order;
   gboolean      unsorted;
   KymoTime      max_ts;         /* latest record, or KYMO_TIME_NONE */
@@ -168,54 +110,6 @@ clamp_ts (guint64 ts)
   return ts > G_MAXINT64 ? G_MAXINT64 : (KymoTime) ts;
 }
 
-static inline KymoSpan *
-run_span (SpanRun *run,
-          gsize    i)
-{
-  return &run->chunks[i >> CHUNK_SHIFT][i & CHUNK_MASK];
-}
-
-static inline SpanLink *
-run_link (SpanRun *run,
-          gsize    i)
-{
-  return &run->links[i >> CHUNK_SHIFT][i & CHUNK_MASK];
-}
-
-static G_GNUC_NO_INLINE void
-run_grow (Matcher *m,
-          SpanRun *run)
-{
-  /* Chunk pointer arrays double; a run of n spans has n / CHUNK_LEN + 1. */
-  if ((run->n_chunks & (run->n_chunks - 1)) == 0)
-    {
-      gsize cap = MAX (run->n_chunks * 2, 1);
-
-      run->chunks = g_renew (KymoSpan *, run->chunks, cap);
-      if (m->has_detail)
-        run->links = g_renew (SpanLink *, run->links, cap);
-    }
-  run->chunks[run->n_chunks] = pool_take (m->pool, FALSE);
-  if (m->has_detail)
-    run->links[run->n_chunks] = pool_take (m->pool, TRUE);
-  run->n_chunks++;
-}
-
-static void
-run_clear (Matcher *m,
-           SpanRun *run)
-{
-  for (gsize c = 0; c < run->n_chunks; c++)
-    {
-      pool_give (m->pool, run->chunks[c], FALSE);
-      if (run->links)
-        pool_give (m->pool, run->links[c], TRUE);
-    }
-  g_clear_pointer (&run->chunks, g_free);
-  g_clear_pointer (&run->links, g_free);
-  run->n_chunks = run->len = 0;
-}
-
 /* Seal orders a depth by start, then by longer first: a zero-length span
  * followed by one starting at the same time must swap. */
 static G_GNUC_NO_INLINE gsize
@@ -225,7 +119,7 @@ run_fix_order (SpanRun *run)
 
   for (i = run->len - 1; i > 0; i--)
     {
-      KymoSpan *a = run_span (run, i - 1), *b = run_span (run, i), tmp;
+      KymoSpan *a = &run->spans[i - 1], *b = &run->spans[i], tmp;
 
       if (a->start != b->start || a->end >= b->end)
         break;
@@ -234,10 +128,10 @@ run_fix_order (SpanRun *run)
       *b = tmp;
       if (run->links)
         {
-          SpanLink *la = run_link (run, i - 1), *lb = run_link (run, i), link = *la;
+          SpanLink link = run->links[i - 1];
 
-          *la = *lb;
-          *lb = link;
+          run->links[i - 1] = run->links[i];
+          run->links[i] = link;
         }
     }
   return i;
@@ -257,23 +151,21 @@ emit (Matcher  *m,
   gsize i = run->len;
   KymoSpan *span;
 
-  if (G_UNLIKELY ((i & CHUNK_MASK) == 0))
-    run_grow (m, run);
-  span = run_span (run, i);
+  /* Both passes take the same path through the records. */
+  g_assert (i < run->cap);
+  span = &run->spans[i];
   span->start = frame->start;
   span->end = MAX (end, frame->start);
   span->name_flags = (frame->name & KYMO_NAME_MAX) | (flags << 24);
   span->source = frame->source;
   if (run->links)
     {
-      SpanLink *link = run_link (run, i);
-
-      link->ret = ret;
-      link->maybe_linked = maybe_linked;
+      run->links[i].ret = ret;
+      run->links[i].maybe_linked = maybe_linked;
     }
   run->len = i + 1;
   /* Nothing to reorder unless the previous span starts at the same time. */
-  if (G_LIKELY (i == 0 || run_span (run, i - 1)->start != span->start))
+  if (G_LIKELY (i == 0 || run->spans[i - 1].start != span->start))
     return i;
   return run_fix_order (run);
 }
@@ -283,13 +175,18 @@ report_progress (Matcher  *m,
                  guint64   n,
                  GError  **error)
 {
-  if (m->shared != NULL)
+  AtfProgress *p = m->progress;
+  guint64 done = (guint64) g_atomic_pointer_add (&p->done, (gssize) n) + n;
+
+  if (g_atomic_int_get (&p->cancelled))
+    return FALSE;
+  if (m->job != NULL &&
+      !kymo_load_job_progress (m->job, (double) MIN (done, p->total) / MAX (p->total, 1), "Reading calls", error))
     {
-      g_atomic_pointer_add (&m->shared->done, (gssize) n);
-      return !g_atomic_int_get (&m->shared->cancelled);
+      g_atomic_int_set (&p->cancelled, 1);
+      return FALSE;
     }
-  *m->done += n;
-  return kymo_load_job_progress (m->job, (double) *m->done / MAX (m->total, 1), "Reading calls", error);
+  return TRUE;
 }
 
 #define LOCAL_NAME_TOP  (KYMO_NAME_MAX - 1)
@@ -320,9 +217,8 @@ local_name (Matcher    *m,
       *name = local_id (GPOINTER_TO_UINT (found) - 1);
       return TRUE;
     }
-  /* The trace's own ids must stay below the local ones. */
-  if (m->local_texts->len >= MAX_LOCAL_NAMES ||
-      kymo_trace_get_n_names (m->trace) >= local_id (MAX_LOCAL_NAMES))
+  /* The ids the manifest gave must stay below the local ones. */
+  if (m->local_texts->len >= MAX_LOCAL_NAMES || m->names->n_texts >= local_id (MAX_LOCAL_NAMES))
     {
       m->blocked = TRUE;
       return FALSE;
@@ -337,6 +233,7 @@ local_name (Matcher    *m,
 static void
 local_names_clear (Matcher *m)
 {
+  g_clear_pointer (&m->local_calls, g_array_unref);
   g_clear_pointer (&m->local_index, g_hash_table_unref);
   g_clear_pointer (&m->local_texts, g_ptr_array_unref);
 }
@@ -353,6 +250,8 @@ name_text (Matcher *m,
 {
   if (has_local_names (m) && name <= LOCAL_NAME_TOP && name > LOCAL_NAME_TOP - m->local_texts->len)
     return g_ptr_array_index (m->local_texts, LOCAL_NAME_TOP - name);
+  if (m->read_only)
+    return name < m->names->n_texts ? m->names->texts[name] : "";
   return kymo_trace_get_name (m->trace, name);
 }
 
@@ -361,20 +260,20 @@ name_of_slow (Matcher  *m,
               guint64   function_id,
               guint32  *name)
 {
+  g_autofree char *text = NULL;
+
   if (!m->read_only)
     {
       *name = _kymo_atf_names_slow (m->names, function_id);
       return TRUE;
     }
-  if (_kymo_atf_names_resolve (m->names, function_id, FALSE, name))
-    return TRUE;
-  {
-    g_autofree char *text = _kymo_atf_unresolved (function_id);
-
-    if (!local_name (m, text, name))
-      return FALSE;
-  }
+  text = _kymo_atf_unresolved (function_id);
+  if (!local_name (m, text, name))
+    return FALSE;
   _kymo_atf_names_put (m->names, function_id, *name);
+  if (m->local_calls == NULL)
+    m->local_calls = g_array_new (FALSE, FALSE, sizeof (LocalCall));
+  g_array_append_vals (m->local_calls, &(LocalCall) { function_id, *name }, 1);
   return TRUE;
 }
 
@@ -383,13 +282,8 @@ name_of (Matcher  *m,
          guint64   function_id,
          guint32  *name)
 {
-  guint slot = _kymo_atf_names_hash (function_id) & (ATF_NAME_CACHE - 1);
-
-  if (G_LIKELY (m->names->cache[slot].name != 0 && m->names->cache[slot].function_id == function_id))
-    {
-      *name = m->names->cache[slot].name - 1;
-      return TRUE;
-    }
+  if (G_LIKELY (_kymo_atf_names_find (m->names, function_id, name)))
+    return TRUE;
   return name_of_slow (m, function_id, name);
 }
 
@@ -403,9 +297,6 @@ intern (Matcher    *m,
       *name = kymo_trace_intern (m->trace, text);
       return TRUE;
     }
-  *name = kymo_trace_lookup_name (m->trace, text);
-  if (*name != G_MAXUINT32)
-    return TRUE;
   return local_name (m, text, name);
 }
 
@@ -424,8 +315,10 @@ typedef enum {
 } LastKind;
 
 /* The loop over a thread's records, in file order (@order NULL) or in
- * @order; inlined twice so that the file-order loop reads records in place
- * without an extra load per record. */
+ * @order, writing each span where count_spans() made room for it; inlined
+ * twice so that the file-order loop reads records in place without an
+ * extra load per record. The matcher's state is kept in locals meanwhile:
+ * span stores could alias it. */
 static inline G_ALWAYS_INLINE gboolean
 match_events_in (Matcher       *m,
                  const guint32 *order,
@@ -440,15 +333,22 @@ match_events_in (Matcher       *m,
   guint last_depth = 0;
   gsize last_pos = 0;
   guint32 n = index->n_events;
-  gboolean check = order == NULL && m->check_order;
-  guint64 prev_ts = 0, max_ts = 0;
+  guint64 max_ts = 0;
+  Frame *stack = m->stack;
+  gsize depth = m->depth;
+  guint64 overflow = m->overflow;
+  guint n_runs = m->n_runs;
+  gboolean ok = TRUE;
 
   for (guint32 block = 0; block < n; )
     {
       guint32 block_end = n - block > PROGRESS_STEP ? block + PROGRESS_STEP : n;
 
       if (block > 0 && !report_progress (m, PROGRESS_STEP, error))
-        return FALSE;
+        {
+          ok = FALSE;
+          goto done;
+        }
 
       for (guint32 k = block; k < block_end; k++)
         {
@@ -461,15 +361,6 @@ match_events_in (Matcher       *m,
           guint32 call_depth = kymo_read_u32le (e + 24);
           guint32 dseq = kymo_read_u32le (e + 28);
 
-          if (check)
-            {
-              if (G_UNLIKELY (raw_ts < prev_ts))
-                {
-                  m->unsorted = TRUE;
-                  return FALSE;
-                }
-              prev_ts = raw_ts;
-            }
           max_ts = MAX (max_ts, raw_ts);
 
           /* With detail recording on, the real writer stores every record twice:
@@ -486,15 +377,15 @@ match_events_in (Matcher       *m,
               switch (last)
                 {
                 case LAST_FRAME:
-                  m->stack[m->depth - 1].source = seq;
+                  stack[depth - 1].source = seq;
                   break;
                 case LAST_SPAN:
                   {
                     SpanRun *run = &m->runs[last_depth];
                     if (run->links)
                       {
-                        run_link (run, last_pos)->ret = seq;
-                        run_link (run, last_pos)->maybe_linked = TRUE;
+                        run->links[last_pos].ret = seq;
+                        run->links[last_pos].maybe_linked = TRUE;
                       }
                   }
                   break;
@@ -517,38 +408,41 @@ match_events_in (Matcher       *m,
           if (kind == 1)
             {
               Frame *frame;
-              guint32 name;
+              guint32 name = 0;
 
-              if (G_UNLIKELY (m->depth >= ATF_MAX_DEPTH || m->overflow > 0))
+              if (G_UNLIKELY (depth >= ATF_MAX_DEPTH || overflow > 0))
                 {
-                  m->overflow++;
+                  overflow++;
                   m->warn.n_deep++;
                   continue;
                 }
               if (!name_of (m, fid, &name))
-                return FALSE;
-              frame = &m->stack[m->depth++];
+                {
+                  ok = FALSE;
+                  goto done;
+                }
+              frame = &stack[depth++];
               frame->start = ts;
               frame->function_id = fid;
               frame->name = name;
               frame->source = seq;
-              m->n_runs = MAX (m->n_runs, (guint) m->depth);
+              n_runs = MAX (n_runs, (guint) depth);
               last = LAST_FRAME;
             }
           else if (kind == 2)
             {
               gsize found = G_MAXSIZE;
 
-              if (G_UNLIKELY (m->overflow > 0))
+              if (G_UNLIKELY (overflow > 0))
                 {
-                  m->overflow--;
+                  overflow--;
                   continue;
                 }
-              if (G_LIKELY (m->depth > 0 && m->stack[m->depth - 1].function_id == fid))
-                found = m->depth - 1;
+              if (G_LIKELY (depth > 0 && stack[depth - 1].function_id == fid))
+                found = depth - 1;
               else
-                for (gsize i = m->depth, j = 0; i > 0 && j < MAX_SEARCH; i--, j++)
-                  if (m->stack[i - 1].function_id == fid)
+                for (gsize i = depth, j = 0; i > 0 && j < MAX_SEARCH; i--, j++)
+                  if (stack[i - 1].function_id == fid)
                     {
                       found = i - 1;
                       break;
@@ -561,22 +455,22 @@ match_events_in (Matcher       *m,
                 }
               /* Frames above the one returning were unwound: by the last
                * exception when it came after they started. */
-              while (m->depth - 1 > found)
+              while (depth - 1 > found)
                 {
-                  Frame *frame = &m->stack[--m->depth];
+                  Frame *frame = &stack[--depth];
                   KymoTime end = ts;
 
                   if (m->exception_ts != KYMO_TIME_NONE && m->exception_ts >= frame->start)
                     end = m->exception_ts;
-                  emit (m, m->depth, frame, end, KYMO_EVENT_WARNING, ATF_NO_SEQ,
+                  emit (m, depth, frame, end, KYMO_EVENT_WARNING, ATF_NO_SEQ,
                         m->has_detail && detail_seq_of (t, frame->source) != ATF_NO_SEQ);
                 }
-              m->depth--;
-              last_pos = emit (m, m->depth, &m->stack[m->depth], ts, 0, seq,
+              depth--;
+              last_pos = emit (m, depth, &stack[depth], ts, 0, seq,
                                m->has_detail &&
-                               (dseq != ATF_NO_SEQ || detail_seq_of (t, m->stack[m->depth].source) != ATF_NO_SEQ));
+                               (dseq != ATF_NO_SEQ || detail_seq_of (t, stack[depth].source) != ATF_NO_SEQ));
               last = LAST_SPAN;
-              last_depth = m->depth;
+              last_depth = depth;
             }
           else if (kind == 3)
             {
@@ -585,11 +479,17 @@ match_events_in (Matcher       *m,
               guint32 name;
 
               if (!name_of (m, fid, &name))
-                return FALSE;
+                {
+                  ok = FALSE;
+                  goto done;
+                }
               label = g_strdup_printf ("exception in %s", name_text (m, name));
               exception.ts = ts;
               if (!intern (m, label, &exception.name))
-                return FALSE;
+                {
+                  ok = FALSE;
+                  goto done;
+                }
               exception.source = seq;
               g_array_append_val (m->exceptions, exception);
               m->exception_ts = ts;
@@ -603,6 +503,12 @@ match_events_in (Matcher       *m,
         }
       block = block_end;
     }
+done:
+  m->depth = depth;
+  m->overflow = overflow;
+  m->n_runs = n_runs;
+  if (!ok)
+    return FALSE;
   m->max_ts = n > 0 ? clamp_ts (max_ts) : KYMO_TIME_NONE;
   return report_progress (m, n & (PROGRESS_STEP - 1), error);
 }
@@ -617,25 +523,178 @@ match_events (Matcher       *m,
   return match_events_in (m, NULL, error);
 }
 
+/* The first pass: how many spans each depth gets (into the runs' len),
+ * taking the path match_events_in() takes through the records. A record
+ * is a CALL or the RETURN of the innermost call almost always, and which
+ * one is as good as random: those two are counted without a branch to
+ * mispredict, anything else (duplicates, unwinding, stray returns, depth
+ * overflow, other kinds) the way match_events_in() does it. */
+static inline G_ALWAYS_INLINE gboolean
+count_spans_in (Matcher       *m,
+                const guint32 *order)
+{
+  const AtfIndexFile *index = &m->thread->index;
+  g_autofree guint64 *fid_stack = g_new (guint64, ATF_MAX_DEPTH + 1);
+  g_autofree gsize *count_base = g_new0 (gsize, ATF_MAX_DEPTH + 1);
+  /* One slot below the bottom: the branchless step may read and write it. */
+  guint64 *fids = fid_stack + 1;
+  gsize *counts = count_base + 1;
+  guint64 prev_fid = 0, prev_ts = 0, max_ts = 0;
+  guint32 prev_kind = 0, prev_depth = 0, prev_dseq = 0;
+  gboolean prev_merged = TRUE;
+  gboolean check = order == NULL && m->check_order;
+  gsize depth = 0, max_depth = 0;
+  guint64 overflow = 0;
+  guint32 n = index->n_events;
+
+  fid_stack[0] = 0;
+  for (guint32 k = 0; k < n; k++)
+    {
+      guint32 seq = order ? order[k] : k;
+      const guint8 *e = _kymo_atf_index_event (index, seq);
+      guint64 raw_ts = kymo_read_u64le (e);
+      guint64 fid = kymo_read_u64le (e + 8);
+      guint32 kind = kymo_read_u32le (e + 20);
+      guint32 call_depth = kymo_read_u32le (e + 24);
+      guint32 dseq = kymo_read_u32le (e + 28);
+      gboolean dup, is_call, is_ret;
+
+      if (check)
+        {
+          if (G_UNLIKELY (raw_ts < prev_ts))
+            {
+              m->unsorted = TRUE;
+              return FALSE;
+            }
+          prev_ts = raw_ts;
+        }
+      max_ts = MAX (max_ts, raw_ts);
+
+      dup = !prev_merged & (kind == prev_kind) & (fid == prev_fid) & (call_depth == prev_depth) &
+            ((dseq != ATF_NO_SEQ) != (prev_dseq != ATF_NO_SEQ));
+      is_call = (kind == 1) & (depth < ATF_MAX_DEPTH) & (overflow == 0);
+      is_ret = (kind == 2) & (depth > 0) & (fids[(gssize) depth - 1] == fid) & (overflow == 0);
+      prev_merged = dup;
+      if (G_UNLIKELY (dup))
+        continue;
+      prev_kind = kind;
+      prev_fid = fid;
+      prev_depth = call_depth;
+      prev_dseq = dseq;
+      if (G_LIKELY (is_call | is_ret))
+        {
+          fids[depth] = fid;
+          counts[(gssize) depth - 1] += is_ret;
+          depth = depth + is_call - is_ret;
+          max_depth = MAX (max_depth, depth);
+          continue;
+        }
+
+      if (kind == 1)
+        overflow++;
+      else if (kind == 2)
+        {
+          gsize found = G_MAXSIZE;
+
+          if (overflow > 0)
+            {
+              overflow--;
+              continue;
+            }
+          for (gsize i = depth, j = 0; i > 0 && j < MAX_SEARCH; i--, j++)
+            if (fids[i - 1] == fid)
+              {
+                found = i - 1;
+                break;
+              }
+          if (found == G_MAXSIZE)
+            continue;
+          while (depth > found)
+            counts[--depth]++;
+        }
+    }
+  /* Calls never returned are added at the end, one at each depth. */
+  for (gsize d = 0; d < depth; d++)
+    counts[d]++;
+  for (gsize d = 0; d < max_depth; d++)
+    m->runs[d].len = counts[d];
+  m->n_runs = (guint) max_depth;
+  m->max_ts = n > 0 ? clamp_ts (max_ts) : KYMO_TIME_NONE;
+  return TRUE;
+}
+
+static G_GNUC_NO_INLINE gboolean
+count_spans (Matcher       *m,
+             const guint32 *order)
+{
+  if (order != NULL)
+    return count_spans_in (m, order);
+  return count_spans_in (m, NULL);
+}
+
+/* The track's new spans are all written right away: their pages fault in
+ * one call for less than one fault at a time costs (huge pages would cost
+ * less still, but now and then stall for a quarter of a second). Only
+ * advice: an older kernel refuses it and the pages fault as they are
+ * written. */
+static void
+populate (gpointer mem,
+          gsize    len)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+  gsize page = kymo_page_size ();
+  guintptr from = ((guintptr) mem + page - 1) & ~(guintptr) (page - 1);
+  guintptr to = ((guintptr) mem + len) & ~(guintptr) (page - 1);
+
+  if (mem != NULL && from < to)
+    (void) madvise ((gpointer) from, to - from, MADV_POPULATE_WRITE);
+#endif
+}
+
+/* Makes room in the track for what the counting pass found, depth after
+ * depth. */
+static void
+place_runs (Matcher *m)
+{
+  AtfThread *t = m->thread;
+  gsize total = 0, offset = 0;
+
+  for (guint d = 0; d < m->n_runs; d++)
+    total += m->runs[d].len;
+  m->track = kymo_trace_get_track (m->trace, t->track);
+  kymo_track_reserve_spans (m->track, total);
+  if (m->has_detail)
+    m->links = g_new (SpanLink, MAX (total, 1));
+  for (guint d = 0; d < m->n_runs; d++)
+    {
+      SpanRun *run = &m->runs[d];
+
+      run->cap = run->len;
+      run->spans = run->cap > 0 ? kymo_track_append_spans (m->track, d, run->cap) : NULL;
+      run->links = m->links != NULL ? m->links + offset : NULL;
+      run->len = 0;
+      offset += run->cap;
+    }
+  m->placed = TRUE;
+  populate (m->n_runs > 0 ? m->runs[0].spans : NULL, total * sizeof (KymoSpan));
+}
+
+/* Links spans to detail records; the spans are in the track already. */
 static void
 add_spans (Matcher *m)
 {
   AtfThread *t = m->thread;
   guint32 index = 0;
-  gsize total = 0;
-
-  for (guint d = 0; d < m->n_runs; d++)
-    total += m->runs[d].len;
-  kymo_track_reserve_spans (m->track, total);
 
   for (guint d = 0; d < m->n_runs; d++)
     {
       SpanRun *run = &m->runs[d];
 
+      g_assert (run->len == run->cap);
       for (gsize i = 0; run->links != NULL && i < run->len; i++)
         {
-          KymoSpan *s = run_span (run, i);
-          SpanLink *link = run_link (run, i);
+          KymoSpan *s = &run->spans[i];
+          SpanLink *link = &run->links[i];
 
           if (link->maybe_linked)
             {
@@ -662,21 +721,7 @@ add_spans (Matcher *m)
                 }
             }
         }
-      /* Spans already have end >= start: copied as they are, in place. */
-      if (run->len > 0)
-        {
-          KymoSpan *out = kymo_track_append_spans (m->track, d, run->len);
-
-          for (gsize c = 0; c < run->n_chunks; c++)
-            {
-              gsize first = (gsize) c << CHUNK_SHIFT;
-
-              memcpy (out + first, run->chunks[c], MIN (run->len - first, (gsize) CHUNK_LEN) * sizeof (KymoSpan));
-            }
-        }
       index += (guint32) run->len;
-      /* Given back depth by depth, for the next thread built. */
-      run_clear (m, run);
     }
 }
 
@@ -837,6 +882,7 @@ struct _AtfBuild
   guint32   *detail_names;   /* [detail.n_records] once matched */
   guint32   *remap;          /* local name → interned, until finished */
   guint      n_remap;
+  gboolean   remap_spans;    /* spans hold local names too */
   /* What the match found, kept past _kymo_atf_build_finish(). */
   KymoTime     max_ts;
   AtfWarnings  warn;
@@ -845,28 +891,24 @@ struct _AtfBuild
 
 AtfBuild *
 _kymo_atf_build_new (KymoTrace *trace,
-                     AtfThread *thread,
-                     guint32   *order,
-                     gboolean   order_known)
+                     AtfThread *thread)
 {
   AtfBuild *b = g_new0 (AtfBuild, 1);
 
   b->m.thread = thread;
   b->m.trace = trace;
   b->max_ts = KYMO_TIME_NONE;
-  b->order = order;
-  b->order_known = order_known || order != NULL;
   return b;
 }
 
-/* Forgets what a previous match produced. */
+/* Forgets what a previous pass produced; the runs keep their place. */
 static void
 matcher_reset (Matcher *m)
 {
-  if (m->runs != NULL)
-    for (guint d = 0; d < m->n_runs; d++)
-      run_clear (m, &m->runs[d]);
-  m->n_runs = 0;
+  for (guint d = 0; m->runs != NULL && d < m->n_runs; d++)
+    m->runs[d].len = 0;
+  if (!m->placed)
+    m->n_runs = 0;
   m->depth = 0;
   m->overflow = 0;
   m->max_ts = KYMO_TIME_NONE;
@@ -884,9 +926,9 @@ _kymo_atf_build_free (AtfBuild *b)
 {
   Matcher *m = &b->m;
 
-  matcher_reset (m);
   g_free (m->runs);
   g_free (m->stack);
+  g_free (m->links);
   g_clear_pointer (&m->exceptions, g_array_unref);
   g_free (b->order);
   g_free (b->detail_names);
@@ -895,7 +937,7 @@ _kymo_atf_build_free (AtfBuild *b)
   g_free (b);
 }
 
-/* Phase one: matching and the names of the detail records. */
+/* Matching and the names of the detail records. */
 static AtfBuildResult
 build_match (AtfBuild *b,
              GError  **error)
@@ -910,9 +952,27 @@ build_match (AtfBuild *b,
       m->runs = g_new0 (SpanRun, ATF_MAX_DEPTH);
       m->exceptions = g_array_new (FALSE, FALSE, sizeof (PendingInstant));
     }
-  matcher_reset (m);
   g_clear_pointer (&b->detail_names, g_free);
   m->has_detail = t->detail.n_records > 0;
+
+  if (!m->placed)
+    {
+      matcher_reset (m);
+      m->check_order = !b->order_known;
+      if (!count_spans (m, b->order) && m->unsorted)
+        {
+          /* The writer went back in time (it does, with detail recording
+           * on): both passes go in time order. */
+          b->order = _kymo_atf_time_order (&t->index, NULL);
+          matcher_reset (m);
+          m->check_order = FALSE;
+          count_spans (m, b->order);
+        }
+      b->order_known = TRUE;
+      place_runs (m);
+    }
+  matcher_reset (m);
+  m->check_order = FALSE;
 
   g_clear_pointer (&t->det_target, g_free);
   if (t->detail.n_records > 0)
@@ -921,35 +981,7 @@ build_match (AtfBuild *b,
       memset (t->det_target, 0xFF, sizeof (guint32) * t->detail.n_records);
     }
 
-  /* Interning follows the records' time order, so the sequential build
-   * must know it before it starts. */
-  if (!b->order_known && !m->read_only)
-    {
-      b->order = _kymo_atf_time_order (&t->index, NULL);
-      b->order_known = TRUE;
-    }
-  m->check_order = !b->order_known;
   ok = match_events (m, b->order, error);
-  if (!ok && m->unsorted)
-    {
-      /* The writer went back in time (it does, with detail recording on):
-       * match again in time order. */
-      b->order = _kymo_atf_time_order (&t->index, NULL);
-      b->order_known = TRUE;
-      m->check_order = FALSE;
-      matcher_reset (m);
-      /* Names are first used in the new order: take them afresh. */
-      if (has_local_names (m))
-        {
-          local_names_clear (m);
-          _kymo_atf_names_clear (m->names);
-          _kymo_atf_names_copy (m->names, m->origin);
-        }
-      ok = match_events (m, b->order, error);
-    }
-  else if (ok && m->check_order)
-    b->order_known = TRUE;
-
   if (ok)
     ok = resolve_detail_names (m, &b->detail_names);
   if (ok)
@@ -966,69 +998,52 @@ build_match (AtfBuild *b,
   return ATF_BUILD_STOPPED;
 }
 
-gboolean
-_kymo_atf_build_match (AtfBuild     *b,
-                       AtfNames     *names,
-                       KymoLoadJob  *job,
-                       guint64      *done,
-                       guint64       total,
-                       GError      **error)
-{
-  Matcher *m = &b->m;
-
-  m->names = names;
-  m->read_only = FALSE;
-  m->shared = NULL;
-  m->job = job;
-  m->done = done;
-  m->total = total;
-  return build_match (b, error) == ATF_BUILD_DONE;
-}
-
-AtfBuildResult
-_kymo_atf_build_match_parallel (AtfBuild       *b,
-                                const AtfNames *names,
-                                AtfProgress    *progress)
+static AtfBuildResult
+build_match_with (AtfBuild       *b,
+                  const AtfNames *names,
+                  gboolean        read_only,
+                  AtfProgress    *progress,
+                  KymoLoadJob    *job,
+                  GError        **error)
 {
   Matcher *m = &b->m;
   AtfNames local;
   AtfBuildResult result;
 
+  /* A private table: the one of the process is read by the other threads. */
   _kymo_atf_names_copy (&local, names);
   m->names = &local;
-  m->origin = names;
-  m->read_only = TRUE;
-  m->shared = progress;
-  m->job = NULL;
-  m->done = NULL;
-  result = build_match (b, NULL);
+  m->read_only = read_only;
+  m->progress = progress;
+  m->job = job;
+  local_names_clear (m);
+  result = build_match (b, error);
   m->names = NULL;
-  m->origin = NULL;
+  m->job = NULL;
   _kymo_atf_names_clear (&local);
   if (result != ATF_BUILD_DONE)
     local_names_clear (m);
-
-  /* Nothing left open needs the end of the trace: finish right here, and
-   * the next thread on this worker reuses the chunks, still mapped. Local
-   * names are renamed in the tracks once interned. */
-  if (result == ATF_BUILD_DONE && m->depth == 0)
-    _kymo_atf_build_finish (b, KYMO_TIME_NONE);
   return result;
 }
 
-void
-_kymo_atf_build_intern_names (AtfBuild  *b,
-                              KymoTrace *trace)
+gboolean
+_kymo_atf_build_match (AtfBuild       *b,
+                       const AtfNames *names,
+                       AtfProgress    *progress,
+                       KymoLoadJob    *job,
+                       GError        **error)
 {
-  Matcher *m = &b->m;
+  return build_match_with (b, names, FALSE, progress, job, error) == ATF_BUILD_DONE;
+}
 
-  if (!has_local_names (m))
-    return;
-  b->n_remap = m->local_texts->len;
-  b->remap = g_new (guint32, b->n_remap);
-  for (guint k = 0; k < b->n_remap; k++)
-    b->remap[k] = kymo_trace_intern (trace, g_ptr_array_index (m->local_texts, k));
-  local_names_clear (m);
+AtfBuildResult
+_kymo_atf_build_match_parallel (AtfBuild       *b,
+                                const AtfNames *names,
+                                AtfProgress    *progress,
+                                KymoLoadJob    *job,
+                                GError        **error)
+{
+  return build_match_with (b, names, TRUE, progress, job, error);
 }
 
 static inline guint32
@@ -1040,21 +1055,32 @@ remapped (const AtfBuild *b,
   return name;
 }
 
-/* Local name ids → the trace's, in the tracks a finished build filled. */
-static void
-rename_tracks (AtfBuild *b)
+gboolean
+_kymo_atf_build_learns (const AtfBuild *b)
 {
-  AtfThread *t = b->m.thread;
-  guint32 first = LOCAL_NAME_TOP - b->n_remap + 1;
-  g_autofree guint32 *map = g_new (guint32, b->n_remap);
+  return b->m.local_calls != NULL && b->m.local_calls->len > 0;
+}
 
-  for (guint32 k = 0; k < b->n_remap; k++)
-    map[LOCAL_NAME_TOP - first - k] = b->remap[k];
-  kymo_track_rename (kymo_trace_get_track (b->m.trace, t->track), first, map, b->n_remap);
-  if (t->detail_track != KYMO_NO_TRACK)
-    kymo_track_rename (kymo_trace_get_track (b->m.trace, t->detail_track), first, map, b->n_remap);
-  g_clear_pointer (&b->remap, g_free);
-  b->n_remap = 0;
+void
+_kymo_atf_build_intern_names (AtfBuild  *b,
+                              KymoTrace *trace,
+                              AtfNames  *learn)
+{
+  Matcher *m = &b->m;
+
+  if (!has_local_names (m))
+    return;
+  b->n_remap = m->local_texts->len;
+  b->remap_spans = _kymo_atf_build_learns (b);
+  b->remap = g_new (guint32, b->n_remap);
+  for (guint k = 0; k < b->n_remap; k++)
+    b->remap[k] = kymo_trace_intern (trace, g_ptr_array_index (m->local_texts, k));
+  for (guint i = 0; learn != NULL && m->local_calls != NULL && i < m->local_calls->len; i++)
+    {
+      const LocalCall *call = &g_array_index (m->local_calls, LocalCall, i);
+      _kymo_atf_names_put (learn, call->function_id, remapped (b, call->name));
+    }
+  local_names_clear (m);
 }
 
 /* Local name ids → the trace's, everywhere the match left them. */
@@ -1065,20 +1091,16 @@ apply_remap (AtfBuild *b)
 
   for (gsize i = 0; i < m->depth; i++)
     m->stack[i].name = remapped (b, m->stack[i].name);
-  for (guint d = 0; d < m->n_runs; d++)
+  /* Spans are named after functions: with a symbol table, only exception
+   * labels and detail records may have taken local names. */
+  for (guint d = 0; b->remap_spans && d < m->n_runs; d++)
     {
-      SpanRun *run = &m->runs[d];
+      KymoSpan *spans = m->runs[d].spans;
+      gsize n = m->runs[d].len;
 
-      for (gsize c = 0; c < run->n_chunks; c++)
-        {
-          KymoSpan *spans = run->chunks[c];
-          gsize first = (gsize) c << CHUNK_SHIFT;
-          gsize n = first < run->len ? MIN (run->len - first, (gsize) CHUNK_LEN) : 0;
-
-          for (gsize i = 0; i < n; i++)
-            spans[i].name_flags = (spans[i].name_flags & ~KYMO_NAME_MAX) |
-                                  remapped (b, spans[i].name_flags & KYMO_NAME_MAX);
-        }
+      for (gsize i = 0; i < n; i++)
+        spans[i].name_flags = (spans[i].name_flags & ~KYMO_NAME_MAX) |
+                              remapped (b, spans[i].name_flags & KYMO_NAME_MAX);
     }
   for (guint i = 0; m->exceptions != NULL && i < m->exceptions->len; i++)
     {
@@ -1097,20 +1119,19 @@ _kymo_atf_build_max_ts (const AtfBuild *b)
   return b->max_ts;
 }
 
+gboolean
+_kymo_atf_build_is_open (const AtfBuild *b)
+{
+  return b->m.depth > 0;
+}
+
 const AtfWarnings *
 _kymo_atf_build_warnings (const AtfBuild *b)
 {
   return &b->warn;
 }
 
-void
-_kymo_atf_build_set_pool (AtfBuild     *b,
-                          AtfChunkPool *pool)
-{
-  b->m.pool = pool;
-}
-
-/* Phase two: interns nothing, so threads may finish side by side. */
+/* Interns nothing; on the loading thread (names are put in place). */
 void
 _kymo_atf_build_finish (AtfBuild *b,
                         KymoTime  trace_end)
@@ -1119,15 +1140,10 @@ _kymo_atf_build_finish (AtfBuild *b,
   AtfThread *t = m->thread;
 
   if (b->finished)
-    {
-      if (b->remap != NULL)
-        rename_tracks (b);
-      return;
-    }
+    return;
   b->finished = TRUE;
   if (b->remap != NULL)
     apply_remap (b);
-  m->track = kymo_trace_get_track (m->trace, t->track);
   /* A CALL never returned runs to the end of the trace. */
   while (m->depth > 0)
     {
@@ -1138,8 +1154,13 @@ _kymo_atf_build_finish (AtfBuild *b,
   add_spans (m);
   add_exceptions (m);
   add_details (t, m->trace, b->detail_names);
-  matcher_reset (m);
+  g_clear_pointer (&m->links, g_free);
+  g_clear_pointer (&m->runs, g_free);
+  g_clear_pointer (&m->stack, g_free);
+  g_clear_pointer (&m->exceptions, g_array_unref);
+  m->n_runs = 0;
 }
+
 
 /* After kymo_trace_seal(): detail instants were sorted by time, so find
  * where each detail record landed. */

@@ -13,6 +13,7 @@ G_BEGIN_DECLS
 typedef struct {
   gsize    done;        /* index records read (atomic) */
   gint     cancelled;   /* atomic: stop soon */
+  guint64  total;       /* index records in all */
 } AtfProgress;
 
 typedef struct {
@@ -32,52 +33,52 @@ typedef enum {
 guint32  *_kymo_atf_time_order    (const AtfIndexFile *index,
                                    KymoTime           *max_ts);
 
-/* Span chunks shared by the builds of one load (thread-safe). */
-typedef struct _AtfChunkPool AtfChunkPool;
-
-AtfChunkPool *_kymo_atf_chunk_pool_new  (void);
-void          _kymo_atf_chunk_pool_free (AtfChunkPool *pool);
-
-/* A thread's build, in two phases: matching (which may need names
- * interned), then, once the end of the trace is known, adding the spans.
- * @order (owned) is the records' time order when known (@order_known; NULL
- * then means the file's own order); otherwise matching checks it. */
+/* A thread's build. Matching writes the spans into the thread's track
+ * (which must exist); finishing, once names are interned and the end of
+ * the trace is known, puts names and calls never returned in place and
+ * adds the instants. */
 typedef struct _AtfBuild AtfBuild;
 
 AtfBuild *_kymo_atf_build_new     (KymoTrace          *trace,
-                                   AtfThread          *thread,
-                                   guint32            *order,
-                                   gboolean            order_known);
+                                   AtfThread          *thread);
 void      _kymo_atf_build_free    (AtfBuild           *build);
-/* Chunks come from and go back to @pool (which outlives @build). */
-void      _kymo_atf_build_set_pool (AtfBuild          *build,
-                                    AtfChunkPool      *pool);
-/* On the loading thread: interns names as needed. */
-gboolean  _kymo_atf_build_match   (AtfBuild           *build,
-                                   AtfNames           *names,
-                                   KymoLoadJob        *job,
-                                   guint64            *done,
-                                   guint64             total,
-                                   GError            **error);
-/* The same on a worker thread: reads the trace's names but never interns
- * (it returns ATF_BUILD_BLOCKED instead, then _kymo_atf_build_match() must
- * be called on the loading thread, in thread order, so that name ids do
- * not depend on thread timing), and reports progress through @progress
- * only. Each call needs its own thread. When no call is left open it also
- * finishes the build (the end of the trace is not needed then). */
+/* On any thread, side by side with the other threads' builds: reads
+ * @names (the process's table, which must not change meanwhile) but never
+ * the trace's names, and interns nothing: it returns ATF_BUILD_BLOCKED
+ * instead when it would have to, and then _kymo_atf_build_match() must be
+ * called on the loading thread, in thread order, so that name ids do not
+ * depend on thread timing. Progress goes to @progress, and through @job
+ * too when it is not NULL (on the loading thread only); @error is set
+ * only with @job. */
 AtfBuildResult _kymo_atf_build_match_parallel (AtfBuild       *build,
                                                const AtfNames *names,
-                                               AtfProgress    *progress);
+                                               AtfProgress    *progress,
+                                               KymoLoadJob    *job,
+                                               GError        **error);
+/* The same on the loading thread, interning as it goes. */
+gboolean  _kymo_atf_build_match   (AtfBuild           *build,
+                                   const AtfNames     *names,
+                                   AtfProgress        *progress,
+                                   KymoLoadJob        *job,
+                                   GError            **error);
+/* Whether the match met functions the names table it was given did not
+ * name (see _kymo_atf_build_intern_names()). */
+gboolean       _kymo_atf_build_learns         (const AtfBuild *build);
 /* On the loading thread, in thread order, after a parallel match that was
  * DONE: interns the names it met that the trace did not have, as a
- * sequential match would have; finishing puts them in place. */
+ * sequential match would have; finishing puts them in place. The
+ * functions among them go into @learn too (may be NULL), so that threads
+ * matched after need no local names for them (and no rewrite after). */
 void           _kymo_atf_build_intern_names   (AtfBuild       *build,
-                                               KymoTrace      *trace);
+                                               KymoTrace      *trace,
+                                               AtfNames       *learn);
 /* The latest index record matched, or KYMO_TIME_NONE. */
 KymoTime  _kymo_atf_build_max_ts  (const AtfBuild     *build);
+/* Whether calls were left open: finishing needs the end of the trace. */
+gboolean  _kymo_atf_build_is_open (const AtfBuild     *build);
 const AtfWarnings *_kymo_atf_build_warnings (const AtfBuild *build);
-/* Adds the thread's spans and instants; interns nothing, so threads may
- * finish side by side. Does nothing the second time. */
+/* On the loading thread, after the match: adds the thread's instants and
+ * ends calls never returned at @trace_end. Does nothing the second time. */
 void      _kymo_atf_build_finish  (AtfBuild           *build,
                                    KymoTime            trace_end);
 void      _kymo_atf_warn_thread   (KymoTrace          *trace,

@@ -19,6 +19,7 @@
 #include "kymo-atf.h"
 #include "kymo-atf-model.h"
 #include "kymo-byte-reader.h"
+#include "kymo-parts.h"
 
 static const char * const atf_patterns[] = { "*.atf", "manifest.json", NULL };
 
@@ -221,207 +222,106 @@ detail_max_ts (const AtfDetailFile *detail)
   return max;
 }
 
+/* Threads are built on the load's threads below this many index bytes
+ * only when asked for explicitly. */
+#define PARALLEL_MIN (256 * 1024)
+
+/* The threads of every process, built side by side as the parts of one
+ * run (kymo-parts.h): each has its own tracks, made before, and only the
+ * join, in thread order on the loading thread, interns names. */
 typedef struct {
-  const AtfIndexFile *index;
-  guint32            *order;
-  KymoTime            max_ts;
-} AtfOrderTask;
+  KymoTrace       *trace;
+  KymoLoadJob     *job;
+  GThread         *loader;
+  AtfThread      **threads;
+  AtfBuild       **builds;
+  guint           *process_of;  /* each thread's process */
+  /* Each process's names table, the latest one: the join replaces it
+   * with one that also holds the functions the threads joined so far
+   * met, so that threads decoded after need no local names for them.
+   * The ids do not change with the table a thread starts from: a name is
+   * interned in the join, in the order the thread first used it. */
+  AtfNames       **current;
+  GPtrArray       *learned;     /* AtfNames*: the tables replaced, kept until the end */
+  AtfBuildResult  *results;
+  AtfProgress      progress;
+  GError          *error;     /* set on the loading thread only */
+} AtfRun;
 
 static void
-order_run (gpointer data,
-           gpointer user_data)
+names_free (gpointer data)
 {
-  AtfOrderTask *task = data;
-
-  task->order = _kymo_atf_time_order (task->index, &task->max_ts);
+  _kymo_atf_names_clear (data);
+  g_free (data);
 }
-
-/* Each thread's records in time order (into @orders), side by side: a pass
- * over every index file. Returns the latest timestamp. */
-static KymoTime
-time_order_all (GPtrArray *threads,
-                GPtrArray *orders,
-                guint      cpus)
-{
-  g_autofree AtfOrderTask *tasks = g_new0 (AtfOrderTask, MAX (threads->len, 1));
-  KymoTime max_ts = KYMO_TIME_NONE;
-
-  for (guint i = 0; i < threads->len; i++)
-    {
-      tasks[i].index = &((AtfThread *) g_ptr_array_index (threads, i))->index;
-      tasks[i].max_ts = KYMO_TIME_NONE;
-    }
-  if (threads->len > 1 && cpus > 1)
-    {
-      GThreadPool *pool = g_thread_pool_new (order_run, NULL, (gint) MIN (threads->len, cpus),
-                                             FALSE, NULL);
-
-      for (guint i = 0; i < threads->len; i++)
-        g_thread_pool_push (pool, &tasks[i], NULL);
-      g_thread_pool_free (pool, FALSE, TRUE);
-    }
-  else
-    for (guint i = 0; i < threads->len; i++)
-      order_run (&tasks[i], NULL);
-
-  for (guint i = 0; i < threads->len; i++)
-    {
-      g_ptr_array_add (orders, tasks[i].order);
-      max_ts = MAX (max_ts, tasks[i].max_ts);
-    }
-  return max_ts;
-}
-
-/* Building threads in parallel: each thread has its own tracks, and the
- * trace's shared state (names, warnings) is only read meanwhile. */
-typedef struct {
-  const AtfNames *names;
-  AtfProgress     progress;
-  GMutex          lock;
-  GCond           cond;
-  guint           pending;
-} AtfPool;
-
-typedef struct {
-  AtfBuild       *build;
-  AtfBuildResult  result;
-} AtfPoolTask;
 
 static void
-pool_run (gpointer data,
-          gpointer user_data)
+decode_thread (guint    index,
+               gpointer user_data)
 {
-  AtfPoolTask *task = data;
-  AtfPool *pool = user_data;
+  AtfRun *run = user_data;
+  /* The loading thread reports progress (and notices a cancel) itself. */
+  gboolean loader = g_thread_self () == run->loader;
+  const AtfNames *names = g_atomic_pointer_get (&run->current[run->process_of[index]]);
 
-  task->result = _kymo_atf_build_match_parallel (task->build, pool->names, &pool->progress);
-  g_mutex_lock (&pool->lock);
-  pool->pending--;
-  g_cond_signal (&pool->cond);
-  g_mutex_unlock (&pool->lock);
+  run->results[index] = _kymo_atf_build_match_parallel (run->builds[index], names, &run->progress,
+                                                        loader ? run->job : NULL,
+                                                        loader && run->error == NULL ? &run->error : NULL);
 }
 
-/* Matches @n threads on up to one thread per core; the loading thread
- * reports progress meanwhile, then takes the results in thread order,
- * matching again (interning as it goes) those that needed new names. */
 static gboolean
-match_threads_parallel (KymoLoadJob  *job,
-                        KymoTrace    *trace,
-                        AtfBuild    **builds,
-                        AtfThread   **threads_of,
-                        guint         n,
-                        AtfNames     *names,
-                        guint64      *done,
-                        guint64       total,
-                        guint         cpus,
-                        GError      **error)
+join_thread (guint    index,
+             gpointer user_data)
 {
-  g_autofree AtfPoolTask *tasks = g_new0 (AtfPoolTask, n);
-  AtfPool pool = { 0 };
-  GThreadPool *threads;
+  AtfRun *run = user_data;
+  AtfBuild *b = run->builds[index];
+  guint p = run->process_of[index];
   gboolean ok = TRUE;
+  guint64 done;
 
-  pool.names = names;
-  pool.pending = n;
-  g_mutex_init (&pool.lock);
-  g_cond_init (&pool.cond);
-
-  threads = g_thread_pool_new (pool_run, &pool, (gint) MIN (n, cpus), FALSE, NULL);
-  for (guint i = 0; i < n; i++)
+  switch (run->results[index])
     {
-      tasks[i].build = builds[i];
-      g_thread_pool_push (threads, &tasks[i], NULL);
-    }
-
-  g_mutex_lock (&pool.lock);
-  while (pool.pending > 0)
-    {
-      g_cond_wait_until (&pool.cond, &pool.lock, g_get_monotonic_time () + 20 * G_TIME_SPAN_MILLISECOND);
-      if (pool.pending > 0 && ok)
+    case ATF_BUILD_DONE:
+      if (_kymo_atf_build_learns (b))
         {
-          guint64 now = *done + (guint64) g_atomic_pointer_get (&pool.progress.done);
+          AtfNames *next = g_new (AtfNames, 1);
 
-          g_mutex_unlock (&pool.lock);
-          if (!kymo_load_job_progress (job, (double) MIN (now, total) / MAX (total, 1), "Reading calls", error))
-            {
-              ok = FALSE;
-              g_atomic_int_set (&pool.progress.cancelled, 1);
-            }
-          g_mutex_lock (&pool.lock);
+          _kymo_atf_names_copy (next, run->current[p]);
+          _kymo_atf_build_intern_names (b, run->trace, next);
+          kymo_trace_intern (run->trace, "detail record");
+          _kymo_atf_names_take_texts (next);
+          g_ptr_array_add (run->learned, next);
+          g_atomic_pointer_set (&run->current[p], next);
         }
-    }
-  g_mutex_unlock (&pool.lock);
-  g_thread_pool_free (threads, FALSE, TRUE);
-  g_mutex_clear (&pool.lock);
-  g_cond_clear (&pool.cond);
-
-  for (guint i = 0; i < n && ok; i++)
-    {
-      AtfThread *t = threads_of[i];
-
-      switch (tasks[i].result)
+      else
         {
-        case ATF_BUILD_DONE:
-          *done += t->index.n_events;
-          _kymo_atf_build_intern_names (builds[i], trace);
-          kymo_trace_intern (trace, "detail record");
-          _kymo_atf_warn_thread (trace, t, _kymo_atf_build_warnings (builds[i]));
-          break;
-        case ATF_BUILD_BLOCKED:
-          ok = _kymo_atf_build_match (builds[i], names, job, done, total, error);
-          if (ok)
-            _kymo_atf_warn_thread (trace, t, _kymo_atf_build_warnings (builds[i]));
-          break;
-        case ATF_BUILD_STOPPED:
-        default:
-          ok = FALSE;
-          break;
+          _kymo_atf_build_intern_names (b, run->trace, NULL);
+          kymo_trace_intern (run->trace, "detail record");
         }
+      break;
+    case ATF_BUILD_BLOCKED:
+      ok = _kymo_atf_build_match (b, run->current[p], &run->progress, run->job,
+                                  run->error == NULL ? &run->error : NULL);
+      break;
+    case ATF_BUILD_STOPPED:
+    default:
+      ok = FALSE;
+      break;
     }
-  /* Only a cancellation stops a worker, and then @error is set above. */
+  if (ok)
+    {
+      _kymo_atf_warn_thread (run->trace, run->threads[index], _kymo_atf_build_warnings (b));
+      /* Calls left open wait for the end of the trace. */
+      if (!_kymo_atf_build_is_open (b))
+        _kymo_atf_build_finish (b, KYMO_TIME_NONE);
+      done = g_atomic_pointer_get (&run->progress.done);
+      ok = kymo_load_job_progress (run->job, (double) MIN (done, run->progress.total) / MAX (run->progress.total, 1),
+                                   "Reading calls", run->error == NULL ? &run->error : NULL);
+    }
+  /* The workers stop at their next progress step. */
+  if (!ok)
+    g_atomic_int_set (&run->progress.cancelled, 1);
   return ok;
-}
-
-typedef struct {
-  AtfBuild *build;
-  KymoTime  trace_end;
-} AtfFinishTask;
-
-static void
-finish_run (gpointer data,
-            gpointer user_data)
-{
-  AtfFinishTask *task = data;
-
-  _kymo_atf_build_finish (task->build, task->trace_end);
-}
-
-/* Adds every thread's spans, side by side when there are several. */
-static void
-finish_threads (AtfBuild **builds,
-                guint      n,
-                KymoTime   trace_end,
-                guint      cpus)
-{
-  g_autofree AtfFinishTask *tasks = g_new0 (AtfFinishTask, MAX (n, 1));
-
-  for (guint i = 0; i < n; i++)
-    {
-      tasks[i].build = builds[i];
-      tasks[i].trace_end = trace_end;
-    }
-  if (n > 1 && cpus > 1)
-    {
-      GThreadPool *pool = g_thread_pool_new (finish_run, NULL, (gint) MIN (n, cpus),
-                                             FALSE, NULL);
-
-      for (guint i = 0; i < n; i++)
-        g_thread_pool_push (pool, &tasks[i], NULL);
-      g_thread_pool_free (pool, FALSE, TRUE);
-    }
-  else
-    for (guint i = 0; i < n; i++)
-      finish_run (&tasks[i], NULL);
 }
 
 static gboolean
@@ -431,19 +331,17 @@ load (KymoLoadJob  *job,
 {
   KymoInput *input = kymo_load_job_get_input (job);
   g_autoptr(GPtrArray) processes = NULL;
-  g_autoptr(GPtrArray) orders = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) damage = NULL;
   g_autofree AtfManifest *manifests = NULL;
+  g_autofree AtfNames *names = NULL;
+  AtfRun run = { 0 };
   AtfData *data;
   KymoTime trace_end = KYMO_TIME_NONE;
-  guint64 total = 0, done = 0;
+  guint64 total = 0;
   guint n_threads = 0, n_symbols = 0;
   g_autofree char *version = NULL;
   guint8 arch = 0, os = 0, clock = 0;
-  gboolean ok = TRUE, fused;
-  AtfChunkPool *pool;
-  /* Threads are built side by side, one per processor (or as asked). */
-  guint cpus = kymo_load_options_get_threads (kymo_load_job_get_options (job), G_MAXSIZE, 0);
+  gboolean ok;
 
   processes = _kymo_atf_discover (input, error);
   if (processes == NULL)
@@ -455,7 +353,7 @@ load (KymoLoadJob  *job,
   kymo_trace_set_format_data (trace, data, atf_data_free);
 
   /* First every file: the end of the trace (where calls that never returned
-   * end) must be known before any thread is built. */
+   * end) must be known before any thread is finished. */
   manifests = g_new0 (AtfManifest, processes->len);
   for (guint p = 0; p < processes->len; p++)
     {
@@ -489,23 +387,24 @@ load (KymoLoadJob  *job,
         }
     }
 
-  /* One process with several threads: each thread's matching checks its
-   * file's time order and finds its latest record, so the end of the trace
-   * is known once they are all matched. Otherwise (several processes are
-   * built one after another) a pass over every file finds it first. */
-  fused = processes->len == 1 && data->threads->len > 1 && cpus > 1;
-  if (!fused)
-    trace_end = MAX (trace_end, time_order_all (data->threads, orders, cpus));
-
-  pool = _kymo_atf_chunk_pool_new ();
-  for (guint p = 0, ti = 0; p < processes->len && ok; p++)
+  /* Then every track and every process's names: building adds neither,
+   * so the threads can be built side by side. */
+  n_threads = data->threads->len;
+  names = g_new0 (AtfNames, processes->len);
+  run.trace = trace;
+  run.job = job;
+  run.loader = g_thread_self ();
+  run.threads = (AtfThread **) data->threads->pdata;
+  run.builds = g_new0 (AtfBuild *, MAX (n_threads, 1));
+  run.process_of = g_new0 (guint, MAX (n_threads, 1));
+  run.current = g_new0 (AtfNames *, processes->len);
+  run.learned = g_ptr_array_new_with_free_func (names_free);
+  run.results = g_new0 (AtfBuildResult, MAX (n_threads, 1));
+  run.progress.total = total;
+  for (guint p = 0, ti = 0; p < processes->len; p++)
     {
       AtfProcessSource *process = g_ptr_array_index (processes, p);
-      guint n = process->threads->len;
-      g_autofree AtfBuild **builds = g_new0 (AtfBuild *, MAX (n, 1));
-      AtfThread **threads_of = (AtfThread **) data->threads->pdata + ti;
       guint group = KYMO_NO_TRACK;
-      AtfNames names;
 
       if (process->pid >= 0)
         {
@@ -519,12 +418,11 @@ load (KymoLoadJob  *job,
           kymo_track_set_tag (track, (guint64) process->pid);
         }
 
-      _kymo_atf_names_init (&names, trace, &manifests[p]);
-      /* Building adds no tracks: make them all first, so that the threads
-       * can be built side by side. */
-      for (guint i = 0; i < n; i++)
+      _kymo_atf_names_init (&names[p], trace, &manifests[p]);
+      run.current[p] = &names[p];
+      for (guint i = 0; i < process->threads->len; i++, ti++)
         {
-          AtfThread *t = threads_of[i];
+          AtfThread *t = run.threads[ti];
           g_autofree char *name = g_strdup_printf ("Thread %u", t->number);
           KymoTrack *track;
 
@@ -534,35 +432,51 @@ load (KymoLoadJob  *job,
           kymo_track_set_tag (track, t->number);
           if (t->detail.n_records > 0)
             t->detail_track = kymo_trace_add_track (trace, t->track, KYMO_TRACK_INSTANT, "Detail records");
-          n_threads++;
-          builds[i] = _kymo_atf_build_new (trace, t, fused ? NULL : g_steal_pointer (&g_ptr_array_index (orders, ti + i)),
-                                           !fused);
-          _kymo_atf_build_set_pool (builds[i], pool);
+          run.builds[ti] = _kymo_atf_build_new (trace, t);
+          run.process_of[ti] = p;
         }
-      if (n > 1 && cpus > 1)
-        ok = match_threads_parallel (job, trace, builds, threads_of, n, &names, &done, total, cpus, error);
-      else
-        for (guint i = 0; i < n && ok; i++)
-          {
-            ok = _kymo_atf_build_match (builds[i], &names, job, &done, total, error);
-            if (ok)
-              _kymo_atf_warn_thread (trace, threads_of[i], _kymo_atf_build_warnings (builds[i]));
-          }
-      if (ok)
-        {
-          for (guint i = 0; i < n; i++)
-            trace_end = MAX (trace_end, _kymo_atf_build_max_ts (builds[i]));
-          finish_threads (builds, n, trace_end, cpus);
-        }
-      for (guint i = 0; i < n; i++)
-        _kymo_atf_build_free (builds[i]);
-      ti += n;
-      _kymo_atf_names_clear (&names);
     }
-  _kymo_atf_chunk_pool_free (pool);
 
+  {
+    g_autoptr(KymoParts) parts = kymo_parts_new (kymo_load_job_get_options (job), total * ATF_EVENT_SIZE,
+                                                 PARALLEL_MIN, n_threads, 0, decode_thread, &run);
+
+    /* A thread's spans go straight to its track whoever decodes it, so the
+     * loading thread decodes what it can while it waits. */
+    kymo_parts_set_help (parts, TRUE);
+    ok = TRUE;
+    for (guint i = 0; i < n_threads && ok; i++)
+      {
+        kymo_parts_wait (parts, i);
+        ok = join_thread (i, &run);
+        kymo_parts_release (parts, i);
+      }
+  }
+  if (ok)
+    {
+      for (guint i = 0; i < n_threads; i++)
+        trace_end = MAX (trace_end, _kymo_atf_build_max_ts (run.builds[i]));
+      for (guint i = 0; i < n_threads; i++)
+        _kymo_atf_build_finish (run.builds[i], trace_end);
+    }
+  else if (run.error != NULL)
+    g_propagate_error (error, g_steal_pointer (&run.error));
+  else
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+
+  for (guint i = 0; i < n_threads; i++)
+    _kymo_atf_build_free (run.builds[i]);
+  g_free (run.builds);
+  g_free (run.process_of);
+  g_free (run.current);
+  g_ptr_array_unref (run.learned);
+  g_free (run.results);
+  g_clear_error (&run.error);
   for (guint p = 0; p < processes->len; p++)
-    _kymo_atf_manifest_clear (&manifests[p]);
+    {
+      _kymo_atf_names_clear (&names[p]);
+      _kymo_atf_manifest_clear (&manifests[p]);
+    }
   if (!ok)
     return FALSE;
 

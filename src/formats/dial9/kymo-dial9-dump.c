@@ -568,6 +568,46 @@ dump_stream (KymoLoadJob     *job,
   return ok;
 }
 
+typedef struct {
+  KymoLoadJob    *job;
+  KymoJsonWriter *out;
+  GError         *first_error;  /* the damage the dump stops with */
+  guint           passed;       /* warnings of the set handed on */
+} D9FolderDump;
+
+/* The set's new warnings go to the caller as they come: the library never
+ * prints (kymo-cli puts them on standard error). */
+static void
+pass_warnings (D9FolderDump *fd,
+               D9FileSet    *files)
+{
+  for (; fd->passed < files->warnings->len; fd->passed++)
+    kymo_load_job_add_warning (fd->job, "%s", (const char *) g_ptr_array_index (files->warnings, fd->passed));
+}
+
+static gboolean
+dump_file (D9FileSet  *files,
+           guint       index,
+           GBytes     *stream,
+           gpointer    user_data,
+           GError    **error)
+{
+  D9FolderDump *fd = user_data;
+  D9File *f = &g_array_index (files->files, D9File, index);
+  g_autoptr(GError) local = NULL;
+
+  pass_warnings (fd, files);
+  if (!dump_stream (fd->job, fd->out, stream, f->path, NULL, &local))
+    {
+      /* Only the first damage is the dump's error; later ones are heard. */
+      if (fd->first_error == NULL)
+        fd->first_error = g_steal_pointer (&local);
+      else
+        kymo_load_job_add_warning (fd->job, "%s", local->message);
+    }
+  return TRUE;
+}
+
 gboolean
 d9_dump (KymoLoadJob     *job,
          KymoJsonWriter  *out,
@@ -577,7 +617,7 @@ d9_dump (KymoLoadJob     *job,
   g_autoptr(GError) gz_error = NULL;
   D9FileSet *files;
   GBytes *bytes;
-  gboolean ok = TRUE;
+  gboolean ok;
 
   if (!d9_files_wanted (kymo_load_job_get_input (job)))
     {
@@ -599,25 +639,21 @@ d9_dump (KymoLoadJob     *job,
 
   /* Each file in turn, offsets within it; damage in one does not stop
    * the others, and the first is what the dump reports. */
-  files = d9_files_open (job, error);
+  files = d9_files_list (job, error);
   if (files == NULL)
     return FALSE;
-  for (guint i = 0; i < files->warnings->len; i++)
-    g_printerr ("%s\n", (const char *) g_ptr_array_index (files->warnings, i));
-  for (guint i = 0; i < files->files->len; i++)
-    {
-      D9File *f = &g_array_index (files->files, D9File, i);
-      g_autoptr(GError) local = NULL;
+  {
+    D9FolderDump fd = { job, out, NULL, 0 };
 
-      if (!dump_stream (job, out, g_bytes_ref (f->stream), f->path, NULL, &local))
-        {
-          if (ok)
-            g_propagate_error (error, g_steal_pointer (&local));
-          else
-            g_printerr ("%s\n", local->message);
-          ok = FALSE;
-        }
-    }
+    ok = d9_files_foreach (files, job, dump_file, &fd, error);
+    pass_warnings (&fd, files);
+    if (ok && fd.first_error != NULL)
+      {
+        g_propagate_error (error, g_steal_pointer (&fd.first_error));
+        ok = FALSE;
+      }
+    g_clear_error (&fd.first_error);
+  }
   d9_file_set_free (files);
   return ok;
 }

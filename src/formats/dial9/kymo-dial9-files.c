@@ -1,4 +1,4 @@
-/* kymo-dial9-files.c
+/* kymo-dial9-files.c: several dial9 files (a folder of rotated segments) as one trace
  *
  * Copyright 2026 The Kymo authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -8,16 +8,18 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
-#include <libdeflate.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <glib/gstdio.h>
 
 #include "kymo-dial9-files.h"
 #include "kymo-dial9-gzip.h"
+#include "kymo-parts.h"
 
 /* Files detection looks at in a folder before it gives up. */
 #define DETECT_MAX_FILES 64
-#define MAX_THREADS 16
 
 static gboolean
 is_digit (char c)
@@ -176,80 +178,44 @@ list_paths (KymoInput  *input,
   return paths;
 }
 
-typedef struct {
-  char   *path;
-  GBytes *mapped;
-  GBytes *stream;     /* inflated (or the mapping itself) */
-  gboolean fallback;  /* libdeflate could not: zlib streaming, on the caller's thread */
-} Pending;
-
-typedef struct {
-  Pending *items;
-  guint    n;
-  gint     next;      /* atomic */
-  GCancellable *cancellable;
-} Work;
-
-/* Whole members in memory: libdeflate, sized by gzip's own trailer. A
- * stream it cannot take (several members, a size past 4 GiB, damage) goes
- * to zlib, which also says how far it got. */
-static void
-inflate_one (struct libdeflate_decompressor *dec,
-             Pending                        *p)
+/* Whether @path is a dial9 file, and what it inflates to; reads the first
+ * and last bytes only. FALSE with a warning. */
+static gboolean
+probe_file (const char *path,
+            D9File     *f,
+            GPtrArray  *warnings)
 {
-  gsize size;
-  const guint8 *data = g_bytes_get_data (p->mapped, &size);
-  gsize isize, in_used = 0, out_used = 0;
-  guint8 *out;
-  enum libdeflate_result r;
+  /* A gzip head needs a few hundred bytes to inflate five. */
+  guint8 head[4096];
+  guint8 tail[4];
+  struct stat st;
+  gssize n;
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
 
-  if (!d9_is_gzip (data, size))
+  if (fd < 0 || fstat (fd, &st) < 0 || (n = pread (fd, head, sizeof head, 0)) < 0)
     {
-      p->stream = g_bytes_ref (p->mapped);
-      return;
-    }
-  isize = size >= 18 ? d9_u32 (data + size - 4) : 0;
-  if (isize == 0 || isize < size / 4)
-    {
-      p->fallback = TRUE;
-      return;
-    }
-  out = g_try_malloc (isize);
-  if (out == NULL)
-    {
-      p->fallback = TRUE;
-      return;
-    }
-  r = libdeflate_gzip_decompress_ex (dec, data, size, out, isize, &in_used, &out_used);
-  if (r != LIBDEFLATE_SUCCESS || in_used != size || out_used != isize)
-    {
-      g_free (out);
-      p->fallback = TRUE;
-      return;
-    }
-  p->stream = g_bytes_new_take (out, out_used);
-}
+      int saved = errno;
 
-static gpointer
-work_thread (gpointer data)
-{
-  Work *work = data;
-  struct libdeflate_decompressor *dec = libdeflate_alloc_decompressor ();
-
-  for (;;)
-    {
-      guint i = (guint) g_atomic_int_add (&work->next, 1);
-
-      if (i >= work->n || g_cancellable_is_cancelled (work->cancellable))
-        break;
-      if (dec == NULL)
-        work->items[i].fallback = TRUE;
-      else
-        inflate_one (dec, &work->items[i]);
+      g_ptr_array_add (warnings, g_strdup_printf ("%s: cannot be read (%s)", path, g_strerror (saved)));
+      if (fd >= 0)
+        close (fd);
+      return FALSE;
     }
-  if (dec != NULL)
-    libdeflate_free_decompressor (dec);
-  return NULL;
+  if (!looks_dial9 (head, (gsize) n))
+    {
+      g_ptr_array_add (warnings, g_strdup_printf ("%s: not a dial9 trace, skipped", path));
+      close (fd);
+      return FALSE;
+    }
+  f->path = g_strdup (path);
+  f->gzip = d9_is_gzip (head, (gsize) n);
+  f->file_size = (gsize) st.st_size;
+  f->guess = f->file_size;
+  if (f->gzip)
+    f->guess = pread (fd, tail, sizeof tail, st.st_size - (off_t) sizeof tail) == sizeof tail
+               ? d9_gzip_trusted_size (d9_u32 (tail), f->file_size) : 0;
+  close (fd);
+  return TRUE;
 }
 
 void
@@ -258,110 +224,334 @@ d9_file_set_free (D9FileSet *set)
   if (set == NULL)
     return;
   for (guint i = 0; i < set->files->len; i++)
-    {
-      D9File *f = &g_array_index (set->files, D9File, i);
-      g_free (f->path);
-      g_clear_pointer (&f->stream, g_bytes_unref);
-    }
+    g_free (g_array_index (set->files, D9File, i).path);
   g_array_unref (set->files);
   g_ptr_array_unref (set->warnings);
+  g_clear_pointer (&set->joined, g_bytes_unref);
   g_free (set);
 }
 
 D9FileSet *
-d9_files_open (KymoLoadJob  *job,
+d9_files_list (KymoLoadJob  *job,
                GError      **error)
 {
   KymoInput *input = kymo_load_job_get_input (job);
-  GCancellable *cancellable = kymo_load_job_get_cancellable (job);
   D9FileSet *set = g_new0 (D9FileSet, 1);
   g_autoptr(GPtrArray) paths = NULL;
-  g_autofree Pending *items = NULL;
-  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
-  Work work = { 0 };
-  guint n = 0, n_threads;
 
   set->files = g_array_new (FALSE, TRUE, sizeof (D9File));
   set->warnings = g_ptr_array_new_with_free_func (g_free);
   paths = list_paths (input, set->warnings);
-  items = g_new0 (Pending, paths->len + 1);
-
-  /* Map each file; keep the dial9 ones. */
   for (guint i = 0; i < paths->len; i++)
     {
-      const char *path = g_ptr_array_index (paths, i);
-      g_autoptr(GError) local = NULL;
-      GBytes *bytes = kymo_map_file (path, &local);
-      gsize size;
-      const guint8 *data;
+      D9File f = { 0 };
 
-      if (bytes == NULL)
-        {
-          g_ptr_array_add (set->warnings, g_strdup_printf ("%s: cannot be read (%s)", path, local->message));
-          continue;
-        }
-      data = g_bytes_get_data (bytes, &size);
-      if (!looks_dial9 (data, size))
-        {
-          g_ptr_array_add (set->warnings, g_strdup_printf ("%s: not a dial9 trace, skipped", path));
-          g_bytes_unref (bytes);
-          continue;
-        }
-      items[n].path = g_strdup (path);
-      items[n].mapped = bytes;
-      n++;
+      if (probe_file (g_ptr_array_index (paths, i), &f, set->warnings))
+        g_array_append_val (set->files, f);
     }
-  if (n == 0)
+  if (set->files->len == 0)
     {
       kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_UNKNOWN_FORMAT, KYMO_NO_OFFSET,
                                input->is_dir ? "no dial9 trace in the folder" : "none of the files is a dial9 trace");
       d9_file_set_free (set);
       return NULL;
     }
+  return set;
+}
 
-  /* Inflate on several threads. */
-  work.items = items;
-  work.n = n;
-  work.cancellable = cancellable;
-  n_threads = MIN (MIN (g_get_num_processors (), MAX_THREADS), n);
-  for (guint t = 1; t < n_threads; t++)
-    g_ptr_array_add (threads, g_thread_new ("dial9-inflate", work_thread, &work));
-  work_thread (&work);
-  for (guint t = 0; t < threads->len; t++)
-    g_thread_join (g_ptr_array_index (threads, t));
+/* What inflating one file gave. */
+typedef struct {
+  GBytes  *own;     /* when it is not in the joined buffer */
+  gsize    len;     /* the bytes that came out */
+  char    *failed;  /* why it could not be read */
+  gboolean redo;    /* libdeflate could not: zlib streaming, on the loading thread */
+} D9Inflated;
+
+typedef struct {
+  D9FileSet    *set;
+  KymoLoadJob  *job;
+  guint8       *out;       /* every file at its start; NULL: each in its own buffer */
+  D9Inflated   *done;      /* one per file */
+  D9FileFunc    func;
+  gpointer      user_data;
+  GError      **error;
+  guint64       read_bytes, total_bytes;  /* of the files on disk, for progress */
+  gboolean      moved;     /* a file did not come out at the size its place was made for */
+} D9Inflating;
+
+/* Up to @max bytes of a plain file into @dest: read(), not a mapping, so
+ * the bytes are copied once and no page of the file is mapped. */
+static void
+read_into (const char  *path,
+           guint8      *dest,
+           gsize        max,
+           D9Inflated  *r)
+{
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+
+  if (fd < 0)
+    {
+      r->failed = g_strdup (g_strerror (errno));
+      return;
+    }
+  while (r->len < max)
+    {
+      gssize n = pread (fd, dest + r->len, MIN (max - r->len, (gsize) 1 << 30), (off_t) r->len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          r->failed = g_strdup (g_strerror (errno));
+          break;
+        }
+      if (n == 0)
+        break;
+      r->len += (gsize) n;
+    }
+  close (fd);
+}
+
+/* Part @index: file @index inflated (on any thread). Whole members in
+ * memory go to libdeflate, sized by the trailer; anything it cannot take
+ * (several members, damage, a size past 4 GiB) is left to zlib. */
+static void
+inflate_part (guint    index,
+              gpointer user_data)
+{
+  D9Inflating *ing = user_data;
+  D9File *f = &g_array_index (ing->set->files, D9File, index);
+  D9Inflated *r = &ing->done[index];
+  g_autoptr(GBytes) mapped = NULL;
+  g_autoptr(GError) local = NULL;
+  const guint8 *data;
+  gsize size;
+  guint8 *dest;
+
+  if (!f->gzip && ing->out != NULL)
+    {
+      read_into (f->path, ing->out + f->start, f->guess, r);
+      return;
+    }
+  if (f->gzip && f->guess == 0)
+    {
+      r->redo = TRUE;
+      return;
+    }
+  mapped = kymo_map_file (f->path, &local);
+  if (mapped == NULL)
+    {
+      r->failed = g_strdup (local->message);
+      return;
+    }
+  if (!f->gzip)
+    {
+      r->len = g_bytes_get_size (mapped);
+      r->own = g_steal_pointer (&mapped);
+      return;
+    }
+
+  data = g_bytes_get_data (mapped, &size);
+  dest = ing->out != NULL ? ing->out + f->start : g_try_malloc (f->guess);
+  if (dest != NULL && d9_inflate_member (data, size, dest, f->guess))
+    {
+      r->len = f->guess;
+      if (ing->out == NULL)
+        r->own = g_bytes_new_take (g_steal_pointer (&dest), f->guess);
+    }
+  else
+    r->redo = TRUE;
+  if (ing->out == NULL)
+    g_free (dest);
+}
+
+/* File @index, in order on the loading thread: what libdeflate left is
+ * inflated here (zlib reports progress and warnings from this thread
+ * only), and the file goes to its taker. */
+static gboolean
+join_part (guint    index,
+           gpointer user_data)
+{
+  D9Inflating *ing = user_data;
+  D9File *f = &g_array_index (ing->set->files, D9File, index);
+  D9Inflated *r = &ing->done[index];
+  gboolean ok = TRUE;
+
+  if (r->failed != NULL)
+    {
+      g_ptr_array_add (ing->set->warnings, g_strdup_printf ("%s: cannot be read (%s)", f->path, r->failed));
+      r->len = 0;
+    }
+  else if (r->redo)
+    {
+      g_autoptr(GError) local = NULL;
+      g_autoptr(GBytes) mapped = kymo_map_file (f->path, &local);
+      g_autofree char *warning = NULL;
+
+      if (mapped != NULL)
+        {
+          gsize size;
+          const guint8 *data = g_bytes_get_data (mapped, &size);
+
+          r->own = d9_gunzip (ing->job, data, size, &warning, &local);
+        }
+      if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_propagate_error (ing->error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      if (warning != NULL)
+        g_ptr_array_add (ing->set->warnings, g_strdup_printf ("%s: %s", f->path, warning));
+      if (local != NULL)
+        g_ptr_array_add (ing->set->warnings, g_strdup_printf ("%s: %s", f->path, local->message));
+      r->len = r->own != NULL ? g_bytes_get_size (r->own) : 0;
+    }
+  if (ing->out != NULL && (r->own != NULL || r->len != f->guess))
+    ing->moved = TRUE;
+  f->size = f->keep = r->len;
+
+  ing->read_bytes += f->file_size;
+  if (!kymo_load_job_progress (ing->job, 0.5 * ing->read_bytes / MAX (ing->total_bytes, 1),
+                               "Decompressing", ing->error))
+    return FALSE;
+  if (ing->func != NULL)
+    {
+      if (r->len > 0)
+        ok = ing->func (ing->set, index, g_steal_pointer (&r->own), ing->user_data, ing->error);
+      g_clear_pointer (&r->own, g_bytes_unref);
+    }
+  return ok;
+}
+
+/* Files below this, together, inflate on the loading thread alone. */
+#define PARALLEL_MIN_BYTES ((gsize) 1 << 20)
+
+static gboolean
+inflate_all (D9Inflating  *ing,
+             gsize         total)
+{
+  const KymoLoadOptions *options = kymo_load_job_get_options (ing->job);
+  guint n = ing->set->files->len;
+  /* Files handed on one by one need a bound, or a slow taker lets every
+   * file pile up inflated; in place, the buffer is there already. */
+  guint ahead = ing->out != NULL ? 0 : 2 * kymo_load_options_get_threads (options, total, PARALLEL_MIN_BYTES);
+  g_autoptr(KymoParts) parts = NULL;
 
   for (guint i = 0; i < n; i++)
+    ing->total_bytes += g_array_index (ing->set->files, D9File, i).file_size;
+  ing->done = g_new0 (D9Inflated, n);
+  parts = kymo_parts_new (options, total, PARALLEL_MIN_BYTES, n, ahead, inflate_part, ing);
+  /* A join here is a progress report (or, rarely, zlib): the loading
+   * thread inflates files too rather than sleep on the one it waits for. */
+  kymo_parts_set_help (parts, TRUE);
+  for (guint i = 0; i < n; i++)
     {
-      Pending *p = &items[i];
-      D9File f = { 0 };
-
-      if (p->stream == NULL && !g_cancellable_is_cancelled (cancellable))
-        {
-          g_autofree char *warning = NULL;
-          g_autoptr(GError) local = NULL;
-          gsize size;
-          const guint8 *data = g_bytes_get_data (p->mapped, &size);
-
-          /* Here, on the loading thread, zlib may report progress. */
-          p->stream = d9_gunzip (job, data, size, &warning, &local);
-          if (warning != NULL)
-            g_ptr_array_add (set->warnings, g_strdup_printf ("%s: %s", p->path, warning));
-          if (local != NULL)
-            g_ptr_array_add (set->warnings, g_strdup_printf ("%s: %s", p->path, local->message));
-        }
-      g_bytes_unref (p->mapped);
-      if (p->stream == NULL || g_bytes_get_size (p->stream) == 0)
-        {
-          g_free (p->path);
-          g_clear_pointer (&p->stream, g_bytes_unref);
-          continue;
-        }
-      f.path = p->path;
-      f.stream = p->stream;
-      f.keep = g_bytes_get_size (p->stream);
-      g_array_append_val (set->files, f);
+      kymo_parts_wait (parts, i);
+      if (!join_part (i, ing))
+        return FALSE;
+      kymo_parts_release (parts, i);
     }
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+  return TRUE;
+}
+
+static void
+inflated_free (D9Inflating *ing)
+{
+  for (guint i = 0; i < ing->set->files->len; i++)
+    {
+      g_clear_pointer (&ing->done[i].own, g_bytes_unref);
+      g_free (ing->done[i].failed);
+    }
+  g_free (ing->done);
+}
+
+/* The files into one buffer: each where its guess placed it unless one
+ * came out at another size, then all moved up against each other. */
+static gboolean
+join_inflated (D9Inflating *ing)
+{
+  GArray *files = ing->set->files;
+  gsize total = 0, at = 0;
+  guint8 *out;
+
+  if (!ing->moved)
+    {
+      for (guint i = 0; i < files->len; i++)
+        total += g_array_index (files, D9File, i).size;
+      ing->set->joined = g_bytes_new_take (g_steal_pointer (&ing->out), total);
+    }
+  else
+    {
+      for (guint i = 0; i < files->len; i++)
+        total += ing->done[i].len;
+      out = g_try_malloc (MAX (total, 1));
+      if (out == NULL)
+        return FALSE;
+      for (guint i = 0; i < files->len; i++)
+        {
+          D9File *f = &g_array_index (files, D9File, i);
+          const guint8 *from = ing->done[i].own != NULL ? g_bytes_get_data (ing->done[i].own, NULL)
+                                                         : ing->out + f->start;
+
+          memcpy (out + at, from, ing->done[i].len);
+          f->start = at;
+          at += ing->done[i].len;
+        }
+      g_clear_pointer (&ing->out, g_free);
+      ing->set->joined = g_bytes_new_take (out, total);
+    }
+
+  /* Files that gave nothing are left out. */
+  for (guint i = files->len; i-- > 0;)
+    if (g_array_index (files, D9File, i).size == 0)
+      {
+        g_free (g_array_index (files, D9File, i).path);
+        g_array_remove_index (files, i);
+      }
+  return TRUE;
+}
+
+D9FileSet *
+d9_files_open (KymoLoadJob  *job,
+               GError      **error)
+{
+  D9FileSet *set = d9_files_list (job, error);
+  D9Inflating ing = { 0 };
+  gsize total = 0;
+  gboolean ok;
+
+  if (set == NULL)
+    return NULL;
+  for (guint i = 0; i < set->files->len; i++)
+    {
+      D9File *f = &g_array_index (set->files, D9File, i);
+
+      f->start = total;
+      total += f->guess;
+    }
+  ing.set = set;
+  ing.job = job;
+  ing.error = error;
+  /* Each file is inflated straight into its place in the one stream the
+   * decoder reads: no second copy to join them, and half the memory. */
+  ing.out = g_try_malloc (MAX (total, 1));
+  if (ing.out == NULL)
+    {
+      kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_IO, KYMO_NO_OFFSET,
+                               "not enough memory for the files inflated (%" G_GSIZE_FORMAT " bytes)", total);
+      d9_file_set_free (set);
+      return NULL;
+    }
+  ok = inflate_all (&ing, total);
+  if (ok && !join_inflated (&ing))
+    {
+      kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_IO, KYMO_NO_OFFSET,
+                               "not enough memory for the files inflated");
+      ok = FALSE;
+    }
+  g_free (ing.out);
+  inflated_free (&ing);
+  if (!ok)
     {
       d9_file_set_free (set);
       return NULL;
@@ -375,24 +565,63 @@ d9_files_open (KymoLoadJob  *job,
   return set;
 }
 
+gboolean
+d9_files_foreach (D9FileSet    *set,
+                  KymoLoadJob  *job,
+                  D9FileFunc    func,
+                  gpointer      user_data,
+                  GError      **error)
+{
+  D9Inflating ing = { 0 };
+  gsize total = 0;
+  gboolean ok;
+
+  for (guint i = 0; i < set->files->len; i++)
+    total += g_array_index (set->files, D9File, i).guess;
+  ing.set = set;
+  ing.job = job;
+  ing.func = func;
+  ing.user_data = user_data;
+  ing.error = error;
+  ok = inflate_all (&ing, total);
+  inflated_free (&ing);
+  return ok;
+}
+
 GBytes *
 d9_files_join (D9FileSet *set)
 {
   gsize total = 0, at = 0;
+  gboolean cut = FALSE;
+  const guint8 *from;
   guint8 *out;
 
   for (guint i = 0; i < set->files->len; i++)
-    total += g_array_index (set->files, D9File, i).keep;
+    {
+      D9File *f = &g_array_index (set->files, D9File, i);
+
+      total += f->keep;
+      cut |= f->keep != f->size;
+    }
+  if (!cut)
+    return g_bytes_ref (set->joined);
+
+  /* Damage cut out: a new stream (the old one may still be referenced by
+   * a decode that is being thrown away). */
+  from = g_bytes_get_data (set->joined, NULL);
   out = g_malloc (MAX (total, 1));
   for (guint i = 0; i < set->files->len; i++)
     {
       D9File *f = &g_array_index (set->files, D9File, i);
 
+      memcpy (out + at, from + f->start, f->keep);
       f->start = at;
-      memcpy (out + at, g_bytes_get_data (f->stream, NULL), f->keep);
+      f->size = f->keep;
       at += f->keep;
     }
-  return g_bytes_new_take (out, total);
+  g_bytes_unref (set->joined);
+  set->joined = g_bytes_new_take (out, total);
+  return g_bytes_ref (set->joined);
 }
 
 /* How far a stream decodes: every frame is walked (no model is built). */
@@ -518,8 +747,8 @@ d9_files_cut_damage (D9FileSet *set)
   for (guint i = 0; i < set->files->len; i++)
     {
       D9File *f = &g_array_index (set->files, D9File, i);
-      gsize size;
-      const guint8 *data = g_bytes_get_data (f->stream, &size);
+      const guint8 *data = (const guint8 *) g_bytes_get_data (set->joined, NULL) + f->start;
+      gsize size = f->size;
       D9Status status;
       const char *message;
       gsize keep = clean_length (data, size, &status, &message);

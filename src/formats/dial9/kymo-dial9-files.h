@@ -10,15 +10,19 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  char   *path;
-  GBytes *stream;  /* decompressed */
-  gsize   start;   /* where it starts in the joined stream */
-  gsize   keep;    /* bytes of it in the joined stream */
+  char    *path;
+  gboolean gzip;
+  gsize    file_size;  /* on disk */
+  gsize    guess;      /* inflated bytes expected: the file's, or gzip's trailer */
+  gsize    start;      /* where it starts in the joined stream */
+  gsize    size;       /* its bytes there */
+  gsize    keep;       /* of those, the ones the decoder reads (see cut_damage) */
 } D9File;
 
 typedef struct {
   GArray    *files;     /* D9File, in natural name order (dial9 files only) */
   GPtrArray *warnings;  /* char*: skipped and damaged files */
+  GBytes    *joined;    /* every file's bytes one after the other, once inflated */
 } D9FileSet;
 
 /* Whether @input is a folder or several files: dial9 then reads every
@@ -26,18 +30,37 @@ typedef struct {
 gboolean   d9_files_wanted    (KymoInput    *input);
 /* Whether the folder holds a dial9 file (for detection: looks at a few). */
 gboolean   d9_files_dir_has_dial9 (const char *path);
-/* Lists, maps and inflates the files (on several threads). Files that
- * are not dial9 or cannot be read become warnings; none at all is an
- * error naming the input. */
+/* Lists the files and looks at the first bytes of each (nothing is
+ * inflated yet). Files that are not dial9 or cannot be read become
+ * warnings; none at all is an error naming the input. */
+D9FileSet *d9_files_list      (KymoLoadJob  *job,
+                               GError      **error);
+/* d9_files_list(), then every file inflated straight into its place in
+ * one stream, in parts on the load's threads (KymoParts). */
 D9FileSet *d9_files_open      (KymoLoadJob  *job,
                                GError      **error);
 void       d9_file_set_free   (D9FileSet    *set);
-/* One stream of every file's first @keep bytes, one after the other (a
+/* The one stream of every file's first @keep bytes, one after the other (a
  * file's header resets the decoder as a segment header does). */
 GBytes    *d9_files_join      (D9FileSet    *set);
 /* Cuts every file at its first damage (a frame that does not decode or is
  * cut short), with a warning naming the file and the offset. */
 void       d9_files_cut_damage (D9FileSet   *set);
+
+/* Takes @stream, file @index inflated; FALSE stops. */
+typedef gboolean (*D9FileFunc) (D9FileSet  *set,
+                                guint       index,
+                                GBytes     *stream,
+                                gpointer    user_data,
+                                GError    **error);
+/* Inflates the listed files one by one on the load's threads and hands
+ * each to @func in order, keeping only a few inflated at once. FALSE when
+ * @func stopped it or the load was cancelled. */
+gboolean   d9_files_foreach   (D9FileSet    *set,
+                               KymoLoadJob  *job,
+                               D9FileFunc    func,
+                               gpointer      user_data,
+                               GError      **error);
 /* Natural order: "trace.2" before "trace.10". */
 int        d9_natural_compare (const char   *a,
                                const char   *b);

@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include "kymo-dial9-gzip.h"
@@ -19,6 +20,13 @@
  * (large blocks are remapped, not copied), so a short input that claims
  * or seems to inflate to gigabytes costs nothing up front. */
 #define MAX_INITIAL_CAPACITY ((gsize) 64 << 20)
+/* libdeflate inflates a member in one call, with no progress and no
+ * cancel: only members that take well under a second. */
+#define WHOLE_MAX ((gsize) 1 << 30)
+/* Traces deflate to a fifth or a tenth; a far higher ratio is zeros or a
+ * repeated pattern, most likely damage, which zlib streaming refuses after
+ * its first MiB instead of inflating all of it. */
+#define MAX_TRUSTED_RATIO 64
 
 gsize
 d9_gunzip_head (const guint8 *data,
@@ -61,6 +69,54 @@ initial_capacity (const guint8 *data,
   return (gsize) MIN (cap, MAX_INITIAL_CAPACITY);
 }
 
+gsize
+d9_gzip_trusted_size (guint32 isize,
+                      gsize   size)
+{
+  if (size < 18 || isize == 0 || isize < size / 4 || (guint64) isize > (guint64) size * MAX_TRUSTED_RATIO)
+    return 0;
+  return isize;
+}
+
+gboolean
+d9_inflate_member (const guint8 *data,
+                   gsize         size,
+                   guint8       *out,
+                   gsize         out_size)
+{
+  struct libdeflate_decompressor *dec = libdeflate_alloc_decompressor ();
+  gsize in_used = 0, out_used = 0;
+  gboolean ok;
+
+  ok = dec != NULL &&
+       libdeflate_gzip_decompress_ex (dec, data, size, out, out_size, &in_used, &out_used) == LIBDEFLATE_SUCCESS &&
+       in_used == size && out_used == out_size;
+  if (dec != NULL)
+    libdeflate_free_decompressor (dec);
+  return ok;
+}
+
+/* One whole member in memory, sized by its trailer. NULL when libdeflate
+ * cannot: zlib streaming then finds out how far it gets. */
+static GBytes *
+inflate_whole (const guint8 *data,
+               gsize         size)
+{
+  gsize guess = size >= 18 ? d9_gzip_trusted_size ((guint32) data[size - 4] | (guint32) data[size - 3] << 8 |
+                                                   (guint32) data[size - 2] << 16 | (guint32) data[size - 1] << 24,
+                                                   size) : 0;
+  guint8 *out;
+
+  if (guess == 0 || guess > WHOLE_MAX || (out = g_try_malloc (guess)) == NULL)
+    return NULL;
+  if (!d9_inflate_member (data, size, out, guess))
+    {
+      g_free (out);
+      return NULL;
+    }
+  return g_bytes_new_take (out, guess);
+}
+
 GBytes *
 d9_gunzip (KymoLoadJob   *job,
            const guint8  *data,
@@ -76,6 +132,20 @@ d9_gunzip (KymoLoadJob   *job,
   int ret;
 
   *warning = NULL;
+  {
+    GBytes *whole = inflate_whole (data, size);
+
+    if (whole != NULL)
+      {
+        g_free (out);
+        if (job != NULL && !kymo_load_job_progress (job, 0.5, "Decompressing", error))
+          {
+            g_bytes_unref (whole);
+            return NULL;
+          }
+        return whole;
+      }
+  }
   if (inflateInit2 (&z, 16 + MAX_WBITS) != Z_OK)
     {
       g_free (out);

@@ -19,7 +19,8 @@ enum {
   REC_SPAWN,
   REC_TERMINATE,
   REC_UNPARK,
-  REC_CPU,
+  REC_CPU,     /* the CPU clock at a park or unpark (name: which) */
+  REC_PARK,    /* interned only: a "cpu" record's name */
   N_REC,
 };
 
@@ -196,8 +197,13 @@ d9_side_take_event (D9Loader      *l,
         push_record (l, ts, REC_UNPARK, VAL (D9_SF_WORKER), VAL (D9_SF_SCHED_WAIT), source);
       G_GNUC_FALLTHROUGH;
     case D9_SIDE_PARK:
+      /* Older files have no CPU clock: no share is better than a wrong one. */
       if (HAS (D9_SF_WORKER) && HAS (D9_SF_CPU_TIME))
-        push_record (l, ts, REC_CPU, VAL (D9_SF_WORKER), VAL (D9_SF_CPU_TIME), source);
+        {
+          push_record (l, ts, REC_CPU, VAL (D9_SF_WORKER), VAL (D9_SF_CPU_TIME), source);
+          ((KymoRecord *) (gpointer) l->side_records->data)[l->side_records->len - 1].name =
+            model->side_kind == D9_SIDE_PARK ? REC_PARK : REC_UNPARK;
+        }
       break;
     case D9_SIDE_SAMPLE:
       {
@@ -485,10 +491,10 @@ add_samples (D9Loader *l)
 /* A record as taken made final: its kind interned, its track and the
  * spawn location found, in the loader's numbering. */
 static inline void
-finish_record (D9Loader   *l,
-               KymoRecord *r,
-               guint32    *kinds,
-               guint32     ordinal_base)
+finish_record (D9Loader      *l,
+               KymoRecord    *r,
+               const guint32 *kinds,
+               guint32        ordinal_base)
 {
   D9Data *d = l->d;
 
@@ -499,10 +505,7 @@ finish_record (D9Loader   *l,
       r->name = 0;
       break;
     case REC_CPU:
-      /* Interned at first use: traces without CPU times keep their names
-       * as they were. */
-      if (kinds[REC_CPU] == 0)
-        kinds[REC_CPU] = kymo_trace_intern (l->trace, "cpu");
+      r->name = kinds[r->name];
       G_GNUC_FALLTHROUGH;
     case REC_UNPARK:
       r->track = worker_track (l, r->key);
@@ -552,7 +555,8 @@ d9_side_build (D9Loader  *l,
   kinds[REC_SPAWN] = kymo_trace_intern (l->trace, "spawn");
   kinds[REC_TERMINATE] = kymo_trace_intern (l->trace, "terminate");
   kinds[REC_UNPARK] = kymo_trace_intern (l->trace, "unpark");
-  kinds[REC_CPU] = 0;
+  kinds[REC_PARK] = kymo_trace_intern (l->trace, "park");
+  kinds[REC_CPU] = kymo_trace_intern (l->trace, "cpu");
 
   for (guint r = 0; r < l->side_runs->len; r++)
     {

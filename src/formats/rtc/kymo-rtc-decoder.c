@@ -14,10 +14,6 @@
 /* How many frames a trial walk checks before it believes a length. */
 #define TRIAL_FRAMES 4096
 #define PROGRESS_STEP (64 * 1024)
-/* Sample arrays are reserved once this much has been read. */
-#define RESERVE_AFTER ((gsize) 1 << 20)
-/* At most this many samples per stream are reserved ahead (1 GiB). */
-#define RESERVE_MAX ((guint64) 1 << 26)
 
 typedef enum {
   FRAME_OK,
@@ -984,67 +980,24 @@ decode_unit (RtcDecoder  *d,
 }
 
 void
-kymo_rtc_samples_reserve (RtcDecoder *d,
-                          RtcSamples *samples,
-                          gsize       n)
+kymo_rtc_samples_more (RtcDecoder *d,
+                       RtcSamples *samples)
 {
-  if (n <= samples->cap)
-    return;
-  /* The thread working ahead must not populate where the array was. */
-  if (d != NULL && d->ahead != NULL)
-    kymo_rtc_ahead_forget_pages (d->ahead);
-  samples->data = g_realloc_n (samples->data, n, sizeof (KymoSample));
-  samples->cap = n;
-}
-
-/* Reserves the sample arrays of `fast` streams for the rest of the input at
- * the rate of what was read so far: growing them value by value costs
- * copies. Bounded by what the bytes left can hold and by RESERVE_MAX, so
- * a crafted start cannot make it allocate much more than an honest file of
- * that size needs. */
-static void
-reserve_samples (RtcDecoder *d,
-                 gsize       end)
-{
-  double ratio = (double) (d->size - end) / (double) (end - d->first_marker);
-
-  d->reserved = TRUE;
-  for (guint i = RTC_FIRST_USER_ID; i < d->defs->len; i++)
+  if (samples->len == samples->cap)
     {
-      RtcStream *s = d->defs->pdata[i];
-      RtcSamples *samples = s->samples;
-      double estimate;
-      guint64 most;
+      gsize n = MAX (samples->cap * 2, 256);
 
-      if (samples == NULL || s->n_samples == 0 || !s->fast || s->length <= 0)
-        continue;
-      /* A little over: falling short by one value doubles the array. */
-      estimate = (double) s->n_samples * ratio * 1.02 + 64;
-      most = (d->size - end) / (1 + (guint64) s->length);
-      most = MIN (most, RESERVE_MAX);
-      if (estimate < (double) most)
-        most = (guint64) estimate;
-      kymo_rtc_samples_reserve (d, samples, samples->len + most);
+      /* The workers must not populate where the array was. */
+      if (d->ahead != NULL)
+        kymo_rtc_ahead_forget_pages (d->ahead);
+      samples->data = g_realloc_n (samples->data, n, sizeof (KymoSample));
+      samples->cap = n;
+      samples->asked = samples->len;
     }
-  if (d->ahead == NULL)
-    return;
-
-  /* Their pages, to be faulted in on the other thread; once per array,
-   * though streams may share one. */
-  {
-    g_autoptr(GPtrArray) seen = g_ptr_array_new ();
-
-    for (guint i = RTC_FIRST_USER_ID; i < d->defs->len; i++)
-      {
-        RtcSamples *samples = ((RtcStream *) d->defs->pdata[i])->samples;
-
-        if (samples == NULL || samples->cap == samples->len || g_ptr_array_find (seen, samples, NULL))
-          continue;
-        g_ptr_array_add (seen, samples);
-        kymo_rtc_ahead_populate (d->ahead, samples->data + samples->len,
-                                 (samples->cap - samples->len) * sizeof (KymoSample));
-      }
-  }
+  if (d->ahead != NULL)
+    kymo_rtc_ahead_want_pages (d->ahead, samples);
+  else
+    samples->limit = samples->cap;
 }
 
 /* From the first Marker on. */
@@ -1114,8 +1067,6 @@ decode_units (RtcDecoder  *d,
           reset_values (d);
           d->continuity_lost = TRUE;
         }
-      if (G_UNLIKELY (!d->reserved && end - d->first_marker >= RESERVE_AFTER && end < size))
-        reserve_samples (d, end);
       marker = next;
     }
 
@@ -1159,7 +1110,6 @@ kymo_rtc_decoder_run (RtcDecoder  *d,
       invalid (d, 0, "%zu bytes before the first Marker", marker);
       d->continuity_lost = TRUE;
     }
-  d->first_marker = marker;
   d->ahead = kymo_rtc_ahead_start (data, size, marker, d->job != NULL ? kymo_load_job_get_options (d->job) : NULL);
   ok = decode_units (d, marker, error);
   g_clear_pointer (&d->ahead, kymo_rtc_ahead_stop);

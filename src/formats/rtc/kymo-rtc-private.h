@@ -79,6 +79,8 @@ typedef struct {
   KymoSample *data;
   gsize       len;
   gsize       cap;
+  gsize       limit;  /* ≤ cap: where the decoder asks for more pages */
+  gsize       asked;  /* pages were asked for up to here */
   guint       track;
 } RtcSamples;
 
@@ -201,39 +203,36 @@ typedef struct {
    * a `fast` stream's frame, or RTC_HOT_CLOCK for a variable-length clock,
    * or 0. Saves the hot path a load on the way to the next frame. */
   guint8              hot[0x80];
-  /* Sample arrays are reserved once from the first MiBs read. */
-  gsize               first_marker;
-  gboolean            reserved;
-  /* CRCs and page faults on a second thread, or NULL. */
+  /* CRCs and page faults on KymoParts workers, or NULL. */
   RtcAhead           *ahead;
 } RtcDecoder;
 
 /* kymo-rtc-ahead.c */
 /* NULL when one thread does all: @options->threads 1 (or a small input
- * when 0); any other number starts the thread, which changes nothing in
- * the result (tests compare the two). */
+ * when 0); any other number starts workers, which changes nothing in the
+ * result (tests compare them). */
 RtcAhead   *kymo_rtc_ahead_start       (const guint8          *data,
                                         gsize                  size,
                                         gsize                  first_marker,
                                         const KymoLoadOptions *options);
 void        kymo_rtc_ahead_stop        (RtcAhead     *ahead);
-/* The CRC of @len bytes at @start when the thread found that Unit; FALSE
- * when the caller must compute it. */
+/* The CRC of @len bytes at @start when a worker found that Unit; FALSE
+ * when the caller must compute it. Asked for in file order. */
 gboolean    kymo_rtc_ahead_crc         (RtcAhead     *ahead,
                                         gsize         start,
                                         gsize         len,
                                         guint32      *crc);
-/* Populates the pages of @mem before the decoder writes there. */
-void        kymo_rtc_ahead_populate    (RtcAhead     *ahead,
-                                        gpointer      mem,
-                                        gsize         len);
+/* @samples reached its limit: has the pages after it populated, and sets
+ * the next limit. */
+void        kymo_rtc_ahead_want_pages  (RtcAhead     *ahead,
+                                        RtcSamples   *samples);
 /* Before an array that was given to populate moves. */
 void        kymo_rtc_ahead_forget_pages (RtcAhead    *ahead);
 
-/* kymo-rtc-decoder.c: sample arrays */
-void        kymo_rtc_samples_reserve   (RtcDecoder   *decoder,
-                                        RtcSamples   *samples,
-                                        gsize         n);
+/* kymo-rtc-decoder.c: sample arrays, grown by doubling as samples come,
+ * never from what the input's size promises */
+void        kymo_rtc_samples_more      (RtcDecoder   *decoder,
+                                        RtcSamples   *samples);
 
 static inline void
 kymo_rtc_samples_push (RtcDecoder *decoder,
@@ -243,8 +242,8 @@ kymo_rtc_samples_push (RtcDecoder *decoder,
 {
   KymoSample *sample;
 
-  if (G_UNLIKELY (samples->len == samples->cap))
-    kymo_rtc_samples_reserve (decoder, samples, MAX (samples->cap * 2, 256));
+  if (G_UNLIKELY (samples->len == samples->limit))
+    kymo_rtc_samples_more (decoder, samples);
   sample = &samples->data[samples->len++];
   sample->ts = ts;
   sample->value = value;

@@ -20,6 +20,7 @@
 
 #include "kymo-byte-reader.h"
 #include "kymo-page-queue.h"
+#include "kymo-parts.h"
 #include "kymo-tband-cobs.h"
 #include "kymo-tband-events.h"
 #include "kymo-tband-input.h"
@@ -121,13 +122,12 @@ detect (KymoInput *input)
     }
 }
 
-/* Walking the streams */
+/* Walking the streams (the dump) */
 
 typedef struct {
   KymoTbandStream      *stream;
   KymoTbandFramer       framer;
   guint                 core;
-  guint64               key;        /* time order across streams */
   gboolean              pending;
   gboolean              done;
   KymoTbandFrameResult  result;
@@ -156,8 +156,6 @@ cursor_fill (Cursor        *cursor,
     {
       if (!kymo_tband_event_parse_inline (payload, len, mode, &cursor->event, &cursor->reason))
         cursor->result = KYMO_TBAND_FRAME_BAD;
-      else if (cursor->event.has_ts)
-        cursor->key = cursor->event.ts;
     }
   cursor->pending = TRUE;
 }
@@ -201,35 +199,6 @@ cursors_free (Cursor *cursors,
   g_free (cursors);
 }
 
-/* The next frame in time order: per-core files are merged by timestamp, and
- * metadata goes before a timed event at the same point. */
-static inline Cursor *
-cursors_next (Cursor        *cursors,
-              guint          n,
-              KymoTbandMode  mode)
-{
-  Cursor *best = NULL;
-
-  /* Nearly always one stream: nothing to merge. */
-  if (n == 1)
-    {
-      cursor_fill (cursors, mode);
-      return cursors->done ? NULL : cursors;
-    }
-
-  for (guint i = 0; i < n; i++)
-    {
-      Cursor *c = &cursors[i];
-
-      cursor_fill (c, mode);
-      if (c->done)
-        continue;
-      if (best == NULL || c->key < best->key)
-        best = c;
-    }
-  return best;
-}
-
 static void
 set_stop (GError        **stop,
           KymoLoadError   code,
@@ -248,32 +217,33 @@ set_stop (GError        **stop,
  * A single stream is cut into segments that start right after a 0x00 byte:
  * frames end at every 0x00, so a segment's frames are exactly those a walk
  * from the start would find there, and segments can be parsed in any order
- * and by any thread. With a second processor a thread parses the segments
- * ahead of the model and, when it is far enough ahead, populates the pages
- * of the arrays the model is about to fill (populating never changes what
- * is in memory). The model does not wait for it for long: a segment that
- * is not ready when its turn comes is parsed in place, and the thread's
- * copy, if any, is dropped. The current core (set by core_id events) is the one state
- * that runs across segments: it is filled in as the model takes a batch.
+ * and by any thread. They are the parts of a KymoParts run: workers parse
+ * segments ahead of the model and, when they may not run further ahead,
+ * populate the pages of the arrays the model is about to fill (populating
+ * never changes what is in memory); a segment no worker has started when
+ * its turn comes is parsed by the model's thread itself. The current core
+ * (set by core_id events) is the one state that runs across segments: it
+ * is filled in as the model takes a batch.
  *
- * Several streams (one file per core) are merged by timestamp with one
- * cursor each, in line. Either way the model sees the same records in the
- * same order, whatever the number of threads. */
+ * Several streams (one file per core) are each cut so, each in a run of
+ * its own with its share of the workers, and the model's thread merges their
+ * parsed records by timestamp, as cursors walking the streams would. Either
+ * way the model sees the same records in the same order, whatever the
+ * number of threads. */
 
 /* Below this (and threads 0) the segments are parsed in line. */
 #define THREAD_MIN_INPUT ((gsize) 1 << 20)
 #define SEGMENT_BYTES    ((gsize) 64 << 10)
 /* Batches of merged streams. */
 #define BATCH_RECORDS    4096
-/* How many segments the thread works ahead. */
-#define RING_SLOTS       8
+/* How many segments the workers parse ahead of the model, at least, and
+ * per thread: enough that a worker rarely waits for the model to move on. */
+#define AHEAD_MIN        8
+#define AHEAD_PER_THREAD 2
 /* Pages are populated in chunks of at most this much per array, so the
- * arrays fill up side by side, as the model writes them, and the thread
+ * arrays fill up side by side, as the model writes them, and a worker
  * soon gets back to parsing. */
 #define PAGE_CHUNK       ((gsize) 64 << 10)
-/* How long the model waits for a segment the thread is parsing before it
- * parses it itself: a segment takes the thread well under this. */
-#define BUSY_WAIT_US     300
 /* The core of a single stream's records before the segment's first
  * core_id event: the one the stream was on when the model takes them. */
 #define CORE_UNKNOWN     G_MAXUINT
@@ -316,60 +286,55 @@ typedef struct {
   guint      start_core;
 } Batch;
 
-typedef enum {
-  SLOT_EMPTY,
-  SLOT_BUSY,        /* the thread is parsing its segment */
-  SLOT_READY,
-  SLOT_ABANDONED,   /* the model parsed the segment itself meanwhile */
-} SlotState;
-
-/* Written by one thread while the other reads the next: each slot on
+/* Written by one thread while another reads the next: each slot on
  * cache lines of its own (two: lines are fetched in pairs). */
 #define LINE_BYTES 128
 
+/* Segment k is parsed into slot k % n_slots, with the slot's own framer
+ * (only its scratch buffer is kept from one segment to the next): the
+ * parts' @ahead bound keeps a slot's segment until the model is done. */
 typedef struct {
-  Batch     batch;
-  guint64   segment;
-  SlotState state;
+  Batch           batch;
+  KymoTbandFramer framer;
 } __attribute__ ((aligned (LINE_BYTES))) Slot;
 
+typedef struct _Decoder Decoder;
+
+/* One stream, cut into segments that are the parts of a KymoParts run. */
 typedef struct {
-  KymoTbandStreams *streams;
+  Decoder          *decoder;
+  KymoTbandStream  *stream;
+  guint             index;         /* of the stream */
   KymoTbandMode     mode;
   gboolean          no_fast_frames;
+  guint             n_segments;
+  gsize             segment_bytes;
+  Slot             *slots;
+  guint             n_slots;
+  KymoParts        *parts;
+  guint             consumed;      /* segments the model is done with */
 
-  /* One stream */
-  KymoTbandStream  *stream;
-  guint64           n_segments;
-  /* segment_bounds(), under @lock when there is a thread */
-  gsize            *starts;        /* [n_segments + 1], n_starts known */
-  guint64           n_starts;
-  gsize             zero;          /* the last 0x00 found for them */
-  KymoTbandFramer   framer;        /* the model's own */
-  guint             core;          /* the model's current core */
+  /* Merging several streams: the segment being taken, the next record in
+   * it, the stream's core and its time so far. */
+  Batch            *batch;
+  guint             at;
+  guint             core;
+  guint64           key;
+  gboolean          done;
+} Segments;
 
-  /* Several streams */
-  Cursor           *cursors;
+struct _Decoder
+{
+  KymoTbandStreams *streams;
+  Segments         *segs;          /* one per stream */
   guint             n;
-
-  Batch             own;           /* what the model parses itself */
-  Slot             *taken;         /* what the model is working on */
+  guint             threads;       /* of the run with the most */
+  guint             core;          /* one stream: the model's current core */
+  Batch             own;           /* several streams: the merged records */
   gboolean          finished;
-
-  Slot              ring[RING_SLOTS];
-  /* The thread's own, away from what the model writes. */
-  KymoTbandFramer   thread_framer __attribute__ ((aligned (LINE_BYTES)));
-  GThread          *thread;
-  GMutex            lock;
-  GCond             cond;
-  /* Under @lock. */
-  guint64           consumed;      /* segments the model is done with */
-  guint64           next_claim;    /* the next segment for the thread */
-  gboolean          stop;
-  gboolean          thread_waits;
-  gboolean          model_waits;
+  GMutex            lock;          /* guards @pages */
   KymoPageQueue     pages;
-} Decoder;
+};
 
 static void
 batch_init (Batch *batch)
@@ -437,13 +402,15 @@ batch_extra (Batch   *batch,
   return extra;
 }
 
-/* A record saying that what follows is on @core, in stream @stream. */
+/* A record saying that what follows is on @core, in stream @stream, with
+ * EVENT records' offsets counted from @base. */
 static void
-batch_switch (Batch *batch,
-              guint  core,
-              guint  stream)
+batch_switch (Batch   *batch,
+              guint    core,
+              guint    stream,
+              guint64  base)
 {
-  Extra *extra = batch_extra (batch, batch_add (batch), KYMO_TBAND_RECORD_SWITCH, 0, KYMO_NO_SOURCE);
+  Extra *extra = batch_extra (batch, batch_add (batch), KYMO_TBAND_RECORD_SWITCH, base, KYMO_NO_SOURCE);
 
   extra->core = core;
   extra->stream = stream;
@@ -507,44 +474,66 @@ batch_frame (Batch                *batch,
     }
 }
 
-/* A core_id event with a core out of range: damage. */
+/* A core_id event with a core out of range: damage. Its time is kept for
+ * merging streams. */
 static void
-batch_bad_core (Batch   *batch,
-                guint32  value,
-                guint64  offset,
-                guint32  source)
+batch_bad_core (Batch                *batch,
+                const KymoTbandEvent *event,
+                guint64               offset,
+                guint32               source)
 {
-  batch_extra (batch, batch_add (batch), KYMO_TBAND_RECORD_BAD_CORE, offset, source)->value = value;
+  Extra *extra = batch_extra (batch, batch_add (batch), KYMO_TBAND_RECORD_BAD_CORE, offset, source);
+
+  extra->value = event->v[0].u;
+  extra->event.has_ts = event->has_ts;
+  extra->event.ts = event->ts;
 }
 
-/* Where segment @k starts and ends: segment k starts after the first 0x00
- * at or after k * SEGMENT_BYTES - 1 (the stream's end when there is none).
- * Found as segments are first asked for, so that each byte is looked at
- * once however few 0x00 there are (under @lock when there is a thread). */
+/* Where segment @k starts: after the first 0x00 at or after
+ * k × segment_bytes - 1 (the stream's end when there is none). The 0x00 is
+ * only looked for before @limit: a segment whose 0x00 lies beyond the next
+ * segment's is empty, and @limit is returned for it. */
+static gsize
+segment_start (Segments *d,
+               guint    k,
+               gsize    limit)
+{
+  KymoTbandStream *stream = d->stream;
+  gsize from = (gsize) k * d->segment_bytes - 1;
+  const guint8 *found;
+
+  if (k == 0)
+    return 0;
+  limit = MIN (limit, stream->size);
+  if (from >= limit)
+    return limit;
+  found = memchr (stream->data + from, 0, limit - from);
+  return found != NULL ? (gsize) (found - stream->data) + 1 : limit;
+}
+
+/* Where segment @k starts and ends, from @k alone, so that any thread can
+ * parse any segment. Its start is looked for within its own bytes and its
+ * end from the next segment's on: each byte is looked at twice at most,
+ * however few 0x00 there are. */
 static void
-segment_bounds (Decoder *d,
-                guint64  k,
+segment_bounds (Segments *d,
+                guint    k,
                 gsize   *start,
                 gsize   *end)
 {
-  KymoTbandStream *stream = d->stream;
+  gsize size = d->stream->size;
+  gsize next = k + 1 < d->n_segments ? (gsize) (k + 1) * d->segment_bytes - 1 : size;
 
   g_assert (k < d->n_segments);
-  while (d->n_starts <= k + 1)
+  *start = segment_start (d, k, next);
+  if (*start >= next)
     {
-      gsize from = d->n_starts * SEGMENT_BYTES - 1;
-
-      /* The 0x00 found for an earlier segment may be the first one here too. */
-      if (d->zero < from && d->zero < stream->size)
-        {
-          const guint8 *found = from < stream->size ? memchr (stream->data + from, 0, stream->size - from) : NULL;
-
-          d->zero = found != NULL ? (gsize) (found - stream->data) : stream->size;
-        }
-      d->starts[d->n_starts++] = MIN (d->zero + 1, stream->size);
+      /* No 0x00 in the segment's own bytes: its frames all belong to an
+       * earlier segment. */
+      *start = *end = MIN (next + 1, size);
+      return;
     }
-  *start = d->starts[k];
-  *end = d->starts[k + 1];
+  *end = k + 1 < d->n_segments ? segment_start (d, k + 1, size) : size;
 }
 
 /* The common shape (a timestamp and one or two small u32 fields) of a
@@ -624,7 +613,7 @@ fast_frame (const guint8  *frame,
  * (or at @fast_end). The framer's state is kept in locals meanwhile: the
  * records it writes could otherwise alias it. */
 static inline void
-segment_fill_fast (Decoder         *d,
+segment_fill_fast (Segments        *d,
                    Batch           *batch,
                    KymoTbandFramer *framer,
                    gsize            fast_end)
@@ -696,7 +685,7 @@ segment_fill_fast (Decoder         *d,
 /* The frames of the segment from @start to @end, with @framer (only its
  * scratch buffer is kept from one segment to the next). */
 static void
-segment_fill (Decoder         *d,
+segment_fill (Segments        *d,
               gsize            start,
               gsize            end,
               Batch           *batch,
@@ -743,12 +732,12 @@ segment_fill (Decoder         *d,
           /* The record belongs to the core it switches to. */
           if (event.v[0].u >= KYMO_TBAND_MAX_CORES)
             {
-              batch_bad_core (batch, event.v[0].u, offset, source32);
+              batch_bad_core (batch, &event, offset, source32);
               continue;
             }
           batch->switched = TRUE;
           core = event.v[0].u;
-          batch_switch (batch, core, 0);
+          batch_switch (batch, core, 0, batch->offset_base);
         }
       record = batch_add (batch);
       batch_frame (batch, record, result, &event, reason, stream, 0, offset, source32);
@@ -757,91 +746,166 @@ segment_fill (Decoder         *d,
   batch->done = end;
 }
 
-/* Merged streams: frames up to BATCH_RECORDS, in time order. A SWITCH
- * goes before the first record and wherever the core or the stream
- * changes. */
+/* The next record of stream @g for the merge, with the core switches
+ * before it taken in passing; FALSE after the stream's last one. Its key
+ * is the time of the latest record with one, this one included, as a
+ * cursor walking the stream would have it. */
+static gboolean
+segments_peek (Segments *g)
+{
+  for (;;)
+    {
+      const Record *r;
+      const Extra *e;
+
+      if (g->batch == NULL)
+        {
+          if (g->consumed >= g->n_segments)
+            return FALSE;
+          kymo_parts_wait (g->parts, g->consumed);
+          g->batch = &g->slots[g->consumed % g->n_slots].batch;
+          g->at = 0;
+        }
+      if (g->at == g->batch->n_records)
+        {
+          kymo_parts_release (g->parts, g->consumed);
+          g->consumed++;
+          g->batch = NULL;
+          continue;
+        }
+      r = &g->batch->records[g->at];
+      if (r->kind == KYMO_TBAND_RECORD_EVENT)
+        {
+          g->key = r->ts;
+          return TRUE;
+        }
+      e = &g->batch->extra[r->at];
+      if (r->kind == KYMO_TBAND_RECORD_SWITCH)
+        {
+          g->core = e->core;
+          g->at++;
+          continue;
+        }
+      if ((r->kind == KYMO_TBAND_RECORD_FULL || r->kind == KYMO_TBAND_RECORD_BAD_CORE) && e->event.has_ts)
+        g->key = e->event.ts;
+      return TRUE;
+    }
+}
+
+/* Copies the record at @g's position into the merged @batch. */
 static void
-cursors_fill (Decoder *d,
-              Batch   *batch)
+merge_take (Batch    *batch,
+            Segments *g)
+{
+  const Batch *from = g->batch;
+  const Record *r = &from->records[g->at++];
+  Record *record = batch_add (batch);
+  Extra *extra;
+
+  *record = *r;
+  if (r->kind == KYMO_TBAND_RECORD_EVENT)
+    return;
+  extra = batch_extra (batch, record, r->kind, 0, KYMO_NO_SOURCE);
+  *extra = from->extra[r->at];
+  if (r->kind == KYMO_TBAND_RECORD_UNFINISHED)
+    extra->stream = g->index;
+  /* A string decoded out of its frame lives in the segment's batch, which
+   * a worker may reuse before the model gets to this one. */
+  if (r->kind == KYMO_TBAND_RECORD_FULL && extra->event.str_len > 0 &&
+      (guintptr) extra->event.str - (guintptr) g->stream->data >= g->stream->size)
+    {
+      guint8 *copy = g_memdup2 (extra->event.str, extra->event.str_len);
+
+      g_ptr_array_add (batch->copies, copy);
+      extra->event.str = copy;
+    }
+}
+
+/* Merged streams: records up to BATCH_RECORDS, in time order (the
+ * earlier stream first at the same time). A SWITCH goes before the first
+ * record and wherever the core, the stream or the segment changes. */
+static void
+merge_fill (Decoder *d,
+            Batch   *batch)
 {
   guint core = G_MAXUINT, stream = G_MAXUINT;
+  guint64 base = G_MAXUINT64;
 
   batch_reset (batch, 0, 0);
   while (batch->n_records < BATCH_RECORDS)
     {
-      Cursor *c = cursors_next (d->cursors, d->n, d->mode);
-      guint index;
-      guint64 source;
-      guint32 source32;
+      Segments *best = NULL;
 
-      if (c == NULL)
+      for (guint i = 0; i < d->n; i++)
+        {
+          Segments *g = &d->segs[i];
+
+          if (g->done)
+            continue;
+          if (!segments_peek (g))
+            {
+              g->done = TRUE;
+              continue;
+            }
+          if (best == NULL || g->key < best->key)
+            best = g;
+        }
+      if (best == NULL)
         {
           d->finished = TRUE;
           break;
         }
-      c->pending = FALSE;
-      index = c - d->cursors;
-      source = c->stream->base + c->offset;
-      source32 = source < G_MAXUINT32 ? (guint32) source : KYMO_NO_SOURCE;
-      if (!cursor_switch_core (c))
+      /* As the core_id event that failed: no switch. */
+      if (best->batch->records[best->at].kind != KYMO_TBAND_RECORD_BAD_CORE &&
+          (best->core != core || best->index != stream || best->batch->offset_base != base))
         {
-          batch_bad_core (batch, c->event.v[0].u, c->offset, source32);
-          continue;
+          core = best->core;
+          stream = best->index;
+          base = best->batch->offset_base;
+          batch_switch (batch, core, stream, base);
         }
-      if (c->core != core || index != stream)
-        {
-          core = c->core;
-          stream = index;
-          batch_switch (batch, core, stream);
-        }
-      batch_frame (batch, batch_add (batch), c->result, &c->event, c->reason, c->stream, index, c->offset,
-                   source32);
+      merge_take (batch, best);
     }
   batch->start_core = 0;
   batch->done = 0;
   for (guint i = 0; i < d->n; i++)
-    batch->done += d->cursors[i].framer.pos;
+    {
+      Segments *g = &d->segs[i];
+
+      batch->done += g->batch != NULL ? g->batch->offset_base
+                   : MIN ((guint64) g->consumed * g->segment_bytes, g->stream->size);
+    }
 }
 
-/* Populates one chunk of the next array in turn; called with @lock held,
- * drops it while the kernel works. */
-static gpointer
-decoder_thread (gpointer data)
+/* A worker with no segment to parse populates a chunk of the pages the
+ * model asked for. */
+static gboolean
+decoder_idle (gpointer data)
 {
-  Decoder *d = data;
+  Decoder *d = ((Segments *) data)->decoder;
+  gboolean did = FALSE;
 
   g_mutex_lock (&d->lock);
-  while (!d->stop)
+  if (!kymo_page_queue_is_empty (&d->pages))
     {
-      guint64 k = MAX (d->next_claim, d->consumed);
-      Slot *slot = &d->ring[k % RING_SLOTS];
-
-      if (k < d->n_segments && k < d->consumed + RING_SLOTS && slot->state == SLOT_EMPTY)
-        {
-          gsize start, end;
-
-          slot->segment = k;
-          slot->state = SLOT_BUSY;
-          d->next_claim = k + 1;
-          segment_bounds (d, k, &start, &end);
-          g_mutex_unlock (&d->lock);
-          segment_fill (d, start, end, &slot->batch, &d->thread_framer);
-          g_mutex_lock (&d->lock);
-          slot->state = slot->state == SLOT_ABANDONED ? SLOT_EMPTY : SLOT_READY;
-          if (d->model_waits)
-            g_cond_broadcast (&d->cond);
-        }
-      else if (!kymo_page_queue_is_empty (&d->pages))
-        kymo_page_queue_populate_one (&d->pages, &d->lock);
-      else
-        {
-          d->thread_waits = TRUE;
-          g_cond_wait (&d->cond, &d->lock);
-          d->thread_waits = FALSE;
-        }
+      kymo_page_queue_populate_one (&d->pages, &d->lock);
+      did = TRUE;
     }
   g_mutex_unlock (&d->lock);
-  return NULL;
+  return did;
+}
+
+/* Parses segment @k into its slot, on any thread. */
+static void
+decoder_parse (guint    k,
+               gpointer data)
+{
+  Segments *g = data;
+  Slot *slot = &g->slots[k % g->n_slots];
+  gsize start, end;
+
+  segment_bounds (g, k, &start, &end);
+  segment_fill (g, start, end, &slot->batch, &slot->framer);
 }
 
 /* The model asks for the pages it will write next. */
@@ -851,11 +915,14 @@ decoder_want_pages (gpointer at,
                     gpointer data)
 {
   Decoder *d = data;
+  gboolean added;
 
   g_mutex_lock (&d->lock);
-  if (kymo_page_queue_add (&d->pages, at, len) && d->thread_waits)
-    g_cond_broadcast (&d->cond);
+  added = kymo_page_queue_add (&d->pages, at, len);
   g_mutex_unlock (&d->lock);
+  if (added)
+    for (guint i = 0; i < d->n; i++)
+      kymo_parts_wake (d->segs[i].parts);
 }
 
 static gint no_fast_frames;
@@ -866,48 +933,80 @@ kymo_tband_set_fast_frames (gboolean enabled)
   g_atomic_int_set (&no_fast_frames, !enabled);
 }
 
+static void
+segments_init (Segments              *g,
+               Decoder               *d,
+               guint                  index,
+               const KymoLoadOptions *options)
+{
+  gsize size;
+
+  g->decoder = d;
+  g->stream = g_ptr_array_index (d->streams->streams, index);
+  g->index = index;
+  g->mode = d->streams->mode;
+  g->no_fast_frames = g_atomic_int_get (&no_fast_frames);
+  g->core = g->stream->core >= 0 ? (guint) g->stream->core : 0;
+  size = g->stream->size;
+  /* Part numbers are 32 bits: a stream of more than 256 TiB takes larger
+   * segments. */
+  g->segment_bytes = MAX (SEGMENT_BYTES, size / G_MAXUINT + 1);
+  g->n_segments = (guint) ((size + g->segment_bytes - 1) / g->segment_bytes);
+
+  /* A slot per segment the workers may parse ahead; one without them. */
+  g->n_slots = options->threads > 1 ? MAX (AHEAD_MIN, AHEAD_PER_THREAD * options->threads) : 1;
+  g->slots = g_aligned_alloc0 (g->n_slots, sizeof (Slot), LINE_BYTES);
+  for (guint i = 0; i < g->n_slots; i++)
+    {
+      batch_init (&g->slots[i].batch);
+      kymo_tband_framer_init (&g->slots[i].framer, NULL, 0);
+    }
+  g->parts = kymo_parts_new_full (options, size, 0, g->n_segments, g->n_slots, decoder_parse, decoder_idle, g);
+}
+
+static void
+segments_clear (Segments *g)
+{
+  g_clear_pointer (&g->parts, kymo_parts_free);
+  for (guint i = 0; i < g->n_slots; i++)
+    {
+      batch_clear (&g->slots[i].batch);
+      kymo_tband_framer_clear (&g->slots[i].framer);
+    }
+  g_aligned_free (g->slots);
+}
+
 static Decoder *
 decoder_new (KymoTbandStreams      *streams,
              const KymoLoadOptions *options)
 {
-  Decoder *d = g_aligned_alloc0 (1, sizeof (Decoder), LINE_BYTES);
+  Decoder *d = g_new0 (Decoder, 1);
+  guint64 total = 0;
+  guint workers;
 
   d->streams = streams;
-  d->mode = streams->mode;
-  d->no_fast_frames = g_atomic_int_get (&no_fast_frames);
   d->n = streams->streams->len;
   g_mutex_init (&d->lock);
-  g_cond_init (&d->cond);
   kymo_page_queue_init (&d->pages, PAGE_CHUNK);
   batch_init (&d->own);
 
-  if (d->n != 1)
-    {
-      d->cursors = cursors_new (streams);
-      return d;
-    }
+  /* Each stream has a run of its own with its share of the workers (the
+   * first ones one more); the loading thread parses what they do not. */
+  for (guint i = 0; i < d->n; i++)
+    total += ((KymoTbandStream *) g_ptr_array_index (streams->streams, i))->size;
+  workers = kymo_load_options_get_threads (options, total, THREAD_MIN_INPUT) - 1;
 
-  d->stream = g_ptr_array_index (streams->streams, 0);
-  d->n_segments = (d->stream->size + SEGMENT_BYTES - 1) / SEGMENT_BYTES;
-  d->starts = g_new (gsize, d->n_segments + 1);
-  d->starts[0] = 0;
-  d->n_starts = 1;
-  d->core = d->stream->core >= 0 ? (guint) d->stream->core : 0;
-  kymo_tband_framer_init (&d->framer, NULL, 0);
-  kymo_tband_framer_init (&d->thread_framer, NULL, 0);
-  if (kymo_load_options_get_threads (options, d->stream->size, THREAD_MIN_INPUT) > 1)
+  d->segs = g_new0 (Segments, d->n);
+  d->threads = 1;
+  for (guint i = 0; i < d->n; i++)
     {
-      for (guint i = 0; i < RING_SLOTS; i++)
-        {
-          batch_init (&d->ring[i].batch);
-          d->ring[i].segment = G_MAXUINT64;
-          d->ring[i].state = SLOT_EMPTY;
-        }
-      d->thread = g_thread_try_new ("tband-parse", decoder_thread, d, NULL);
-      if (d->thread == NULL)
-        for (guint i = 0; i < RING_SLOTS; i++)
-          batch_clear (&d->ring[i].batch);
+      KymoLoadOptions each = *options;
+
+      each.threads = 1 + workers / d->n + (i < workers % d->n ? 1 : 0);
+      segments_init (&d->segs[i], d, i, &each);
+      d->threads = MAX (d->threads, kymo_parts_get_threads (d->segs[i].parts));
     }
+  d->core = d->segs[0].core;
   return d;
 }
 
@@ -915,58 +1014,21 @@ decoder_new (KymoTbandStreams      *streams,
 static Batch *
 decoder_take (Decoder *d)
 {
-  Batch *batch = NULL;
-  gsize start = 0, end = 0;
-  guint64 k;
+  Segments *g = &d->segs[0];
+  Batch *batch;
 
-  if (d->stream == NULL)
+  if (d->n != 1)
     {
       if (d->finished)
         return NULL;
-      cursors_fill (d, &d->own);
+      merge_fill (d, &d->own);
       return &d->own;
     }
 
-  k = d->consumed;
-  if (k >= d->n_segments)
+  if (g->consumed >= g->n_segments)
     return NULL;
-  if (d->thread != NULL)
-    {
-      Slot *slot = &d->ring[k % RING_SLOTS];
-
-      g_mutex_lock (&d->lock);
-      /* The thread is at it: it is nearly done unless it is not running at
-       * all, so wait for it, but not for long. */
-      if (slot->segment == k && slot->state == SLOT_BUSY)
-        {
-          gint64 until = g_get_monotonic_time () + BUSY_WAIT_US;
-
-          d->model_waits = TRUE;
-          while (slot->state == SLOT_BUSY && g_cond_wait_until (&d->cond, &d->lock, until))
-            ;
-          d->model_waits = FALSE;
-        }
-      if (slot->segment == k && slot->state == SLOT_READY)
-        {
-          d->taken = slot;
-          batch = &slot->batch;
-        }
-      else
-        {
-          if (slot->segment == k && slot->state == SLOT_BUSY)
-            slot->state = SLOT_ABANDONED;
-          d->next_claim = MAX (d->next_claim, k + 1);
-          segment_bounds (d, k, &start, &end);
-        }
-      g_mutex_unlock (&d->lock);
-    }
-  else
-    segment_bounds (d, k, &start, &end);
-  if (batch == NULL)
-    {
-      segment_fill (d, start, end, &d->own, &d->framer);
-      batch = &d->own;
-    }
+  kymo_parts_wait (g->parts, g->consumed);
+  batch = &g->slots[g->consumed % g->n_slots].batch;
 
   /* Records before the segment's first core_id event run on the core the
    * stream was on. */
@@ -980,47 +1042,25 @@ decoder_take (Decoder *d)
 static void
 decoder_release (Decoder *d)
 {
-  if (d->stream == NULL)
+  Segments *g = &d->segs[0];
+
+  if (d->n != 1)
     return;
-  if (d->thread == NULL)
-    {
-      d->consumed++;
-      return;
-    }
-  g_mutex_lock (&d->lock);
-  if (d->taken != NULL)
-    d->taken->state = SLOT_EMPTY;
-  d->taken = NULL;
-  d->consumed++;
-  if (d->thread_waits)
-    g_cond_broadcast (&d->cond);
-  g_mutex_unlock (&d->lock);
+  kymo_parts_release (g->parts, g->consumed);
+  g->consumed++;
 }
 
-/* Stops and joins the thread. */
+/* Stops and joins the workers. */
 static void
 decoder_free (Decoder *d)
 {
-  if (d->thread != NULL)
-    {
-      g_mutex_lock (&d->lock);
-      d->stop = TRUE;
-      g_cond_broadcast (&d->cond);
-      g_mutex_unlock (&d->lock);
-      g_thread_join (d->thread);
-      for (guint i = 0; i < RING_SLOTS; i++)
-        batch_clear (&d->ring[i].batch);
-    }
+  for (guint i = 0; i < d->n; i++)
+    segments_clear (&d->segs[i]);
+  g_free (d->segs);
   batch_clear (&d->own);
-  if (d->cursors != NULL)
-    cursors_free (d->cursors, d->n);
-  kymo_tband_framer_clear (&d->framer);
-  kymo_tband_framer_clear (&d->thread_framer);
-  g_free (d->starts);
   kymo_page_queue_clear (&d->pages);
   g_mutex_clear (&d->lock);
-  g_cond_clear (&d->cond);
-  g_aligned_free (d);
+  g_free (d);
 }
 
 static gboolean
@@ -1035,7 +1075,7 @@ load (KymoLoadJob  *job,
   Decoder *decoder;
   Batch *batch;
   guint n;
-  guint64 total = 0, n_frames = 0, n_invalid = 0, countdown = PROGRESS_EVERY;
+  guint64 total = 0, done = 0, n_frames = 0, n_invalid = 0, countdown = PROGRESS_EVERY;
   gboolean cancelled = FALSE;
   char text[32];
 
@@ -1048,7 +1088,7 @@ load (KymoLoadJob  *job,
     total += ((KymoTbandStream *) g_ptr_array_index (streams->streams, i))->size;
   model = kymo_tband_model_new (trace);
   decoder = decoder_new (streams, kymo_load_job_get_options (job));
-  if (decoder->thread != NULL)
+  if (decoder->threads > 1)
     kymo_tband_model_set_populate (model, decoder_want_pages, decoder);
 
   while (!cancelled && (batch = decoder_take (decoder)) != NULL)
@@ -1100,6 +1140,7 @@ load (KymoLoadJob  *job,
 
                 case KYMO_TBAND_RECORD_SWITCH:
                   where.core = e->core;
+                  where.offset_base = e->offset;
                   where.source_base = ((KymoTbandStream *) g_ptr_array_index (streams->streams, e->stream))->base;
                   break;
 
@@ -1112,8 +1153,10 @@ load (KymoLoadJob  *job,
           if (countdown == 0)
             {
               countdown = PROGRESS_EVERY;
-              kymo_tband_model_set_progress (model, batch->done, total);
-              if (!kymo_load_job_progress (job, total ? (double) batch->done / total : 1.0,
+              /* An empty segment ends before the frame that covers it. */
+              done = MAX (done, batch->done);
+              kymo_tband_model_set_progress (model, done, total);
+              if (!kymo_load_job_progress (job, total ? (double) done / total : 1.0,
                                            _("Decoding Tonbandgerät frames"), error))
                 {
                   cancelled = TRUE;

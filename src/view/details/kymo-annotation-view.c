@@ -14,6 +14,7 @@
 #include "kymo-annotation-view.h"
 #include "kymo-annotation-item.h"
 #include "kymo-details-private.h"
+#include "kymo-label-column.h"
 
 typedef enum {
   COLUMN_TIME,
@@ -187,20 +188,6 @@ on_search_changed (GtkSearchEntry     *entry,
 }
 
 static void
-cell_setup (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            gpointer                  user_data)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  if (GPOINTER_TO_INT (user_data) == COLUMN_TIME)
-    gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (list_item, label);
-}
-
-static void
 cell_bind (GtkSignalListItemFactory *factory,
            GtkListItem              *list_item,
            gpointer                  user_data)
@@ -246,20 +233,12 @@ add_column (KymoAnnotationView *self,
             GtkSorter          *sorter,
             gboolean            expand)
 {
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   GtkColumnViewColumn *col;
 
-  g_object_set_data (G_OBJECT (factory), "view", self);
-  g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), GINT_TO_POINTER (column));
-  g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), GINT_TO_POINTER (column));
-  col = gtk_column_view_column_new (title, factory);
-  gtk_column_view_column_set_sorter (col, sorter);
-  gtk_column_view_column_set_expand (col, expand);
-  gtk_column_view_column_set_resizable (col, TRUE);
-  gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), col);
-  g_object_unref (sorter);
-  /* The view holds the column from here on. */
-  g_object_unref (col);
+  col = kymo_label_column_append (GTK_COLUMN_VIEW (self->column_view), title, column,
+                                  column == COLUMN_TIME ? KYMO_LABEL_COLUMN_NUMERIC : KYMO_LABEL_COLUMN_TEXT,
+                                  PANGO_ELLIPSIZE_END, sorter, expand, G_CALLBACK (cell_bind));
+  g_object_set_data (G_OBJECT (gtk_column_view_column_get_factory (col)), "view", self);
   return col;
 }
 

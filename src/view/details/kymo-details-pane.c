@@ -15,6 +15,7 @@
 
 #include "kymo-details-pane.h"
 #include "dial9/kymo-dial9-poll-stacks.h"
+#include "dial9/kymo-dial9-worker-cpu.h"
 #include "kymo-details-private.h"
 #include "kymo-event-item.h"
 #include "kymo-instant-list-model.h"
@@ -993,6 +994,7 @@ rebuild (KymoDetailsPane *self)
   add_stack (self, "return_stack", _("Stack at Return"));
   add_arguments (self);
   _kymo_dial9_add_poll_stacks (self->session, GTK_BOX (self->content), &self->current);
+  _kymo_dial9_add_active_period (self->session, GTK_BOX (self->content), &self->current);
 
   gtk_label_set_text (GTK_LABEL (self->title), name && *name ? name : _("(unnamed)"));
   gtk_label_set_text (GTK_LABEL (self->subtitle), kymo_track_get_name (track));

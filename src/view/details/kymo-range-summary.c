@@ -13,6 +13,7 @@
 
 #include "kymo-range-summary.h"
 #include "kymo-details-private.h"
+#include "kymo-label-column.h"
 #include "kymo-stats-item.h"
 
 /* Below this many spans in the trace the statistics are computed at once:
@@ -360,26 +361,6 @@ copy_csv_action (GtkWidget  *widget,
 /* ------------------------------------------------------------ columns */
 
 static void
-cell_setup (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            gpointer                  user_data)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  if (GPOINTER_TO_INT (user_data) == COLUMN_NAME)
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-    }
-  else
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 1);
-      gtk_widget_add_css_class (label, "numeric");
-    }
-  gtk_list_item_set_child (list_item, label);
-}
-
-static void
 cell_bind (GtkSignalListItemFactory *factory,
            GtkListItem              *list_item,
            gpointer                  user_data)
@@ -427,26 +408,15 @@ add_column (KymoRangeSummary *self,
             Column            column,
             const char       *property)
 {
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   GtkExpression *expression = gtk_property_expression_new (KYMO_TYPE_STATS_ITEM, NULL, property);
-  GtkColumnViewColumn *col;
-  GtkSorter *sorter;
 
-  g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), GINT_TO_POINTER (column));
-  g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), GINT_TO_POINTER (column));
-  col = gtk_column_view_column_new (title, factory);
   if (column == COLUMN_NAME)
-    sorter = GTK_SORTER (gtk_string_sorter_new (expression));
-  else
-    sorter = GTK_SORTER (gtk_numeric_sorter_new (expression));
-  gtk_column_view_column_set_sorter (col, sorter);
-  gtk_column_view_column_set_expand (col, column == COLUMN_NAME);
-  gtk_column_view_column_set_resizable (col, TRUE);
-  gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), col);
-  g_object_unref (sorter);
-  /* The view holds the column from here on. */
-  g_object_unref (col);
-  return col;
+    return kymo_label_column_append (GTK_COLUMN_VIEW (self->column_view), title, column, KYMO_LABEL_COLUMN_TEXT,
+                                     PANGO_ELLIPSIZE_MIDDLE, GTK_SORTER (gtk_string_sorter_new (expression)), TRUE,
+                                     G_CALLBACK (cell_bind));
+  return kymo_label_column_append (GTK_COLUMN_VIEW (self->column_view), title, column,
+                                   KYMO_LABEL_COLUMN_NUMERIC | KYMO_LABEL_COLUMN_END, PANGO_ELLIPSIZE_NONE,
+                                   GTK_SORTER (gtk_numeric_sorter_new (expression)), FALSE, G_CALLBACK (cell_bind));
 }
 
 /* ------------------------------------------------------------ GObject */

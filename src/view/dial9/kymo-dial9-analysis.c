@@ -17,7 +17,7 @@ struct _KymoDial9Analysis
 
   KymoSession       *session;   /* not owned: the session owns us */
   KymoDial9Tasks    *tasks;
-  KymoDial9Pois     *pois;
+  KymoDial9Lanes    *lanes;
   KymoPoiThresholds  thresholds;
   GCancellable      *cancellable;
   GSettings         *settings;
@@ -39,15 +39,14 @@ static GParamSpec *properties[N_PROPS];
 
 typedef struct {
   KymoTrace         *trace;
-  KymoDial9Tasks    *tasks;     /* given when only the points are redone */
   KymoPoiThresholds  thresholds;
+  gboolean           want_lanes;
   guint              generation;
 } Job;
 
 typedef struct {
   KymoDial9Tasks *tasks;
-  KymoDial9Pois  *pois;
-  gboolean        own_tasks;
+  KymoDial9Lanes *lanes;      /* made once, with the first tasks */
   guint           generation;
 } Result;
 
@@ -61,9 +60,8 @@ job_free (Job *job)
 static void
 result_free (Result *result)
 {
-  g_clear_pointer (&result->pois, kymo_dial9_pois_free);
-  if (result->own_tasks)
-    g_clear_pointer (&result->tasks, kymo_dial9_tasks_free);
+  g_clear_pointer (&result->lanes, kymo_dial9_lanes_unref);
+  g_clear_pointer (&result->tasks, kymo_dial9_tasks_free);
   g_free (result);
 }
 
@@ -85,9 +83,7 @@ kymo_dial9_analysis_load_thresholds (KymoPoiThresholds *thresholds)
 {
   g_autoptr(GSettings) settings = kymo_dial9_analysis_dup_settings ();
 
-  thresholds->long_poll_ns = KYMO_POI_DEFAULT_LONG_POLL_NS;
-  thresholds->wake_delay_ns = KYMO_POI_DEFAULT_WAKE_DELAY_NS;
-  thresholds->sched_delay_ns = KYMO_POI_DEFAULT_SCHED_DELAY_NS;
+  kymo_poi_thresholds_init_default (thresholds);
   if (settings == NULL)
     return;
   thresholds->long_poll_ns = (KymoTime) g_settings_get_uint (settings, "poi-long-poll-us") * 1000;
@@ -105,10 +101,11 @@ compute_thread (GTask        *task,
   Result *result = g_new0 (Result, 1);
 
   result->generation = job->generation;
-  result->own_tasks = job->tasks == NULL;
-  result->tasks = job->tasks != NULL ? job->tasks : kymo_dial9_tasks_new (job->trace);
   if (!g_cancellable_is_cancelled (cancellable))
-    result->pois = kymo_dial9_pois_new (result->tasks, &job->thresholds);
+    result->tasks = kymo_dial9_tasks_new (job->trace, &job->thresholds);
+  /* The lanes do not depend on the thresholds. */
+  if (job->want_lanes && !g_cancellable_is_cancelled (cancellable))
+    result->lanes = kymo_dial9_lanes_new (job->trace);
   g_task_return_pointer (task, result, (GDestroyNotify) result_free);
 }
 
@@ -122,27 +119,27 @@ on_computed (GObject      *source,
 
   if (result == NULL)
     return;
-  if (result->generation != self->generation || result->pois == NULL)
+  if (result->generation != self->generation || result->tasks == NULL)
     {
       result_free (result);
       return;
     }
-  if (result->own_tasks)
+  g_clear_pointer (&self->tasks, kymo_dial9_tasks_free);
+  self->tasks = g_steal_pointer (&result->tasks);
+  if (result->lanes != NULL)
     {
-      g_clear_pointer (&self->tasks, kymo_dial9_tasks_free);
-      self->tasks = g_steal_pointer (&result->tasks);
+      g_clear_pointer (&self->lanes, kymo_dial9_lanes_unref);
+      self->lanes = g_steal_pointer (&result->lanes);
     }
-  g_clear_pointer (&self->pois, kymo_dial9_pois_free);
-  self->pois = g_steal_pointer (&result->pois);
   result_free (result);
-  /* Notified again after a recompute of the points: readers refresh. */
+  /* Notified again after a recompute: readers refresh. The rows are the
+   * same rows (the pass is deterministic), so a selected task stays. */
   self->ready = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
 }
 
 static void
-start (KymoDial9Analysis *self,
-       gboolean           points_only)
+start (KymoDial9Analysis *self)
 {
   g_autoptr(GTask) task = NULL;
   Job *job = g_new0 (Job, 1);
@@ -152,8 +149,8 @@ start (KymoDial9Analysis *self,
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   job->trace = g_object_ref (kymo_session_get_trace (self->session));
-  job->tasks = points_only ? self->tasks : NULL;
   job->thresholds = self->thresholds;
+  job->want_lanes = self->lanes == NULL;
   job->generation = ++self->generation;
   task = g_task_new (self, self->cancellable, on_computed, NULL);
   g_task_set_source_tag (task, start);
@@ -171,9 +168,9 @@ kymo_dial9_analysis_set_thresholds (KymoDial9Analysis       *self,
   if (memcmp (&self->thresholds, thresholds, sizeof *thresholds) == 0)
     return;
   self->thresholds = *thresholds;
-  /* The tasks stay (the thread only reads them); a job still making them
-   * is replaced by one that makes both. */
-  start (self, self->tasks != NULL);
+  /* One pass makes the tasks and the points: both are made again, and a
+   * job still running is replaced. */
+  start (self);
 }
 
 static void
@@ -218,7 +215,7 @@ kymo_dial9_analysis_get (KymoSession *session)
   if (self->settings != NULL)
     g_signal_connect_object (self->settings, "changed", G_CALLBACK (on_settings_changed), self,
                              G_CONNECT_SWAPPED);
-  start (self, FALSE);
+  start (self);
   return self;
 }
 
@@ -236,11 +233,24 @@ kymo_dial9_analysis_get_tasks (KymoDial9Analysis *self)
   return self->tasks;
 }
 
-KymoDial9Pois *
-kymo_dial9_analysis_get_pois (KymoDial9Analysis *self)
+KymoDial9Lanes *
+kymo_dial9_analysis_get_lanes (KymoDial9Analysis *self)
 {
   g_return_val_if_fail (KYMO_IS_DIAL9_ANALYSIS (self), NULL);
-  return self->pois;
+  return self->lanes;
+}
+
+KymoWakeMark *
+kymo_dial9_analysis_dup_wake_marks (KymoDial9Analysis *self,
+                                    gsize             *n_marks)
+{
+  g_return_val_if_fail (KYMO_IS_DIAL9_ANALYSIS (self), NULL);
+  g_return_val_if_fail (n_marks != NULL, NULL);
+
+  *n_marks = 0;
+  if (self->tasks == NULL || self->selected == KYMO_DIAL9_NO_TASK)
+    return NULL;
+  return kymo_dial9_tasks_dup_wake_marks (self->tasks, self->selected, n_marks);
 }
 
 gboolean
@@ -299,8 +309,8 @@ kymo_dial9_analysis_finalize (GObject *object)
 {
   KymoDial9Analysis *self = (KymoDial9Analysis *) object;
 
-  g_clear_pointer (&self->pois, kymo_dial9_pois_free);
   g_clear_pointer (&self->tasks, kymo_dial9_tasks_free);
+  g_clear_pointer (&self->lanes, kymo_dial9_lanes_unref);
   G_OBJECT_CLASS (kymo_dial9_analysis_parent_class)->finalize (object);
 }
 

@@ -22,10 +22,16 @@ gboolean           kymo_dial9_analysis_applies      (KymoSession       *session)
 KymoDial9Analysis *kymo_dial9_analysis_get          (KymoSession       *session);
 
 KymoSession       *kymo_dial9_analysis_get_session  (KymoDial9Analysis *self);
-/* NULL until computed (see the "ready" property). */
+/* The tasks and the points of interest, NULL until computed (see the
+ * "ready" property); replaced when the thresholds change. */
 KymoDial9Tasks    *kymo_dial9_analysis_get_tasks    (KymoDial9Analysis *self);
-KymoDial9Pois     *kymo_dial9_analysis_get_pois     (KymoDial9Analysis *self);
 gboolean           kymo_dial9_analysis_get_ready    (KymoDial9Analysis *self);
+/* The workers' on-CPU shares and CPU samples; NULL until ready. */
+KymoDial9Lanes    *kymo_dial9_analysis_get_lanes    (KymoDial9Analysis *self);
+/* The selected task's wakes and the polls they led to (NULL, 0 when no
+ * task is selected). */
+KymoWakeMark      *kymo_dial9_analysis_dup_wake_marks (KymoDial9Analysis *self,
+                                                       gsize             *n_marks);
 
 /* The task the user picked (a row of the tasks), or KYMO_DIAL9_NO_TASK:
  * its polls become the session's highlight. */
@@ -33,7 +39,8 @@ guint              kymo_dial9_analysis_get_selected_task (KymoDial9Analysis *sel
 void               kymo_dial9_analysis_set_selected_task (KymoDial9Analysis *self,
                                                           guint              row);
 
-/* Recomputes the points of interest (e.g. after the thresholds changed). */
+/* Recomputes (the points of interest follow the thresholds; the rows stay
+ * the same rows). */
 void               kymo_dial9_analysis_set_thresholds (KymoDial9Analysis       *self,
                                                        const KymoPoiThresholds *thresholds);
 /* Thresholds from GSettings, or the defaults when the schema is not installed. */

@@ -12,6 +12,7 @@
 #include "kymo-dial9-poi-view.h"
 #include "details/kymo-details-private.h"
 #include "kymo-dial9-analysis.h"
+#include "kymo-dial9-poi-model.h"
 
 struct _KymoDial9PoiView
 {
@@ -22,9 +23,8 @@ struct _KymoDial9PoiView
   GtkWidget         *order;
   GtkWidget         *counter;
   GtkWidget         *list;
-  GtkStringList     *rows;
+  KymoDial9PoiModel *rows;
   GtkSingleSelection *selection;
-  gboolean           worst_first;
   guint              current;   /* position, or G_MAXUINT before the first step */
   gboolean           jumping;
 };
@@ -45,67 +45,29 @@ static const char row_ui[] =
   "<binding name='label'><lookup name='string' type='GtkStringObject'><lookup name='item'>GtkListItem</lookup>"
   "</lookup></binding></object></property></template></interface>";
 
-static const KymoPoi *
-current_list (KymoDial9PoiView *self,
-              gsize            *n)
-{
-  KymoDial9Pois *pois = kymo_dial9_analysis_get_pois (self->analysis);
-
-  *n = 0;
-  if (pois == NULL)
-    return NULL;
-  return self->worst_first ? kymo_dial9_pois_get_worst (pois, n) : kymo_dial9_pois_get_timed (pois, n);
-}
-
 static void
 update_counter (KymoDial9PoiView *self)
 {
   g_autofree char *text = NULL;
-  gsize n;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
 
-  current_list (self, &n);
-  if (kymo_dial9_analysis_get_pois (self->analysis) == NULL)
+  if (kymo_dial9_analysis_get_tasks (self->analysis) == NULL)
     text = g_strdup (_("Finding points of interest…"));
   else if (n == 0)
     text = g_strdup (_("No points of interest"));
   else if (self->current == G_MAXUINT)
-    text = g_strdup_printf ("– / %" G_GSIZE_FORMAT, n);
+    text = g_strdup_printf ("– / %u", n);
   else
-    text = g_strdup_printf ("%u / %" G_GSIZE_FORMAT, self->current + 1, n);
+    text = g_strdup_printf ("%u / %u", self->current + 1, n);
   gtk_label_set_text (GTK_LABEL (self->counter), text);
 }
 
-static char *
-track_name (KymoTrace *trace,
-            guint      track)
-{
-  if (track >= kymo_trace_get_n_tracks (trace))
-    return g_strdup ("");
-  return g_strdup (kymo_track_get_name (kymo_trace_get_track (trace, track)));
-}
-
+/* A new result, or the other order: the lines are made as they show. */
 static void
 fill (KymoDial9PoiView *self)
 {
-  KymoTrace *trace = kymo_session_get_trace (self->session);
-  const KymoPoi *pois;
-  g_autoptr(GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
-  gsize n;
-
-  pois = current_list (self, &n);
-  for (gsize i = 0; i < n; i++)
-    {
-      g_autofree char *severity = _kymo_details_format_duration (pois[i].severity);
-      g_autofree char *at = _kymo_details_format_time (self->session, pois[i].start);
-      g_autofree char *where = track_name (trace, pois[i].track);
-
-      g_ptr_array_add (strings, g_strdup_printf ("%s · %s · %s · %s", kymo_poi_kind_to_string (pois[i].kind),
-                                                 severity, where, at));
-    }
-  g_ptr_array_add (strings, NULL);
   self->jumping = TRUE;
-  gtk_string_list_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
-                          (const char * const *) strings->pdata);
+  kymo_dial9_poi_model_refresh (self->rows);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   self->jumping = FALSE;
   self->current = G_MAXUINT;
@@ -116,14 +78,11 @@ static void
 jump (KymoDial9PoiView *self,
       guint             position)
 {
-  const KymoPoi *pois, *p;
+  const KymoPoi *p = kymo_dial9_poi_model_get_poi (self->rows, position);
   KymoTime pad;
-  gsize n;
 
-  pois = current_list (self, &n);
-  if (position >= n)
+  if (p == NULL)
     return;
-  p = &pois[position];
   self->current = position;
   /* Frame it with room on each side, so its neighbours show. */
   pad = MAX ((p->end - p->start) / 2, 1000);
@@ -143,19 +102,19 @@ gboolean
 kymo_dial9_poi_view_step (KymoDial9PoiView *self,
                           int               direction)
 {
-  gsize n;
+  guint n;
 
   g_return_val_if_fail (KYMO_IS_DIAL9_POI_VIEW (self), FALSE);
 
-  current_list (self, &n);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
   if (n == 0)
     return FALSE;
   if (self->current == G_MAXUINT)
-    jump (self, direction > 0 ? 0 : (guint) n - 1);
+    jump (self, direction > 0 ? 0 : n - 1);
   else if (direction > 0)
     jump (self, self->current + 1 < n ? self->current + 1 : 0);
   else
-    jump (self, self->current > 0 ? self->current - 1 : (guint) n - 1);
+    jump (self, self->current > 0 ? self->current - 1 : n - 1);
   return TRUE;
 }
 
@@ -163,12 +122,17 @@ void
 kymo_dial9_poi_view_set_worst_first (KymoDial9PoiView *self,
                                      gboolean          worst_first)
 {
+  KymoPoiOrder order;
+
   g_return_if_fail (KYMO_IS_DIAL9_POI_VIEW (self));
 
-  worst_first = !!worst_first;
-  if (self->worst_first == worst_first)
+  order = worst_first ? KYMO_POI_WORST_FIRST : KYMO_POI_TIME_ORDER;
+  if (kymo_dial9_poi_model_get_order (self->rows) == order)
     return;
-  self->worst_first = worst_first;
+  self->jumping = TRUE;
+  kymo_dial9_poi_model_set_order (self->rows, order);
+  self->jumping = FALSE;
+  /* Its notify comes back here and finds the order already set. */
   gtk_drop_down_set_selected (GTK_DROP_DOWN (self->order), worst_first ? 0 : 1);
   fill (self);
 }
@@ -221,6 +185,8 @@ kymo_dial9_poi_view_constructed (GObject *object)
   G_OBJECT_CLASS (kymo_dial9_poi_view_parent_class)->constructed (object);
 
   self->analysis = g_object_ref (kymo_dial9_analysis_get (self->session));
+  self->rows = kymo_dial9_poi_model_new (self->analysis);
+  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->rows));
   g_signal_connect_object (self->analysis, "notify::ready", G_CALLBACK (fill), self, G_CONNECT_SWAPPED);
   fill (self);
 }
@@ -312,7 +278,6 @@ kymo_dial9_poi_view_init (KymoDial9PoiView *self)
   GtkListItemFactory *factory;
   GtkEventController *shortcuts;
 
-  self->worst_first = TRUE;
   self->current = G_MAXUINT;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
@@ -345,8 +310,8 @@ kymo_dial9_poi_view_init (KymoDial9PoiView *self)
   gtk_box_append (GTK_BOX (bar), prefs);
   gtk_widget_set_parent (bar, GTK_WIDGET (self));
 
-  self->rows = gtk_string_list_new (NULL);
-  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->rows)));
+  /* The model follows the session's analysis, known once constructed. */
+  self->selection = gtk_single_selection_new (NULL);
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (on_row_selected), self);

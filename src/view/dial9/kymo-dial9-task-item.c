@@ -9,14 +9,17 @@
 
 #include "kymo-dial9-task-item.h"
 
-/* A copy of the row: the item outlives a recomputed analysis. */
+/* A copy of the row: the item outlives a recomputed analysis. Its spawn
+ * location is read from the trace when shown (or sorted on), not made for
+ * every row up front. */
 struct _KymoDial9TaskItem
 {
   GObject        parent_instance;
 
+  KymoTrace     *trace;
   KymoDial9Task  task;
   guint          row;
-  char          *spawn_loc;
+  char          *valid_loc; /* only for a location that is not UTF-8 */
 };
 
 G_DEFINE_FINAL_TYPE (KymoDial9TaskItem, kymo_dial9_task_item, G_TYPE_OBJECT)
@@ -48,9 +51,9 @@ kymo_dial9_task_item_new (KymoDial9Tasks *tasks,
   g_return_val_if_fail (row < n, NULL);
 
   self = g_object_new (KYMO_TYPE_DIAL9_TASK_ITEM, NULL);
+  self->trace = g_object_ref (kymo_dial9_tasks_get_trace (tasks));
   self->task = rows[row];
   self->row = row;
-  self->spawn_loc = g_utf8_make_valid (kymo_dial9_tasks_get_spawn_loc (tasks, row), -1);
   return self;
 }
 
@@ -71,8 +74,17 @@ kymo_dial9_task_item_get_task (KymoDial9TaskItem *self)
 const char *
 kymo_dial9_task_item_get_spawn_loc (KymoDial9TaskItem *self)
 {
+  const char *loc;
+
   g_return_val_if_fail (KYMO_IS_DIAL9_TASK_ITEM (self), "");
-  return self->spawn_loc;
+
+  if (self->valid_loc != NULL)
+    return self->valid_loc;
+  loc = kymo_short_path (kymo_trace_get_name (self->trace, self->task.spawn_loc));
+  if (g_utf8_validate (loc, -1, NULL))
+    return loc;
+  self->valid_loc = g_utf8_make_valid (loc, -1);
+  return self->valid_loc;
 }
 
 static void
@@ -80,7 +92,8 @@ kymo_dial9_task_item_finalize (GObject *object)
 {
   KymoDial9TaskItem *self = (KymoDial9TaskItem *) object;
 
-  g_free (self->spawn_loc);
+  g_free (self->valid_loc);
+  g_clear_object (&self->trace);
   G_OBJECT_CLASS (kymo_dial9_task_item_parent_class)->finalize (object);
 }
 
@@ -98,7 +111,7 @@ kymo_dial9_task_item_get_property (GObject    *object,
       g_value_set_uint64 (value, self->task.task_id);
       break;
     case PROP_SPAWN_LOC:
-      g_value_set_string (value, self->spawn_loc);
+      g_value_set_string (value, kymo_dial9_task_item_get_spawn_loc (self));
       break;
     case PROP_POLLS:
       g_value_set_uint64 (value, self->task.polls);

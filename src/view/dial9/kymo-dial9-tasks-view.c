@@ -11,6 +11,7 @@
 
 #include "kymo-dial9-tasks-view.h"
 #include "details/kymo-details-private.h"
+#include "kymo-label-column.h"
 #include "kymo-dial9-analysis.h"
 #include "kymo-dial9-task-item.h"
 
@@ -72,25 +73,29 @@ wakers_text (KymoDial9Tasks *tasks,
              guint           row)
 {
   const KymoDial9Task *rows;
-  const KymoDial9Wake *wakes;
+  const KymoRecord *records;
+  const guint32 *wakes;
   g_autoptr(GArray) wakers = g_array_new (FALSE, FALSE, sizeof (Waker));
   g_autoptr(GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   GString *out;
-  gsize n, n_rows;
+  gsize n, n_rows, n_records;
 
   rows = kymo_dial9_tasks_get_rows (tasks, &n_rows);
+  records = kymo_records_get_all (kymo_trace_get_records (kymo_dial9_tasks_get_trace (tasks)), &n_records);
   wakes = kymo_dial9_tasks_get_wakes_of (tasks, row, &n);
   for (gsize i = 0; i < n; i++)
     {
-      gpointer v = g_hash_table_lookup (index, &wakes[i].waker_id);
+      /* A wake record's value is the waking task's id. */
+      guint64 waker_id = records[wakes[i]].value;
+      gpointer v = g_hash_table_lookup (index, &waker_id);
 
       if (v == NULL)
         {
-          Waker w = { wakes[i].waker_id, 0 };
+          Waker w = { waker_id, 0 };
 
           g_array_append_val (wakers, w);
           v = GUINT_TO_POINTER (wakers->len);
-          g_hash_table_insert (index, g_memdup2 (&wakes[i].waker_id, sizeof (guint64)), v);
+          g_hash_table_insert (index, g_memdup2 (&waker_id, sizeof (guint64)), v);
         }
       g_array_index (wakers, Waker, GPOINTER_TO_UINT (v) - 1).count++;
     }
@@ -170,26 +175,6 @@ on_ready (KymoDial9TasksView *self)
 }
 
 static void
-cell_setup (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            gpointer                  user_data)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  if (GPOINTER_TO_INT (user_data) == COLUMN_SPAWN_LOC)
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
-    }
-  else
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 1);
-      gtk_widget_add_css_class (label, "numeric");
-    }
-  gtk_list_item_set_child (list_item, label);
-}
-
-static void
 cell_bind (GtkSignalListItemFactory *factory,
            GtkListItem              *list_item,
            gpointer                  user_data)
@@ -232,25 +217,15 @@ add_column (KymoDial9TasksView *self,
             Column              column,
             const char         *property)
 {
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   GtkExpression *expression = gtk_property_expression_new (KYMO_TYPE_DIAL9_TASK_ITEM, NULL, property);
-  GtkColumnViewColumn *col;
-  GtkSorter *sorter;
 
-  g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), GINT_TO_POINTER (column));
-  g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), GINT_TO_POINTER (column));
-  col = gtk_column_view_column_new (title, factory);
   if (column == COLUMN_SPAWN_LOC)
-    sorter = GTK_SORTER (gtk_string_sorter_new (expression));
-  else
-    sorter = GTK_SORTER (gtk_numeric_sorter_new (expression));
-  gtk_column_view_column_set_sorter (col, sorter);
-  gtk_column_view_column_set_expand (col, column == COLUMN_SPAWN_LOC);
-  gtk_column_view_column_set_resizable (col, TRUE);
-  gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), col);
-  g_object_unref (sorter);
-  g_object_unref (col);
-  return col;
+    return kymo_label_column_append (GTK_COLUMN_VIEW (self->column_view), title, column, KYMO_LABEL_COLUMN_TEXT,
+                                     PANGO_ELLIPSIZE_START, GTK_SORTER (gtk_string_sorter_new (expression)), TRUE,
+                                     G_CALLBACK (cell_bind));
+  return kymo_label_column_append (GTK_COLUMN_VIEW (self->column_view), title, column,
+                                   KYMO_LABEL_COLUMN_NUMERIC | KYMO_LABEL_COLUMN_END, PANGO_ELLIPSIZE_NONE,
+                                   GTK_SORTER (gtk_numeric_sorter_new (expression)), FALSE, G_CALLBACK (cell_bind));
 }
 
 static void

@@ -1,0 +1,18 @@
+/* kymo-dial9-poi-private.h: ordering the points the tasks' pass found
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "kymo-dial9-poi.h"
+
+G_BEGIN_DECLS
+
+/* Returns @pois (@n of them, as found) in time order, a new array, and
+ * fills @worst (@n) with their positions in it, worst first. */
+KymoPoi *_kymo_dial9_pois_order (const KymoPoi *pois,
+                                 guint32        n,
+                                 guint32       *worst);
+
+G_END_DECLS
