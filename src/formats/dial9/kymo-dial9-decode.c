@@ -378,8 +378,8 @@ field_present (const D9Model *model,
 
 /* The entries of a metadata event at @p (checked when the frame was
  * decoded). */
-void
-d9_meta_entries (D9Loader *l,
+static void
+meta_entries (D9Loader *l,
               gsize     p)
 {
   const guint8 *data = l->d->data;
@@ -432,16 +432,7 @@ handle_meta (D9Loader      *l,
 {
   if (!field_present (model, D9_ROLE_ENTRIES, absent))
     return;
-  /* A part decoded on its own has no trace: the merge applies them. */
-  if (l->spec != NULL)
-    {
-      guint64 p = vals[model->field[D9_ROLE_ENTRIES]];
-
-      if (!l->spec->probe)
-        g_array_append_val (l->spec->metas, p);
-      return;
-    }
-  d9_meta_entries (l, vals[model->field[D9_ROLE_ENTRIES]]);
+  meta_entries (l, vals[model->field[D9_ROLE_ENTRIES]]);
 }
 
 static void
@@ -578,10 +569,7 @@ handle_event (D9Loader      *l,
 
   if (G_UNLIKELY (model->unclocked || ts >= D9_WALLCLOCK_MIN))
     {
-      /* A part decoded on its own takes symbols and metadata (its symbols
-       * point into the stream; the merge applies the metadata), but the
-       * late events would make tracks. */
-      if (l->spec != NULL && !d9_kind_is_metadata (model->kind))
+      if (l->spec != NULL)
         {
           spec_bail (l);
           return;
@@ -714,22 +702,25 @@ handle_event (D9Loader      *l,
       return;
 
     case D9_KIND_META:
+      if (l->spec != NULL)
+        {
+          spec_bail (l);
+          return;
+        }
       handle_meta (l, model, vals, absent);
       return;
 
     case D9_KIND_CLOCK:
+      if (l->spec != NULL)
+        {
+          spec_bail (l);
+          return;
+        }
       if (!l->has_wallclock && field_present (model, D9_ROLE_REALTIME, absent))
         {
           l->has_wallclock = TRUE;
           l->wall_offset = (gint64) vals[model->field[D9_ROLE_REALTIME]] - ts;
-          if (l->spec != NULL)
-            {
-              l->spec->has_clock = TRUE;
-              l->spec->clock_ts = ts;
-              l->spec->clock_real = (gint64) vals[model->field[D9_ROLE_REALTIME]];
-            }
-          else
-            kymo_trace_set_wallclock (l->trace, ts, (gint64) vals[model->field[D9_ROLE_REALTIME]]);
+          kymo_trace_set_wallclock (l->trace, ts, (gint64) vals[model->field[D9_ROLE_REALTIME]]);
         }
       return;
 

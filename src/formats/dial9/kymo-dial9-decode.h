@@ -13,10 +13,8 @@ G_BEGIN_DECLS
  * first is decoded for real (see d9_load): a part is everything from one
  * "TRC\0\1" candidate to the next one its decoder reaches exactly at a
  * frame boundary. Such a decoder has no trace: it interns names into a
- * table of its own, keeps what would change the trace directly (metadata,
- * a clock sync) for the merge, and stops ("bails") at what it cannot keep
- * (events stamped by the wall clock, single-event spans); the merge replays
- * what it found in file order. */
+ * table of its own, and stops ("bails") at anything that would change the
+ * trace directly; the merge replays what it found in file order. */
 typedef struct {
   const guint8 *data;
   gsize         size;
@@ -48,12 +46,6 @@ struct _D9Spec {
   GPtrArray  *strings;       /* local id → name */
   GArray     *notes;         /* D9TaskNote, per task */
   D9Map       unknown_wakers; /* task ids that woke while not known polled here */
-  /* Metadata the merge applies to the trace, in file order: the entries'
-   * offsets of the metadata events, and the first clock sync. */
-  GArray     *metas;         /* guint64 */
-  gboolean    has_clock;
-  KymoTime    clock_ts;
-  gint64      clock_real;
   /* Set by the merge. */
   guint32     ordinal_base;
   guint32    *name_map;
@@ -149,9 +141,6 @@ void      d9_loader_init         (D9Loader       *l,
                                   GHashTable     *tracks_by_name,
                                   D9Spec         *spec);
 void      d9_loader_clear        (D9Loader       *l);
-/* Applies the entries of a metadata event at @p to the trace. */
-void      d9_meta_entries        (D9Loader       *l,
-                                  gsize           p);
 gboolean  d9_decode              (D9Loader       *l,
                                   D9Shared       *sh,
                                   gsize           start,

@@ -88,7 +88,6 @@ d9_spec_new (D9Shared *sh)
   spec->strings = g_ptr_array_new_with_free_func (g_free);
   spec->notes = g_array_new (FALSE, TRUE, sizeof (D9TaskNote));
   spec->inserts = g_array_new (FALSE, FALSE, sizeof (D9Insert));
-  spec->metas = g_array_new (FALSE, FALSE, sizeof (guint64));
   d9_map_init (&spec->unknown_wakers);
   /* No job: only the loading thread reports progress. */
   d9_loader_init (l, NULL, NULL, d, g_hash_table_new (NULL, NULL), spec);
@@ -112,7 +111,6 @@ d9_spec_free (D9Loader *l)
   g_ptr_array_unref (spec->strings);
   g_array_unref (spec->notes);
   g_array_unref (spec->inserts);
-  g_array_unref (spec->metas);
   d9_map_clear (&spec->unknown_wakers);
   g_free (spec->name_map);
   g_free (spec->worker_map);
@@ -379,15 +377,6 @@ d9_merge_part (D9Loader *l,
       d9_map_insert (&d->stack_map, cd->stack_map.keys[i] + ((guint64) segment_base << 32),
                      cd->stack_map.values[i] - 1 + stack_base);
   d9_side_merge_part (l, c, ordinal_base, segment_base);
-  g_array_append_vals (d->symbols, cd->symbols->data, cd->symbols->len);
-  for (guint i = 0; i < spec->metas->len; i++)
-    d9_meta_entries (l, g_array_index (spec->metas, guint64, i));
-  if (!l->has_wallclock && spec->has_clock)
-    {
-      l->has_wallclock = TRUE;
-      l->wall_offset = c->wall_offset;
-      kymo_trace_set_wallclock (l->trace, spec->clock_ts, spec->clock_real);
-    }
   for (guint i = 0; i < cd->checkpoints->len; i++)
     {
       D9Checkpoint cp = g_array_index (cd->checkpoints, D9Checkpoint, i);
