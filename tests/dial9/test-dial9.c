@@ -609,7 +609,7 @@ test_wallclock_and_symbols (void)
  * first, inline frames of their own, short file:line locations, unresolved
  * addresses as hex, undefined pool ids as KYMO_NO_STACK. */
 static void
-test_sampled_stacks (void)
+check_sampled_stacks (guint n_tables)
 {
   g_autoptr(GByteArray) b = g_byte_array_new ();
   const char *cpu[] = { "worker_id:9", "tid:13", "source:11", "thread_name:135", "callchain:6", "cpu:137", NULL };
@@ -640,18 +640,22 @@ test_sampled_stacks (void)
   /* pool id 99 is never defined */
   d9b_event (b, 0, 50); d9b_varint (b, 1); d9b_u32 (b, 8); d9b_u8 (b, 0); d9b_u8 (b, 0); d9b_u32 (b, 99); d9b_u8 (b, 0);
   d9b_event (b, 1, 10); d9b_varint (b, 3); d9b_u32 (b, 5);
-  /* symbol tables at the end, in a segment of their own */
-  d9b_header (b);
-  d9b_schema (b, 0, "SymbolTableEntry", TRUE, sym);
-  d9b_schema (b, 1, "CallframeDefEvent", TRUE, cf);
-  d9b_pool (b, 1, "tokio::runtime::task::core::Core<T,S>::poll");
-  d9b_pool (b, 2, "/home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/tokio-1.52.2/src/runtime/task/core.rs");
-  d9b_pool (b, 3, "tokio::loom::std::unsafe_cell::UnsafeCell<T>::with_mut");
-  d9b_pool (b, 4, "/home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/tokio-1.52.2/src/loom/std/unsafe_cell.rs");
-  d9b_event (b, 0, 0); d9b_varint (b, 0x1004); d9b_varint (b, 0); d9b_u32 (b, 3); d9b_varint (b, 1); d9b_u32 (b, 4); d9b_varint (b, 16);
-  d9b_event (b, 0, 0); d9b_varint (b, 0x1000); d9b_varint (b, 0x100); d9b_u32 (b, 1); d9b_varint (b, 0); d9b_u32 (b, 2); d9b_varint (b, 364);
-  d9b_event (b, 0, 0); d9b_varint (b, 0x1004); d9b_varint (b, 0); d9b_u32 (b, 1); d9b_varint (b, 0); d9b_u32 (b, 2); d9b_varint (b, 364);
-  d9b_event (b, 1, 0); d9b_varint (b, 0x2010); d9b_str32 (b, "leaf_fn"); d9b_str32 (b, "src/main.rs:7");
+  /* symbol tables at the end, in a segment of their own; rotated files
+   * repeat them, segment after segment */
+  for (guint t = 0; t < n_tables; t++)
+    {
+      d9b_header (b);
+      d9b_schema (b, 0, "SymbolTableEntry", TRUE, sym);
+      d9b_schema (b, 1, "CallframeDefEvent", TRUE, cf);
+      d9b_pool (b, 1, "tokio::runtime::task::core::Core<T,S>::poll");
+      d9b_pool (b, 2, "/home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/tokio-1.52.2/src/runtime/task/core.rs");
+      d9b_pool (b, 3, "tokio::loom::std::unsafe_cell::UnsafeCell<T>::with_mut");
+      d9b_pool (b, 4, "/home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/tokio-1.52.2/src/loom/std/unsafe_cell.rs");
+      d9b_event (b, 0, 0); d9b_varint (b, 0x1004); d9b_varint (b, 0); d9b_u32 (b, 3); d9b_varint (b, 1); d9b_u32 (b, 4); d9b_varint (b, 16);
+      d9b_event (b, 0, 0); d9b_varint (b, 0x1000); d9b_varint (b, 0x100); d9b_u32 (b, 1); d9b_varint (b, 0); d9b_u32 (b, 2); d9b_varint (b, 364);
+      d9b_event (b, 0, 0); d9b_varint (b, 0x1004); d9b_varint (b, 0); d9b_u32 (b, 1); d9b_varint (b, 0); d9b_u32 (b, 2); d9b_varint (b, 364);
+      d9b_event (b, 1, 0); d9b_varint (b, 0x2010); d9b_str32 (b, "leaf_fn"); d9b_str32 (b, "src/main.rs:7");
+    }
 
   trace = load (b, &error);
   g_assert_no_error (error);
@@ -681,6 +685,19 @@ test_sampled_stacks (void)
       else
         g_assert_cmpstr (kymo_trace_get_name (trace, frames[i].location), ==, want[i][1]);
     }
+}
+
+static void
+test_sampled_stacks (void)
+{
+  check_sampled_stacks (1);
+}
+
+/* The same symbol table in every segment names each frame once. */
+static void
+test_sampled_stacks_repeated_tables (void)
+{
+  check_sampled_stacks (3);
 }
 
 static void
@@ -1412,6 +1429,7 @@ main (int   argc,
   g_test_add_func ("/dial9/gzip", test_gzip);
   g_test_add_func ("/dial9/wallclock-symbols", test_wallclock_and_symbols);
   g_test_add_func ("/dial9/sampled-stacks", test_sampled_stacks);
+  g_test_add_func ("/dial9/sampled-stacks-repeated-tables", test_sampled_stacks_repeated_tables);
   g_test_add_func ("/dial9/tracing-spans", test_tracing_spans);
   g_test_add_func ("/dial9/every-prefix", test_every_prefix);
   g_test_add_func ("/dial9/parallel-same", test_parallel_same);

@@ -59,6 +59,26 @@ compare_symbols (gconstpointer a,
   return x->inline_depth < y->inline_depth ? -1 : x->inline_depth > y->inline_depth;
 }
 
+/* Sorts by address and inline depth and keeps one entry of each: rotated
+ * segments each carry a symbol table, mostly of the same addresses, and a
+ * copy per table would repeat every frame of a stack once per table. The
+ * sort is stable, so the last table's entry is the one kept. */
+static void
+unique_symbols (GArray *symbols)
+{
+  D9Symbol *syms = (D9Symbol *) (gpointer) symbols->data;
+  guint n = 0;
+
+  g_array_sort (symbols, compare_symbols);
+  for (guint i = 0; i < symbols->len; i++)
+    {
+      if (n > 0 && compare_symbols (&syms[n - 1], &syms[i]) == 0)
+        n--;
+      syms[n++] = syms[i];
+    }
+  g_array_set_size (symbols, n);
+}
+
 static int
 compare_worker_ids (gconstpointer a,
                     gconstpointer b)
@@ -591,7 +611,7 @@ gboolean
 d9_build_model (D9Loader  *l,
                 GError   **error)
 {
-  g_array_sort (l->d->symbols, compare_symbols);
+  unique_symbols (l->d->symbols);
 
   if (l->min_ts > l->max_ts)
     l->min_ts = l->max_ts = 0;
