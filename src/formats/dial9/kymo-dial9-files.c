@@ -162,7 +162,10 @@ list_paths (KymoInput  *input,
         {
           char *child = g_build_filename (input->main.path, name, NULL);
 
-          if (g_file_test (child, G_FILE_TEST_IS_REGULAR))
+          /* A link to nothing is kept, so that it is reported as unreadable
+           * rather than silently missing from the trace. */
+          if (g_file_test (child, G_FILE_TEST_IS_REGULAR)
+              || (g_file_test (child, G_FILE_TEST_IS_SYMLINK) && !g_file_test (child, G_FILE_TEST_EXISTS)))
             g_ptr_array_add (paths, child);
           else
             g_free (child);
