@@ -72,6 +72,15 @@ typedef struct {
   guint32 runtime;
 } RowKey;
 
+/* Wakes per woken task id: dense ids in a table, others hashed. */
+typedef struct {
+  guint32    *of_id;
+  gsize       n_of_id;
+  GHashTable *of_far;            /* guint64 * → count */
+} WakeCounts;
+
+typedef struct _Chunk Chunk;
+
 typedef struct {
   KymoDial9Tasks          *self;
   KymoTrace               *trace;
@@ -93,20 +102,22 @@ typedef struct {
    * the count of bits before each word, and the polls' tasks in that
    * order. A span's source finds its poll's task in a few cache lines,
    * whatever order the file's batches came in. */
+  guint32                  kind_poll;
+  guint32                  kind_wake;
+  guint32                  kind_spawn;
+  guint32                  kind_term;
+  guint32                  kind_unpark;
+  Chunk                   *chunks;
+  guint                    n_chunks;
   guint32                  base;
   gsize                    n_words;
   guint64                 *is_poll;
   guint32                 *before;
   /* Room for every record is taken up front: only what is written is
    * touched, and nothing is copied as it grows. */
-  guint64                 *poll_tasks;  /* the task of each poll record, file order */
-  gsize                    n_polls;
-  WakeAt                  *wakes;       /* file order */
-  gsize                    n_wakes;
-  /* Wakes per woken task id: dense ids in a table, others hashed. */
-  guint32                 *wakes_of_id;
-  gsize                    n_wakes_of_id;
-  GHashTable              *wakes_of_far; /* guint64 * → count */
+  guint64                 *poll_tasks;  /* the task of each poll record, file order, in its chunk's room */
+  WakeAt                  *wakes;       /* file order, in its chunk's room */
+  WakeCounts               wake_counts; /* by woken task id */
   GArray                  *later;       /* record indexes of spawns and terminations */
   GArray                  *unparks;     /* record indexes of unparks past the threshold */
   /* Made on another thread while the records are read (see side_part()). */
@@ -377,64 +388,98 @@ add_poi (Builder     *b,
 }
 
 static void
+wake_counts_add (WakeCounts *w,
+                 guint64     id,
+                 guint32     count,
+                 gsize       max_id)
+{
+  if (id >= w->n_of_id && id < max_id)
+    {
+      gsize n = MIN (MAX (id + 1, w->n_of_id * 2), max_id);
+
+      w->of_id = g_renew (guint32, w->of_id, n);
+      memset (w->of_id + w->n_of_id, 0, (n - w->n_of_id) * sizeof (guint32));
+      w->n_of_id = n;
+    }
+  if (id < w->n_of_id)
+    w->of_id[id] += count;
+  else
+    {
+      gpointer v;
+
+      if (w->of_far == NULL)
+        w->of_far = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      v = g_hash_table_lookup (w->of_far, &id);
+      g_hash_table_insert (w->of_far, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (GPOINTER_TO_UINT (v) + count));
+    }
+}
+
+static void
+wake_counts_clear (WakeCounts *w)
+{
+  g_clear_pointer (&w->of_id, g_free);
+  g_clear_pointer (&w->of_far, g_hash_table_unref);
+  w->n_of_id = 0;
+}
+
+/* The records are read in chunks on the parts' threads. A chunk writes
+ * its polls' tasks and its wakes into the room of its own records, where
+ * they stay, and the bits of sources no other chunk has: chunks end where
+ * the source's bitmap word changes. */
+struct _Chunk
+{
+  gsize       first;             /* records [first, end) */
+  gsize       end;
+  gsize       n_polls;
+  gsize       n_wakes;
+  WakeCounts  counts;
+  GArray     *later;             /* as Builder's */
+  GArray     *unparks;
+  guint8     *polled;            /* per track */
+};
+
+static void
 add_poll (Builder          *b,
-          const KymoRecord *r)
+          Chunk            *c,
+          const KymoRecord *r,
+          guint32          *last)
 {
   guint32 at = r->source - b->base;
 
-  /* Sources only grow; a record out of order (damage) is left out. */
+  /* A source is one poll: a second record of it is left out. */
   if (r->track >= b->self->n_tracks || r->source < b->base || (gsize) (at >> 6) >= b->n_words ||
-      (b->n_polls > 0 && at <= b->before[0]))
+      (c->n_polls > 0 && at <= *last))
     return;
-  b->before[0] = at;
+  *last = at;
   b->is_poll[at >> 6] |= G_GUINT64_CONSTANT (1) << (at & 63);
-  b->poll_tasks[b->n_polls++] = r->key;
-  b->lanes[r->track].polled = TRUE;
+  b->poll_tasks[c->first + c->n_polls++] = r->key;
+  c->polled[r->track] = TRUE;
 }
 
 static void
 add_wake (Builder          *b,
+          Chunk            *c,
           const KymoRecord *r,
           guint32           index)
 {
   guint64 id = r->key;
 
-  b->wakes[b->n_wakes++] = (WakeAt) { id < FAR_ID ? (guint32) id : FAR_ID, index };
-  if (id >= b->n_wakes_of_id && id < b->max_first_row)
-    {
-      gsize n = MIN (MAX (id + 1, b->n_wakes_of_id * 2), b->max_first_row);
-
-      b->wakes_of_id = g_renew (guint32, b->wakes_of_id, n);
-      memset (b->wakes_of_id + b->n_wakes_of_id, 0, (n - b->n_wakes_of_id) * sizeof (guint32));
-      b->n_wakes_of_id = n;
-    }
-  if (id < b->n_wakes_of_id)
-    b->wakes_of_id[id]++;
-  else
-    {
-      gpointer v;
-
-      if (b->wakes_of_far == NULL)
-        b->wakes_of_far = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-      v = g_hash_table_lookup (b->wakes_of_far, &id);
-      if (v == NULL)
-        g_hash_table_insert (b->wakes_of_far, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (1));
-      else
-        g_hash_table_insert (b->wakes_of_far, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (GPOINTER_TO_UINT (v) + 1));
-    }
+  b->wakes[c->first + c->n_wakes++] = (WakeAt) { id < FAR_ID ? (guint32) id : FAR_ID, index };
+  wake_counts_add (&c->counts, id, 1, b->max_first_row);
 }
 
 /* An unpark says how long the kernel kept the worker waiting: past the
  * threshold, it is looked at once the polls are read. */
 static void
 add_unpark (Builder          *b,
+            Chunk            *c,
             const KymoRecord *r,
             guint32           index)
 {
   if (r->track >= b->self->n_tracks || r->value > (guint64) G_MAXINT64 / 2 ||
       (KymoTime) r->value <= b->thresholds->sched_delay_ns)
     return;
-  g_array_append_val (b->unparks, index);
+  g_array_append_val (c->unparks, index);
 }
 
 static void
@@ -454,57 +499,151 @@ add_sched_delays (Builder *b)
     }
 }
 
-/* The one pass over the records. */
+/* One chunk of the pass over the records (on any thread). */
 static void
-read_records (Builder *b)
+read_chunk (Builder *b,
+            Chunk   *c)
 {
-  KymoTrace *trace = b->trace;
-  guint32 kind_poll = kymo_trace_lookup_name (trace, "poll");
-  guint32 kind_wake = kymo_trace_lookup_name (trace, "wake");
-  guint32 kind_spawn = kymo_trace_lookup_name (trace, "spawn");
-  guint32 kind_term = kymo_trace_lookup_name (trace, "terminate");
-  guint32 kind_unpark = b->thresholds != NULL ? kymo_trace_lookup_name (trace, "unpark") : G_MAXUINT32;
   const KymoRecord *records = b->records;
+  guint32 kind_poll = b->kind_poll, kind_wake = b->kind_wake, kind_unpark = b->kind_unpark;
+  guint32 kind_spawn = b->kind_spawn, kind_term = b->kind_term;
+  guint32 last = 0;
 
-  if (b->n_records > 0)
-    {
-      b->base = records[0].source;
-      b->n_words = ((gsize) (records[b->n_records - 1].source - b->base) >> 6) + 1;
-      b->is_poll = g_new0 (guint64, b->n_words);
-      /* [0] holds the last poll's place until the counts are made. */
-      b->before = g_new0 (guint32, b->n_words);
-      b->poll_tasks = g_new (guint64, b->n_records);
-      b->wakes = g_new (WakeAt, b->n_records);
-    }
-
-  for (gsize i = 0; i < b->n_records; i++)
+  for (gsize i = c->first; i < c->end; i++)
     {
       const KymoRecord *r = &records[i];
 
       if (G_UNLIKELY (r->kind == G_MAXUINT32))
         continue;
       if (r->kind == kind_poll)
-        add_poll (b, r);
+        add_poll (b, c, r, &last);
       else if (r->kind == kind_wake)
-        add_wake (b, r, (guint32) i);
+        add_wake (b, c, r, (guint32) i);
       else if (r->kind == kind_unpark)
-        add_unpark (b, r, (guint32) i);
+        add_unpark (b, c, r, (guint32) i);
       else if (r->kind == kind_spawn || r->kind == kind_term)
         {
           guint32 index = (guint32) i;
-          g_array_append_val (b->later, index);
+          g_array_append_val (c->later, index);
         }
     }
+}
 
-  {
-    guint32 sum = 0;
+/* Chunks of about equal records, each ending where a bitmap word does. */
+static void
+make_chunks (Builder *b,
+             guint    n_chunks)
+{
+  const KymoRecord *records = b->records;
+  gsize first = 0;
 
-    for (gsize w = 0; w < b->n_words; w++)
-      {
-        b->before[w] = sum;
-        sum += (guint32) __builtin_popcountll (b->is_poll[w]);
-      }
-  }
+  b->chunks = g_new0 (Chunk, n_chunks);
+  b->n_chunks = n_chunks;
+  for (guint k = 0; k < n_chunks; k++)
+    {
+      Chunk *c = &b->chunks[k];
+      gsize end = k + 1 == n_chunks ? b->n_records : MAX (first, b->n_records / n_chunks * (k + 1));
+
+      while (end > 0 && end < b->n_records &&
+             (records[end].source - b->base) >> 6 == (records[end - 1].source - b->base) >> 6)
+        end++;
+      c->first = first;
+      c->end = end;
+      c->later = g_array_new (FALSE, FALSE, sizeof (guint32));
+      c->unparks = g_array_new (FALSE, FALSE, sizeof (guint32));
+      c->polled = g_new0 (guint8, b->self->n_tracks + 1);
+      first = end;
+    }
+}
+
+/* In order: the chunk's counts and lists join the builder's. */
+static void
+join_chunk (Builder *b,
+            Chunk   *c)
+{
+  if (b->wake_counts.of_id == NULL && b->wake_counts.of_far == NULL)
+    {
+      b->wake_counts = c->counts;
+      c->counts = (WakeCounts) { 0 };
+    }
+  else
+    {
+      for (gsize id = 0; id < c->counts.n_of_id; id++)
+        if (c->counts.of_id[id] != 0)
+          wake_counts_add (&b->wake_counts, id, c->counts.of_id[id], b->max_first_row);
+      if (c->counts.of_far != NULL)
+        {
+          GHashTableIter iter;
+          gpointer key, value;
+
+          g_hash_table_iter_init (&iter, c->counts.of_far);
+          while (g_hash_table_iter_next (&iter, &key, &value))
+            wake_counts_add (&b->wake_counts, *(guint64 *) key, GPOINTER_TO_UINT (value), b->max_first_row);
+        }
+    }
+  g_array_append_vals (b->later, c->later->data, c->later->len);
+  g_array_append_vals (b->unparks, c->unparks->data, c->unparks->len);
+  for (guint t = 0; t < b->self->n_tracks; t++)
+    if (c->polled[t])
+      b->lanes[t].polled = TRUE;
+
+  wake_counts_clear (&c->counts);
+  g_clear_pointer (&c->later, g_array_unref);
+  g_clear_pointer (&c->unparks, g_array_unref);
+  g_clear_pointer (&c->polled, g_free);
+}
+
+static inline guint
+popcount64 (guint64 x)
+{
+  /* Without -mpopcnt the builtin is a call into libgcc, per poll. */
+  x = x - ((x >> 1) & G_GUINT64_CONSTANT (0x5555555555555555));
+  x = (x & G_GUINT64_CONSTANT (0x3333333333333333)) + ((x >> 2) & G_GUINT64_CONSTANT (0x3333333333333333));
+  x = (x + (x >> 4)) & G_GUINT64_CONSTANT (0x0f0f0f0f0f0f0f0f);
+  return (guint) ((x * G_GUINT64_CONSTANT (0x0101010101010101)) >> 56);
+}
+
+/* Room for the pass over the records, taken before the chunks start. */
+static void
+prepare_records (Builder *b)
+{
+  KymoTrace *trace = b->trace;
+
+  b->kind_poll = kymo_trace_lookup_name (trace, "poll");
+  b->kind_wake = kymo_trace_lookup_name (trace, "wake");
+  b->kind_spawn = kymo_trace_lookup_name (trace, "spawn");
+  b->kind_term = kymo_trace_lookup_name (trace, "terminate");
+  b->kind_unpark = b->thresholds != NULL ? kymo_trace_lookup_name (trace, "unpark") : G_MAXUINT32;
+  if (b->n_records > 0)
+    {
+      b->base = b->records[0].source;
+      b->n_words = ((gsize) (b->records[b->n_records - 1].source - b->base) >> 6) + 1;
+      b->is_poll = g_new0 (guint64, b->n_words);
+      b->before = g_new (guint32, b->n_words);
+      b->poll_tasks = g_new (guint64, b->n_records);
+      b->wakes = g_new (WakeAt, b->n_records);
+    }
+}
+
+/* Once every chunk is read: where the polls of each bitmap word start in
+ * poll_tasks (a word's polls are all in one chunk's room). */
+static void
+count_polls (Builder *b)
+{
+  for (guint k = 0; k < b->n_chunks; k++)
+    {
+      const Chunk *c = &b->chunks[k];
+      gsize w_end = k + 1 < b->n_chunks && b->chunks[k + 1].first < b->n_records
+                    ? (b->records[b->chunks[k + 1].first].source - b->base) >> 6 : b->n_words;
+      gsize w = c->first < b->n_records ? (b->records[c->first].source - b->base) >> 6 : b->n_words;
+      guint32 sum = (guint32) c->first;
+
+      for (; w < w_end; w++)
+        {
+          b->before[w] = sum;
+          sum += popcount64 (b->is_poll[w]);
+        }
+    }
 }
 
 /* The task of the poll record whose event drew @span, or NULL. */
@@ -521,7 +660,7 @@ poll_of (Builder        *b,
   bit = G_GUINT64_CONSTANT (1) << (at & 63);
   if ((word & bit) == 0)
     return NULL;
-  return &b->poll_tasks[b->before[at >> 6] + __builtin_popcountll (word & (bit - 1))];
+  return &b->poll_tasks[b->before[at >> 6] + popcount64 (word & (bit - 1))];
 }
 
 /* The samples of each track, in time order. */
@@ -566,25 +705,23 @@ find_late_flows (Builder *b)
       }
 }
 
-/* The points of interest read the samples and the flows, arrays as long
- * as the records: one part each, read on another thread while this one
- * reads the records (they only read the sealed trace, and write what no
- * one else reads before kymo_parts_wait()). */
-#define SIDE_PARALLEL_MIN 1000000 /* records */
-
-enum {
-  SIDE_SAMPLES,
-  SIDE_FLOWS,
-  N_SIDE_PARTS,
-};
+/* The pass over the records, in chunks, and what the points of interest
+ * read from the samples and the flows (arrays as long as the records, one
+ * part each) are the parts, on the threads the load's default gives: each
+ * only reads the sealed trace and writes what no other part touches until
+ * kymo_parts_wait(). A thread costs more than a small trace takes. */
+#define PARALLEL_MIN 1000000 /* records */
+#define N_CHUNKS     8
 
 static void
-side_part (guint    index,
+read_part (guint    index,
            gpointer user_data)
 {
   Builder *b = user_data;
 
-  if (index == SIDE_SAMPLES)
+  if (index < b->n_chunks)
+    read_chunk (b, &b->chunks[index]);
+  else if (index == b->n_chunks)
     samples_by_track (b);
   else
     find_late_flows (b);
@@ -691,15 +828,15 @@ settle_rows (Builder *b)
     }
 
   /* A task's wakes go to its first row, made here if it has none. */
-  for (gsize id = 0; id < b->n_wakes_of_id; id++)
-    if (b->wakes_of_id[id] != 0)
-      row_at (b, any_row_for (b, id))->wakes += b->wakes_of_id[id];
-  if (b->wakes_of_far != NULL)
+  for (gsize id = 0; id < b->wake_counts.n_of_id; id++)
+    if (b->wake_counts.of_id[id] != 0)
+      row_at (b, any_row_for (b, id))->wakes += b->wake_counts.of_id[id];
+  if (b->wake_counts.of_far != NULL)
     {
       GHashTableIter iter;
       gpointer key, value;
 
-      g_hash_table_iter_init (&iter, b->wakes_of_far);
+      g_hash_table_iter_init (&iter, b->wake_counts.of_far);
       while (g_hash_table_iter_next (&iter, &key, &value))
         row_at (b, any_row_for (b, *(guint64 *) key))->wakes += GPOINTER_TO_UINT (value);
     }
@@ -809,13 +946,17 @@ place_wakes (Builder       *b,
 {
   KymoDial9Tasks *self = b->self;
   g_autofree guint32 *at = g_memdup2 (self->wake_first, sizeof (guint32) * (self->n_rows + 1));
-  const WakeAt *wakes = b->wakes;
 
-  for (gsize i = 0; i < b->n_wakes; i++)
+  for (guint k = 0; k < b->n_chunks; k++)
     {
-      guint64 id = wakes[i].task_id != FAR_ID ? wakes[i].task_id : b->records[wakes[i].record].key;
+      const WakeAt *wakes = b->wakes + b->chunks[k].first;
 
-      self->wakes[at[rank[first_row (b, id)]]++] = wakes[i].record;
+      for (gsize i = 0; i < b->chunks[k].n_wakes; i++)
+        {
+          guint64 id = wakes[i].task_id != FAR_ID ? wakes[i].task_id : b->records[wakes[i].record].key;
+
+          self->wakes[at[rank[first_row (b, id)]]++] = wakes[i].record;
+        }
     }
 }
 
@@ -842,7 +983,7 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
 {
   KymoDial9Tasks *self;
   g_autofree guint32 *rank = NULL;
-  g_autoptr(KymoParts) side = NULL;
+  g_autoptr(KymoParts) parts = NULL;
   Builder b = { 0 };
 
   g_return_val_if_fail (KYMO_IS_TRACE (trace), NULL);
@@ -868,12 +1009,19 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   b.pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
   b.late_flows = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-  /* A thread costs more than a small trace's side arrays take to read. */
+  prepare_records (&b);
+  make_chunks (&b, b.n_records >= PARALLEL_MIN ? N_CHUNKS : 1);
+  parts = kymo_parts_new (NULL, b.n_records, PARALLEL_MIN, b.n_chunks + (thresholds != NULL ? 2 : 0), 0,
+                          read_part, &b);
+  kymo_parts_set_help (parts, TRUE);
+  for (guint k = 0; k < b.n_chunks; k++)
+    {
+      kymo_parts_wait (parts, k);
+      join_chunk (&b, &b.chunks[k]);
+    }
+  count_polls (&b);
   if (thresholds != NULL)
-    side = kymo_parts_new (NULL, b.n_records, SIDE_PARALLEL_MIN, N_SIDE_PARTS, 0, side_part, &b);
-  read_records (&b);
-  if (side != NULL)
-    kymo_parts_wait (side, SIDE_SAMPLES);
+    kymo_parts_wait (parts, b.n_chunks);
   read_polls (&b);
   settle_rows (&b);
   rank = g_new (guint32, b.rows->len + 1);
@@ -889,8 +1037,7 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   if (thresholds != NULL)
     {
       add_sched_delays (&b);
-      kymo_parts_wait (side, SIDE_FLOWS);
-      g_clear_pointer (&side, kymo_parts_free);
+      kymo_parts_wait (parts, b.n_chunks + 1);
       add_wake_delays (&b);
       self->n_pois = b.pois->len;
       self->worst = g_new (guint32, MAX (self->n_pois, 1));
@@ -912,8 +1059,8 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   g_array_unref (b.loc_at);
   g_free (b.poll_tasks);
   g_free (b.wakes);
-  g_free (b.wakes_of_id);
-  g_clear_pointer (&b.wakes_of_far, g_hash_table_unref);
+  wake_counts_clear (&b.wake_counts);
+  g_free (b.chunks);
   g_array_unref (b.later);
   g_array_unref (b.unparks);
   g_array_unref (b.pois);
