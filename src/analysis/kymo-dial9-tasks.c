@@ -31,6 +31,17 @@ struct _KymoDial9Tasks
   guint32           n_pois;
 };
 
+/* A task's polls on one lane; its spawn location the named poll of the
+ * smallest source there (0 for none). */
+typedef struct {
+  guint64  id;
+  guint64  polls;
+  KymoTime total;
+  KymoTime max;
+  guint32  loc_name;
+  guint32  loc_source;
+} LaneTask;
+
 /* A worker's depth-0 spans (its polls and parks), with where the previous
  * lookup by time ended: records of one worker come in time order within a
  * batch, so the next lookup is a few spans on. */
@@ -44,6 +55,15 @@ typedef struct {
   guint32         runtime;
   gboolean        ready;
   gboolean        polled;        /* poll records name this track */
+  /* Read on the parts' threads (see read_lane()): the lane's tasks in
+   * the order their first poll comes, row_of as positions in them until
+   * join_lane() gives each its row, and the points the polls make. */
+  LaneTask       *tasks;
+  guint32         n_tasks;
+  guint32         mask;          /* of slots, a power of two less one */
+  guint32        *slots;         /* position in tasks + 1, 0 for none */
+  guint32        *row_of_task;
+  GArray         *pois;          /* KymoPoi, in span order */
 } Lane;
 
 #define REACH_SHIFT 4
@@ -57,13 +77,6 @@ typedef struct {
 } WakeAt;
 
 #define FAR_ID G_MAXUINT32
-
-/* Where a row's spawn location was read: the first poll of its first
- * track in file order. */
-typedef struct {
-  guint32 track;
-  guint32 source;
-} LocAt;
 
 #define PENDING G_MAXUINT32
 
@@ -88,7 +101,6 @@ typedef struct {
   gsize                    n_records;
   const KymoPoiThresholds *thresholds;  /* NULL: no points of interest */
   GArray                  *rows;        /* KymoDial9Task, as made */
-  GArray                  *loc_at;      /* LocAt, per row as made */
   /* A task's first row: by id for the dense ids tasks have, in a hash
    * table beyond; rows of the same id in other runtimes by (id, runtime). */
   guint32                 *first_row;   /* row + 1 */
@@ -200,7 +212,6 @@ new_row (Builder *b,
   row.spawned = row.terminated = KYMO_TIME_NONE;
   row.instrumented = TRUE;
   g_array_append_val (b->rows, row);
-  g_array_set_size (b->loc_at, b->rows->len);
   return b->rows->len - 1;
 }
 
@@ -727,75 +738,181 @@ read_part (guint    index,
     find_late_flows (b);
 }
 
-/* Each polled worker's spans in order, each meeting its poll record by
- * source: the rows and their counts, and the points of interest a poll
- * makes by itself: long polls, and polls with samples in them (each
- * track's samples met with a cursor). Rows are made track by track, in
- * start order. */
+/* The position of task @id in @lane's tasks, added when new. */
+static guint32
+lane_task (Lane    *lane,
+           guint64  id)
+{
+  guint32 h = (guint32) ((id * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32);
+
+  for (;; h++)
+    {
+      guint32 slot = lane->slots[h & lane->mask];
+
+      if (slot == 0)
+        break;
+      if (lane->tasks[slot - 1].id == id)
+        return slot - 1;
+    }
+  if (lane->n_tasks * 2 >= lane->mask)
+    {
+      guint32 n_slots = (lane->mask + 1) * 2;
+
+      g_free (lane->slots);
+      lane->slots = g_new0 (guint32, n_slots);
+      lane->mask = n_slots - 1;
+      lane->tasks = g_renew (LaneTask, lane->tasks, n_slots / 2);
+      for (guint32 k = 0; k < lane->n_tasks; k++)
+        {
+          guint32 g = (guint32) ((lane->tasks[k].id * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32);
+
+          while (lane->slots[g & lane->mask] != 0)
+            g++;
+          lane->slots[g & lane->mask] = k + 1;
+        }
+      return lane_task (lane, id);
+    }
+  lane->slots[h & lane->mask] = lane->n_tasks + 1;
+  lane->tasks[lane->n_tasks] = (LaneTask) { id, 0, 0, 0, 0, 0 };
+  return lane->n_tasks++;
+}
+
+static inline void
+lane_poi (Lane        *lane,
+          KymoPoiKind  kind,
+          const KymoSpan *span,
+          guint32      span_index,
+          guint32      count)
+{
+  KymoPoi poi = { span->start, span->end, span->end - span->start, kind, 0, span_index, count };
+  g_array_append_val (lane->pois, poi);
+}
+
+/* One polled worker's spans in order, each meeting its poll record by
+ * source (on any thread; only this lane is written): its tasks' polls,
+ * and the points of interest a poll makes by itself: long polls, and
+ * polls with samples in them (the track's samples met with a cursor). */
+static void
+read_lane (Builder *b,
+           guint    t)
+{
+  gboolean pois = b->thresholds != NULL;
+  const KymoStackSample *samples = b->samples;
+  const guint32 *by_track = b->by_track;
+  Lane *lane = b->lanes[t].polled ? lane_for (b, t) : NULL;
+  guint32 k = pois ? b->sample_first[t] : 0, k_end = pois ? b->sample_first[t + 1] : 0;
+  KymoTime running = G_MININT64;
+
+  if (lane == NULL)
+    return;
+  lane->row_of = g_new0 (guint32, lane->n);
+  lane->mask = 63;
+  lane->slots = g_new0 (guint32, lane->mask + 1);
+  lane->tasks = g_new (LaneTask, (lane->mask + 1) / 2);
+  /* The points' spans are looked up on workers: their reach is taken on
+   * the way. */
+  if (pois)
+    {
+      lane->reach = g_new (KymoTime, (lane->n >> REACH_SHIFT) + 1);
+      lane->pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
+    }
+  for (gsize i = 0; i < lane->n; i++)
+    {
+      const KymoSpan *span = &lane->spans[i];
+      const guint64 *task_id = poll_of (b, span);
+      LaneTask *task;
+      KymoTime dur;
+      guint32 at, name, count = 0;
+
+      if (pois)
+        lane_reach_step (lane, i, &running);
+      /* A source is one event: the poll record's track is this one. */
+      if (task_id == NULL)
+        continue;
+      at = lane_task (lane, *task_id);
+      lane->row_of[i] = at + 1;
+      task = &lane->tasks[at];
+      dur = span->end - span->start;
+      task->polls++;
+      task->total += dur;
+      task->max = MAX (task->max, dur);
+      name = kymo_span_name (span);
+      if (name != 0 && (task->loc_name == 0 || span->source < task->loc_source))
+        {
+          task->loc_name = name;
+          task->loc_source = span->source;
+        }
+      if (!pois)
+        continue;
+      if (dur > b->thresholds->long_poll_ns)
+        lane_poi (lane, KYMO_POI_LONG_POLL, span, (guint32) (lane->first + i), 0);
+      while (k < k_end && samples[by_track[k]].ts < span->start)
+        k++;
+      for (guint32 j = k; j < k_end && samples[by_track[j]].ts <= span->end; j++)
+        count++;
+      if (count > 0)
+        lane_poi (lane, KYMO_POI_CPU_SAMPLES, span, (guint32) (lane->first + i), count);
+    }
+}
+
+/* In track order, as one thread reading every lane in turn would: rows
+ * are made in the order of their first poll on the first track that
+ * polls them, and a row's spawn location is the one its polls give on
+ * the first track where they name one. */
+static void
+join_lane (Builder *b,
+           guint    t)
+{
+  Lane *lane = &b->lanes[t];
+
+  if (lane->row_of == NULL)
+    return;
+  lane->row_of_task = g_new (guint32, MAX (lane->n_tasks, 1));
+  for (guint32 k = 0; k < lane->n_tasks; k++)
+    {
+      const LaneTask *lt = &lane->tasks[k];
+      guint32 row = row_for (b, lt->id, lane->runtime);
+      KymoDial9Task *task = row_at (b, row);
+
+      lane->row_of_task[k] = row;
+      task->polls += lt->polls;
+      task->poll_total += lt->total;
+      task->poll_max = MAX (task->poll_max, lt->max);
+      if (lt->loc_name != 0 && task->spawn_loc == 0)
+        task->spawn_loc = lt->loc_name;
+    }
+  if (lane->pois != NULL)
+    {
+      for (guint i = 0; i < lane->pois->len; i++)
+        g_array_index (lane->pois, KymoPoi, i).track = t;
+      g_array_append_vals (b->pois, lane->pois->data, lane->pois->len);
+      g_clear_pointer (&lane->pois, g_array_unref);
+    }
+  g_clear_pointer (&lane->slots, g_free);
+  g_clear_pointer (&lane->tasks, g_free);
+}
+
+static void
+read_lane_part (guint    index,
+                gpointer user_data)
+{
+  read_lane (user_data, index);
+}
+
+static gboolean
+join_lane_part (guint    index,
+                gpointer user_data)
+{
+  join_lane (user_data, index);
+  return TRUE;
+}
+
+/* Each polled worker's spans: the rows and their counts, and the points of
+ * interest polls make by themselves. */
 static void
 read_polls (Builder *b)
 {
-  KymoDial9Tasks *self = b->self;
-  gboolean pois = b->thresholds != NULL;
-  const KymoStackSample *samples = b->samples;
-  const guint32 *sample_first = b->sample_first;
-  const guint32 *by_track = b->by_track;
-
-  for (guint t = 0; t < self->n_tracks; t++)
-    {
-      Lane *lane = b->lanes[t].polled ? lane_for (b, t) : NULL;
-      guint32 k = pois ? sample_first[t] : 0, k_end = pois ? sample_first[t + 1] : 0;
-      KymoTime running = G_MININT64;
-
-      if (lane == NULL)
-        continue;
-      lane->row_of = g_new0 (guint32, lane->n);
-      /* The points' spans are looked up on workers: their reach is taken
-       * on the way. */
-      if (pois)
-        lane->reach = g_new (KymoTime, (lane->n >> REACH_SHIFT) + 1);
-      for (gsize i = 0; i < lane->n; i++)
-        {
-          const KymoSpan *span = &lane->spans[i];
-          const guint64 *task_id = poll_of (b, span);
-          KymoDial9Task *task;
-          LocAt *loc;
-          KymoTime dur;
-          guint32 row, name, count = 0;
-
-          if (pois)
-            lane_reach_step (lane, i, &running);
-          /* A source is one event: the poll record's track is this one. */
-          if (task_id == NULL)
-            continue;
-          row = row_for (b, *task_id, lane->runtime);
-          lane->row_of[i] = row + 1;
-          task = row_at (b, row);
-          dur = span->end - span->start;
-          task->polls++;
-          task->poll_total += dur;
-          task->poll_max = MAX (task->poll_max, dur);
-          /* Poll spans are named after the spawn location: the first in
-           * file order of the task's first track. */
-          name = kymo_span_name (span);
-          loc = &g_array_index (b->loc_at, LocAt, row);
-          if (name != 0 && (task->spawn_loc == 0 || (loc->track == t && span->source < loc->source)))
-            {
-              task->spawn_loc = name;
-              *loc = (LocAt) { t, span->source };
-            }
-          if (!pois)
-            continue;
-          if (dur > b->thresholds->long_poll_ns)
-            add_poi (b, KYMO_POI_LONG_POLL, span->start, span->end, dur, t, (guint32) (lane->first + i), 0);
-          while (k < k_end && samples[by_track[k]].ts < span->start)
-            k++;
-          for (guint32 j = k; j < k_end && samples[by_track[j]].ts <= span->end; j++)
-            count++;
-          if (count > 0)
-            add_poi (b, KYMO_POI_CPU_SAMPLES, span->start, span->end, dur, t, (guint32) (lane->first + i), count);
-        }
-    }
+  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, b->self->n_tracks, 0, read_lane_part, join_lane_part, b);
 }
 
 /* What needed every poll seen: spawns and terminations (in file order, the
@@ -925,7 +1042,7 @@ place_polls (Builder       *b,
 
           if (row_of[i] == 0)
             continue;
-          row = rank[row_of[i] - 1];
+          row = rank[lane->row_of_task[row_of[i] - 1]];
           row_of[i] = row + 1;
           self->polls[at[row]++] = (KymoDial9PollRef) { t, (guint32) (lane->first + i) };
           if (b->thresholds != NULL && !self->rows[row].instrumented)
@@ -998,7 +1115,6 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   b.thresholds = thresholds;
   b.records = kymo_records_get_all (kymo_trace_get_records (trace), &b.n_records);
   b.rows = g_array_new (FALSE, FALSE, sizeof (KymoDial9Task));
-  b.loc_at = g_array_new (FALSE, TRUE, sizeof (LocAt));
   /* Ids past this are rare enough for a hash table (and a damaged id must
    * not make a table of gigabytes). */
   b.max_first_row = (gsize) MIN ((guint64) b.n_records * 4 + 65536, G_MAXUINT32);
@@ -1048,6 +1164,7 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
     {
       g_free (b.lanes[t].row_of);
       g_free (b.lanes[t].reach);
+      g_free (b.lanes[t].row_of_task);
     }
   g_free (b.lanes);
   g_free (b.first_row);
@@ -1056,7 +1173,6 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   g_free (b.is_poll);
   g_free (b.before);
   g_array_unref (b.rows);
-  g_array_unref (b.loc_at);
   g_free (b.poll_tasks);
   g_free (b.wakes);
   wake_counts_clear (&b.wake_counts);
