@@ -449,36 +449,6 @@ struct _Chunk
   guint8     *polled;            /* per track */
 };
 
-static void
-add_poll (Builder          *b,
-          Chunk            *c,
-          const KymoRecord *r,
-          guint32          *last)
-{
-  guint32 at = r->source - b->base;
-
-  /* A source is one poll: a second record of it is left out. */
-  if (r->track >= b->self->n_tracks || r->source < b->base || (gsize) (at >> 6) >= b->n_words ||
-      (c->n_polls > 0 && at <= *last))
-    return;
-  *last = at;
-  b->is_poll[at >> 6] |= G_GUINT64_CONSTANT (1) << (at & 63);
-  b->poll_tasks[c->first + c->n_polls++] = r->key;
-  c->polled[r->track] = TRUE;
-}
-
-static void
-add_wake (Builder          *b,
-          Chunk            *c,
-          const KymoRecord *r,
-          guint32           index)
-{
-  guint64 id = r->key;
-
-  b->wakes[c->first + c->n_wakes++] = (WakeAt) { id < FAR_ID ? (guint32) id : FAR_ID, index };
-  wake_counts_add (&c->counts, id, 1, b->max_first_row);
-}
-
 /* An unpark says how long the kernel kept the worker waiting: past the
  * threshold, it is looked at once the polls are read. */
 static void
@@ -510,7 +480,9 @@ add_sched_delays (Builder *b)
     }
 }
 
-/* One chunk of the pass over the records (on any thread). */
+/* One chunk of the pass over the records (on any thread). What it
+ * counts is kept here until the end: chunks lie next to each other, and
+ * threads writing the same cache line would wait on each other. */
 static void
 read_chunk (Builder *b,
             Chunk   *c)
@@ -518,6 +490,11 @@ read_chunk (Builder *b,
   const KymoRecord *records = b->records;
   guint32 kind_poll = b->kind_poll, kind_wake = b->kind_wake, kind_unpark = b->kind_unpark;
   guint32 kind_spawn = b->kind_spawn, kind_term = b->kind_term;
+  guint n_tracks = b->self->n_tracks;
+  guint64 *is_poll = b->is_poll;
+  guint64 *poll_tasks = b->poll_tasks + c->first;
+  WakeAt *wakes = b->wakes + c->first;
+  gsize n_polls = 0, n_wakes = 0;
   guint32 last = 0;
 
   for (gsize i = c->first; i < c->end; i++)
@@ -527,9 +504,29 @@ read_chunk (Builder *b,
       if (G_UNLIKELY (r->kind == G_MAXUINT32))
         continue;
       if (r->kind == kind_poll)
-        add_poll (b, c, r, &last);
+        {
+          guint32 at = r->source - b->base;
+
+          /* A source is one poll: a second record of it is left out. */
+          if (r->track >= n_tracks || r->source < b->base || (gsize) (at >> 6) >= b->n_words ||
+              (n_polls > 0 && at <= last))
+            continue;
+          last = at;
+          is_poll[at >> 6] |= G_GUINT64_CONSTANT (1) << (at & 63);
+          poll_tasks[n_polls++] = r->key;
+          if (!c->polled[r->track])
+            c->polled[r->track] = TRUE;
+        }
       else if (r->kind == kind_wake)
-        add_wake (b, c, r, (guint32) i);
+        {
+          guint64 id = r->key;
+
+          wakes[n_wakes++] = (WakeAt) { id < FAR_ID ? (guint32) id : FAR_ID, (guint32) i };
+          if (id < c->counts.n_of_id)
+            c->counts.of_id[id]++;
+          else
+            wake_counts_add (&c->counts, id, 1, b->max_first_row);
+        }
       else if (r->kind == kind_unpark)
         add_unpark (b, c, r, (guint32) i);
       else if (r->kind == kind_spawn || r->kind == kind_term)
@@ -538,6 +535,8 @@ read_chunk (Builder *b,
           g_array_append_val (c->later, index);
         }
     }
+  c->n_polls = n_polls;
+  c->n_wakes = n_wakes;
 }
 
 /* Chunks of about equal records, each ending where a bitmap word does. */
