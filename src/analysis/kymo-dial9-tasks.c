@@ -888,7 +888,6 @@ join_lane (Builder *b,
       g_clear_pointer (&lane->pois, g_array_unref);
     }
   g_clear_pointer (&lane->slots, g_free);
-  g_clear_pointer (&lane->tasks, g_free);
 }
 
 static void
@@ -1018,9 +1017,62 @@ slices (const KymoDial9Task *rows,
   return first;
 }
 
-/* Each worker's polls to their rows' slices, by track then span (row_of
- * takes the rows' final numbers on the way), and the polls of
- * uninstrumented tasks, known once the spawns are read. */
+/* One worker's polls to their rows' slices (on any thread; each lane
+ * writes its own places, see place_polls()), row_of taking the rows'
+ * final numbers, and the polls of uninstrumented tasks, known once the
+ * spawns are read. */
+static void
+place_lane_part (guint    t,
+                 gpointer user_data)
+{
+  Builder *b = user_data;
+  KymoDial9Tasks *self = b->self;
+  Lane *lane = &b->lanes[t];
+  guint32 *row_of = lane->row_of;
+
+  if (row_of == NULL)
+    return;
+  for (gsize i = 0; i < lane->n; i++)
+    {
+      guint32 k, row;
+
+      if (row_of[i] == 0)
+        continue;
+      k = row_of[i] - 1;
+      row = lane->row_of_task[k];
+      row_of[i] = row + 1;
+      self->polls[lane->tasks[k].polls++] = (KymoDial9PollRef) { t, (guint32) (lane->first + i) };
+      if (b->thresholds != NULL && !self->rows[row].instrumented)
+        {
+          if (lane->pois == NULL)
+            lane->pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
+          lane_poi (lane, KYMO_POI_UNINSTRUMENTED, &lane->spans[i], (guint32) (lane->first + i), 0);
+        }
+    }
+}
+
+static gboolean
+place_lane_join (guint    t,
+                 gpointer user_data)
+{
+  Builder *b = user_data;
+  Lane *lane = &b->lanes[t];
+
+  if (lane->pois != NULL)
+    {
+      for (guint i = 0; i < lane->pois->len; i++)
+        g_array_index (lane->pois, KymoPoi, i).track = t;
+      g_array_append_vals (b->pois, lane->pois->data, lane->pois->len);
+      g_clear_pointer (&lane->pois, g_array_unref);
+    }
+  b->self->row_of[t] = g_steal_pointer (&lane->row_of);
+  g_clear_pointer (&lane->tasks, g_free);
+  return TRUE;
+}
+
+/* Each worker's polls to their rows' slices, by track then span: where
+ * each lane's polls of a row start is known from the lanes' counts, so
+ * the lanes are placed on the parts' threads. */
 static void
 place_polls (Builder       *b,
              const guint32 *rank)
@@ -1031,29 +1083,21 @@ place_polls (Builder       *b,
   for (guint t = 0; t < self->n_tracks; t++)
     {
       Lane *lane = &b->lanes[t];
-      guint32 *row_of = lane->row_of;
 
-      if (row_of == NULL)
+      if (lane->row_of == NULL)
         continue;
-      for (gsize i = 0; i < lane->n; i++)
+      for (guint32 k = 0; k < lane->n_tasks; k++)
         {
-          guint32 row;
+          guint32 row = rank[lane->row_of_task[k]];
+          guint64 polls = lane->tasks[k].polls;
 
-          if (row_of[i] == 0)
-            continue;
-          row = rank[lane->row_of_task[row_of[i] - 1]];
-          row_of[i] = row + 1;
-          self->polls[at[row]++] = (KymoDial9PollRef) { t, (guint32) (lane->first + i) };
-          if (b->thresholds != NULL && !self->rows[row].instrumented)
-            {
-              const KymoSpan *span = &lane->spans[i];
-
-              add_poi (b, KYMO_POI_UNINSTRUMENTED, span->start, span->end, span->end - span->start, t,
-                       (guint32) (lane->first + i), 0);
-            }
+          lane->row_of_task[k] = row;
+          /* From here, where the lane's next poll of the task goes. */
+          lane->tasks[k].polls = at[row];
+          at[row] += (guint32) polls;
         }
-      self->row_of[t] = g_steal_pointer (&lane->row_of);
     }
+  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, self->n_tracks, 0, place_lane_part, place_lane_join, b);
 }
 
 static void
@@ -1164,6 +1208,8 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
       g_free (b.lanes[t].row_of);
       g_free (b.lanes[t].reach);
       g_free (b.lanes[t].row_of_task);
+      g_free (b.lanes[t].tasks);
+      g_free (b.lanes[t].slots);
     }
   g_free (b.lanes);
   g_free (b.first_row);
