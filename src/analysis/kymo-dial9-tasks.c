@@ -572,30 +572,23 @@ make_chunks (Builder *b,
     }
 }
 
-/* In order: the chunk's counts and lists join the builder's. */
+/* In order: the chunk's counts and lists join the builder's (its counts
+ * stay, for place_wakes()). */
 static void
 join_chunk (Builder *b,
             Chunk   *c)
 {
-  if (b->wake_counts.of_id == NULL && b->wake_counts.of_far == NULL)
+  for (gsize id = 0; id < c->counts.n_of_id; id++)
+    if (c->counts.of_id[id] != 0)
+      wake_counts_add (&b->wake_counts, id, c->counts.of_id[id], b->max_first_row);
+  if (c->counts.of_far != NULL)
     {
-      b->wake_counts = c->counts;
-      c->counts = (WakeCounts) { 0 };
-    }
-  else
-    {
-      for (gsize id = 0; id < c->counts.n_of_id; id++)
-        if (c->counts.of_id[id] != 0)
-          wake_counts_add (&b->wake_counts, id, c->counts.of_id[id], b->max_first_row);
-      if (c->counts.of_far != NULL)
-        {
-          GHashTableIter iter;
-          gpointer key, value;
+      GHashTableIter iter;
+      gpointer key, value;
 
-          g_hash_table_iter_init (&iter, c->counts.of_far);
-          while (g_hash_table_iter_next (&iter, &key, &value))
-            wake_counts_add (&b->wake_counts, *(guint64 *) key, GPOINTER_TO_UINT (value), b->max_first_row);
-        }
+      g_hash_table_iter_init (&iter, c->counts.of_far);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        wake_counts_add (&b->wake_counts, *(guint64 *) key, GPOINTER_TO_UINT (value), b->max_first_row);
     }
   g_array_append_vals (b->later, c->later->data, c->later->len);
   g_array_append_vals (b->unparks, c->unparks->data, c->unparks->len);
@@ -603,7 +596,6 @@ join_chunk (Builder *b,
     if (c->polled[t])
       b->lanes[t].polled = TRUE;
 
-  wake_counts_clear (&c->counts);
   g_clear_pointer (&c->later, g_array_unref);
   g_clear_pointer (&c->unparks, g_array_unref);
   g_clear_pointer (&c->polled, g_free);
@@ -1106,22 +1098,67 @@ place_polls (Builder       *b,
   kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, self->n_tracks, 0, place_lane_part, place_lane_join, b);
 }
 
+/* One chunk's wakes of dense ids to their rows (on any thread): the
+ * chunk's counts hold where its next wake of each id goes. */
+static void
+place_chunk_part (guint    k,
+                  gpointer user_data)
+{
+  Builder *b = user_data;
+  Chunk *c = &b->chunks[k];
+  const WakeAt *wakes = b->wakes + c->first;
+  guint32 *wakes_out = b->self->wakes;
+
+  for (gsize i = 0; i < c->n_wakes; i++)
+    if (wakes[i].task_id < b->max_first_row)
+      wakes_out[c->counts.of_id[wakes[i].task_id]++] = wakes[i].record;
+}
+
+/* The wakes to their rows' slices, in file order: for the dense ids
+ * (all, in practice), where each chunk's wakes of an id start follows
+ * from the chunks' counts, so the chunks are placed on the parts'
+ * threads; others after, here. */
 static void
 place_wakes (Builder       *b,
              const guint32 *rank)
 {
   KymoDial9Tasks *self = b->self;
-  g_autofree guint32 *at = g_memdup2 (self->wake_first, sizeof (guint32) * (self->n_rows + 1));
+  gsize n_dense = b->wake_counts.n_of_id;
+  g_autofree guint32 *next = g_new (guint32, MAX (n_dense, 1));
 
+  for (gsize id = 0; id < n_dense; id++)
+    if (b->wake_counts.of_id[id] != 0)
+      next[id] = self->wake_first[rank[first_row (b, id)]];
   for (guint k = 0; k < b->n_chunks; k++)
     {
-      const WakeAt *wakes = b->wakes + b->chunks[k].first;
+      WakeCounts *counts = &b->chunks[k].counts;
 
-      for (gsize i = 0; i < b->chunks[k].n_wakes; i++)
+      for (gsize id = 0; id < counts->n_of_id; id++)
+        if (counts->of_id[id] != 0)
+          {
+            guint32 n = counts->of_id[id];
+
+            counts->of_id[id] = next[id];
+            next[id] += n;
+          }
+    }
+  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, b->n_chunks, 0, place_chunk_part, NULL, b);
+
+  if (b->wake_counts.of_far != NULL)
+    {
+      g_autofree guint32 *at = g_memdup2 (self->wake_first, sizeof (guint32) * (self->n_rows + 1));
+
+      for (guint k = 0; k < b->n_chunks; k++)
         {
-          guint64 id = wakes[i].task_id != FAR_ID ? wakes[i].task_id : b->records[wakes[i].record].key;
+          const WakeAt *wakes = b->wakes + b->chunks[k].first;
 
-          self->wakes[at[rank[first_row (b, id)]]++] = wakes[i].record;
+          for (gsize i = 0; i < b->chunks[k].n_wakes; i++)
+            if (wakes[i].task_id >= b->max_first_row)
+              {
+                guint64 id = wakes[i].task_id != FAR_ID ? wakes[i].task_id : b->records[wakes[i].record].key;
+
+                self->wakes[at[rank[first_row (b, id)]]++] = wakes[i].record;
+              }
         }
     }
 }
@@ -1227,6 +1264,8 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   g_free (b.poll_tasks);
   g_free (b.wakes);
   wake_counts_clear (&b.wake_counts);
+  for (guint k = 0; k < b.n_chunks; k++)
+    wake_counts_clear (&b.chunks[k].counts);
   g_free (b.chunks);
   g_array_unref (b.later);
   g_array_unref (b.unparks);
