@@ -110,17 +110,17 @@ typedef struct {
   GHashTable              *other_rows;  /* RowKey * → row + 1 */
   guint32                  default_runtime;
   Lane                    *lanes;
-  /* Poll records by source: a bit per source from the first record's,
-   * the count of bits before each word, and the polls' tasks in that
-   * order. A span's source finds its poll's task in a few cache lines,
-   * whatever order the file's batches came in. */
   guint32                  kind_poll;
   guint32                  kind_wake;
   guint32                  kind_spawn;
   guint32                  kind_term;
-  guint32                  kind_unpark;
-  Chunk                   *chunks;
+  guint32                  kind_unpark;   /* G_MAXUINT32 without thresholds */
+  Chunk                   *chunks;        /* the records' pass, see read_chunk() */
   guint                    n_chunks;
+  /* Poll records by source: a bit per source from the first record's,
+   * where each word's polls start in poll_tasks, and the polls' tasks.
+   * A span's source finds its poll's task in a few cache lines, whatever
+   * order the file's batches came in. */
   guint32                  base;
   gsize                    n_words;
   guint64                 *is_poll;
@@ -132,7 +132,7 @@ typedef struct {
   WakeCounts               wake_counts; /* by woken task id */
   GArray                  *later;       /* record indexes of spawns and terminations */
   GArray                  *unparks;     /* record indexes of unparks past the threshold */
-  /* Made on another thread while the records are read (see side_part()). */
+  /* Made on the parts' threads after the records' chunks (see read_part()). */
   const KymoStackSample   *samples;
   guint32                 *sample_first; /* [n_tracks + 1] into by_track */
   guint32                 *by_track;    /* sample indexes, by track then time */
@@ -775,11 +775,11 @@ lane_task (Lane    *lane,
 }
 
 static inline void
-lane_poi (Lane        *lane,
-          KymoPoiKind  kind,
+lane_poi (Lane           *lane,
+          KymoPoiKind     kind,
           const KymoSpan *span,
-          guint32      span_index,
-          guint32      count)
+          guint32         span_index,
+          guint32         count)
 {
   KymoPoi poi = { span->start, span->end, span->end - span->start, kind, 0, span_index, count };
   g_array_append_val (lane->pois, poi);
