@@ -494,11 +494,16 @@ read_chunk (Builder *b,
   guint32 kind_spawn = b->kind_spawn, kind_term = b->kind_term;
   guint n_tracks = b->self->n_tracks;
   guint64 *is_poll = b->is_poll;
-  guint64 *poll_tasks = b->poll_tasks + c->first;
-  WakeAt *wakes = b->wakes + c->first;
+  guint64 *poll_tasks;
+  WakeAt *wakes;
   gsize n_polls = 0, n_wakes = 0;
   guint32 last = 0;
 
+  /* No room is taken for no records. */
+  if (c->first == c->end)
+    return;
+  poll_tasks = b->poll_tasks + c->first;
+  wakes = b->wakes + c->first;
   for (gsize i = c->first; i < c->end; i++)
     {
       const KymoRecord *r = &records[i];
@@ -1106,9 +1111,12 @@ place_chunk_part (guint    k,
 {
   Builder *b = user_data;
   Chunk *c = &b->chunks[k];
-  const WakeAt *wakes = b->wakes + c->first;
+  const WakeAt *wakes;
   guint32 *wakes_out = b->self->wakes;
 
+  if (c->n_wakes == 0)
+    return;
+  wakes = b->wakes + c->first;
   for (gsize i = 0; i < c->n_wakes; i++)
     if (wakes[i].task_id < b->max_first_row)
       wakes_out[c->counts.of_id[wakes[i].task_id]++] = wakes[i].record;
