@@ -16,6 +16,59 @@
 #include "kymo-png-writer.h"
 #include "kymo-timeline-heat.h"
 
+struct _KymoTimelineExportFonts {
+  GThread *thread;
+};
+
+/* Everything a frame's text needs the first time, done once, here. */
+static gpointer
+prepare_fonts (gpointer data)
+{
+  PangoFontMap *font_map = pango_cairo_font_map_new ();
+  PangoContext *context = pango_font_map_create_context (font_map);
+  PangoLayout *layout;
+  g_autoptr(PangoFontDescription) font = pango_font_description_from_string (KYMO_TIMELINE_EXPORT_FONT " 8");
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  pango_cairo_context_set_resolution (context, 96);
+  layout = pango_layout_new (context);
+  pango_layout_set_font_description (layout, font);
+  pango_layout_set_text (layout, "0123456789 .,:;-+()[]/%µ abcdefghijklmnopqrstuvwxyz "
+                                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ", -1);
+  /* Drawing fills the glyph cache the frame's text nodes draw from. */
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 8, 8);
+  cr = cairo_create (surface);
+  pango_cairo_show_layout (cr, layout);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  g_object_unref (layout);
+  g_object_unref (context);
+  return font_map;
+}
+
+KymoTimelineExportFonts *
+kymo_timeline_export_fonts_prepare (void)
+{
+  KymoTimelineExportFonts *fonts = g_new0 (KymoTimelineExportFonts, 1);
+
+  fonts->thread = g_thread_new ("kymo-fonts", prepare_fonts, NULL);
+  return fonts;
+}
+
+void
+kymo_timeline_export_fonts_install (KymoTimelineExportFonts *fonts)
+{
+  g_autoptr(PangoFontMap) font_map = NULL;
+
+  g_return_if_fail (fonts != NULL);
+
+  /* Joined before use: the font map is never used by two threads at once. */
+  font_map = g_thread_join (fonts->thread);
+  pango_cairo_font_map_set_default (PANGO_CAIRO_FONT_MAP (font_map));
+  g_free (fonts);
+}
+
 int
 kymo_timeline_export_natural_height (KymoSession *session)
 {
