@@ -82,10 +82,13 @@ is_opaque (const guint8 *data,
   for (int y = 0; y < height; y++)
     {
       const guint32 *px = (const guint32 *) (gconstpointer) (data + (gsize) y * stride);
+      guint32 all = 0xffffffff;
 
+      /* No early exit inside a row: the loop vectorises. */
       for (int x = 0; x < width; x++)
-        if ((px[x] >> 24) != 0xff)
-          return FALSE;
+        all &= px[x];
+      if ((all >> 24) != 0xff)
+        return FALSE;
     }
   return TRUE;
 }
@@ -100,11 +103,13 @@ convert_row (const guint32 *px,
   *out++ = 0;
   if (!alpha)
     {
+      /* Four bytes stored a pixel, R G B and one the next pixel overwrites
+       * (the caller leaves a byte of room after the last row). */
       for (int x = 0; x < width; x++, out += 3)
         {
-          out[0] = px[x] >> 16;
-          out[1] = px[x] >> 8;
-          out[2] = px[x];
+          guint32 rgb = GUINT32_TO_BE (px[x] << 8);
+
+          memcpy (out, &rgb, 4);
         }
       return;
     }
@@ -438,7 +443,7 @@ encode_band (guint    index,
   gsize stride = row_bytes (e), bpp = e->alpha ? 4 : 3;
   /* The row above the band, for matches across the band's top. */
   int above = y0 > 0 && stride + bpp <= WINDOW ? 1 : 0;
-  g_autofree guint8 *rows = g_malloc (stride * (gsize) (y1 - y0 + above));
+  g_autofree guint8 *rows = g_malloc (stride * (gsize) (y1 - y0 + above) + 1);
   const guint8 *own = rows + stride * (gsize) above;
   gboolean last = index + 1 == e->n_bands;
   guint dists[4], n_dists = 0;
