@@ -499,6 +499,25 @@ join_band (guint    index,
 
 static gsize codes_ready;
 
+static gboolean
+encode_bands (Encode *e)
+{
+  g_autoptr(KymoParts) parts = kymo_parts_new (NULL, (gsize) e->height * row_bytes (e), PARALLEL_MIN,
+                                               e->n_bands, 8, encode_band, e);
+
+  /* Without help, the one worker of two cores stays ahead and encodes
+   * nearly every band while this thread waits for it. */
+  kymo_parts_set_help (parts, TRUE);
+  for (guint i = 0; i < e->n_bands; i++)
+    {
+      kymo_parts_wait (parts, i);
+      if (!join_band (i, e))
+        return FALSE;
+      kymo_parts_release (parts, i);
+    }
+  return TRUE;
+}
+
 gboolean
 kymo_png_write_surface (cairo_surface_t  *surface,
                         const char       *path,
@@ -563,8 +582,7 @@ kymo_png_write_surface (cairo_surface_t  *surface,
       init_codes ();
       g_once_init_leave (&codes_ready, 1);
     }
-  ok = kymo_parts_run (NULL, (gsize) height * row_bytes (&encode), PARALLEL_MIN, encode.n_bands, 8,
-                       encode_band, join_band, &encode);
+  ok = encode_bands (&encode);
   for (guint i = 0; i < encode.n_bands; i++)
     g_free (encode.bands[i].data);
   g_free (encode.bands);
