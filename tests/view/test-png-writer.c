@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "kymo-png-writer.h"
+#include "kymo-timeline-export.h"
 
 /* Opaque stripes and, when @alpha, a gradient of transparency. */
 static cairo_surface_t *
@@ -207,6 +208,65 @@ test_patterns (void)
   cairo_surface_destroy (surface);
 }
 
+#define MS 1000000
+
+/* A frame with text: spans with names, a ruler, track names. */
+static KymoTrace *
+make_trace (void)
+{
+  KymoTrace *trace = kymo_trace_new ();
+  guint group = kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_GROUP, "app");
+  guint main_id = kymo_trace_add_track (trace, group, KYMO_TRACK_THREAD, "main");
+  KymoTrack *track = kymo_trace_get_track (trace, main_id);
+
+  kymo_track_set_group_kind (kymo_trace_get_track (trace, group), "process");
+  kymo_track_add_span (track, 100 * MS, 700 * MS, kymo_trace_intern (trace, "Work µs (ÄBC)"), 0, 0, 0);
+  kymo_track_add_span (track, 120 * MS, 450 * MS, kymo_trace_intern (trace, "inner 0123456789"), 1, 0, 1);
+  kymo_trace_set_time_range (trace, 0, 1000 * MS);
+  kymo_trace_seal (trace);
+  return trace;
+}
+
+static gpointer
+render_with_prepared_fonts (gpointer path)
+{
+  g_autoptr(KymoTrace) trace = make_trace ();
+  g_autoptr(KymoSession) session = NULL;
+  KymoTimelineExportFonts *fonts;
+
+  /* A new thread has no font map yet: the prepared one is its first. */
+  fonts = kymo_timeline_export_fonts_prepare ();
+  session = kymo_session_new (trace);
+  kymo_timeline_export_fonts_install (fonts);
+  return GINT_TO_POINTER (kymo_timeline_export_to_file (session, 800, 120, FALSE, path, NULL));
+}
+
+/* `kymo-cli render` sets fonts up while the trace loads: the frame must be
+ * the one drawn with fonts set up on the spot. */
+static void
+test_prepared_fonts (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("kymo-png-XXXXXX", NULL);
+  g_autofree char *plain = g_build_filename (dir, "plain.png", NULL);
+  g_autofree char *prepared = g_build_filename (dir, "prepared.png", NULL);
+  g_autoptr(KymoTrace) trace = make_trace ();
+  g_autoptr(KymoSession) session = kymo_session_new (trace);
+  cairo_surface_t *a, *b;
+
+  g_assert_true (kymo_timeline_export_to_file (session, 800, 120, FALSE, plain, NULL));
+  g_assert_true (GPOINTER_TO_INT (g_thread_join (g_thread_new ("render", render_with_prepared_fonts,
+                                                                prepared))));
+  a = cairo_image_surface_create_from_png (prepared);
+  b = cairo_image_surface_create_from_png (plain);
+  assert_same_pixels (a, b);
+
+  cairo_surface_destroy (a);
+  cairo_surface_destroy (b);
+  g_unlink (plain);
+  g_unlink (prepared);
+  g_rmdir (dir);
+}
+
 static void
 test_unwritable (void)
 {
@@ -227,6 +287,7 @@ main (int   argc,
   g_test_add_func ("/png-writer/opaque", test_opaque);
   g_test_add_func ("/png-writer/alpha", test_alpha);
   g_test_add_func ("/png-writer/patterns", test_patterns);
+  g_test_add_func ("/png-writer/prepared-fonts", test_prepared_fonts);
   g_test_add_func ("/png-writer/unwritable", test_unwritable);
   return g_test_run ();
 }
