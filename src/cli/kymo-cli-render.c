@@ -45,7 +45,7 @@ kymo_cli_render (const KymoCliOptions  *options,
     }
 
   /* The fonts' set-up overlaps the load. */
-  fonts = kymo_timeline_export_fonts_prepare ();
+  fonts = kymo_timeline_export_fonts_prepare (options->output);
   trace = kymo_cli_load (options, paths, &status);
   kymo_timeline_export_fonts_install (fonts);
   if (trace == NULL)

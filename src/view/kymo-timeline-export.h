@@ -22,7 +22,8 @@ G_BEGIN_DECLS
  * to the calling thread, whose exports then draw with it. */
 typedef struct _KymoTimelineExportFonts KymoTimelineExportFonts;
 
-KymoTimelineExportFonts *kymo_timeline_export_fonts_prepare (void);
+/* For an export to @path (its suffix says which format). */
+KymoTimelineExportFonts *kymo_timeline_export_fonts_prepare (const char *path);
 /* Waits for the thread and frees @fonts. */
 void           kymo_timeline_export_fonts_install  (KymoTimelineExportFonts *fonts);
 

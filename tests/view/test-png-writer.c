@@ -235,7 +235,7 @@ render_with_prepared_fonts (gpointer path)
   KymoTimelineExportFonts *fonts;
 
   /* A new thread has no font map yet: the prepared one is its first. */
-  fonts = kymo_timeline_export_fonts_prepare ();
+  fonts = kymo_timeline_export_fonts_prepare (path);
   session = kymo_session_new (trace);
   kymo_timeline_export_fonts_install (fonts);
   return GINT_TO_POINTER (kymo_timeline_export_to_file (session, 800, 120, FALSE, path, NULL));
