@@ -48,9 +48,9 @@ draw (int      width,
   return surface;
 }
 
-/* What the encoder meets: antialiased hatching (repeats at a period no
- * fixed distance covers), text-like noise, and bands of both, so that
- * bands compressed by each of the writer's two ways join in one stream. */
+/* What the encoder meets: antialiased hatching, text-like noise, and
+ * stripes of both across band boundaries, so that bands that compress
+ * very differently join in one stream. */
 static cairo_surface_t *
 draw_pattern (int width,
               int height,
