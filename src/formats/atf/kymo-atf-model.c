@@ -651,6 +651,23 @@ populate (gpointer mem,
 #endif
 }
 
+/* The thread's records are read twice, from the start: mapping their
+ * pages in one call costs less than a fault for every few of them. Only
+ * advice, as populate(). */
+static void
+populate_read (gconstpointer mem,
+               gsize         len)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_READ)
+  gsize page = kymo_page_size ();
+  guintptr from = (guintptr) mem & ~(guintptr) (page - 1);
+  guintptr to = (guintptr) mem + len;
+
+  if (mem != NULL && from < to)
+    (void) madvise ((gpointer) from, to - from, MADV_POPULATE_READ);
+#endif
+}
+
 /* Makes room in the track for what the counting pass found, depth after
  * depth. */
 static void
@@ -959,6 +976,7 @@ build_match (AtfBuild *b,
     {
       matcher_reset (m);
       m->check_order = !b->order_known;
+      populate_read (t->index.events, (gsize) t->index.n_events * ATF_EVENT_SIZE);
       if (!count_spans (m, b->order) && m->unsorted)
         {
           /* The writer went back in time (it does, with detail recording
@@ -1131,7 +1149,20 @@ _kymo_atf_build_warnings (const AtfBuild *b)
   return &b->warn;
 }
 
-/* Interns nothing; on the loading thread (names are put in place). */
+void
+_kymo_atf_build_trim (AtfBuild *b)
+{
+  Matcher *m = &b->m;
+
+  /* Finishing reads the open frames and the runs, never matches again;
+   * a session of many threads would otherwise keep a full stack each. */
+  if (m->stack != NULL)
+    m->stack = g_renew (Frame, m->stack, MAX (m->depth, 1));
+  if (m->runs != NULL)
+    m->runs = g_renew (SpanRun, m->runs, MAX (m->n_runs, 1));
+}
+
+/* Interns nothing: threads are finished side by side. */
 void
 _kymo_atf_build_finish (AtfBuild *b,
                         KymoTime  trace_end)
