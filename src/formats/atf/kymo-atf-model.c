@@ -651,23 +651,6 @@ populate (gpointer mem,
 #endif
 }
 
-/* The thread's records are read twice, from the start: mapping their
- * pages in one call costs less than a fault for every few of them. Only
- * advice, as populate(). */
-static void
-populate_read (gconstpointer mem,
-               gsize         len)
-{
-#if defined(__linux__) && defined(MADV_POPULATE_READ)
-  gsize page = kymo_page_size ();
-  guintptr from = (guintptr) mem & ~(guintptr) (page - 1);
-  guintptr to = (guintptr) mem + len;
-
-  if (mem != NULL && from < to)
-    (void) madvise ((gpointer) from, to - from, MADV_POPULATE_READ);
-#endif
-}
-
 /* Makes room in the track for what the counting pass found, depth after
  * depth. */
 static void
@@ -976,7 +959,6 @@ build_match (AtfBuild *b,
     {
       matcher_reset (m);
       m->check_order = !b->order_known;
-      populate_read (t->index.events, (gsize) t->index.n_events * ATF_EVENT_SIZE);
       if (!count_spans (m, b->order) && m->unsorted)
         {
           /* The writer went back in time (it does, with detail recording
