@@ -1131,6 +1131,12 @@ _kymo_atf_build_warnings (const AtfBuild *b)
   return &b->warn;
 }
 
+gboolean
+_kymo_atf_build_has_links (const AtfBuild *b)
+{
+  return b->m.links != NULL;
+}
+
 void
 _kymo_atf_build_trim (AtfBuild *b)
 {
