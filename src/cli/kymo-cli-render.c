@@ -24,6 +24,7 @@ kymo_cli_render (const KymoCliOptions  *options,
   g_autoptr(KymoTrace) trace = NULL;
   g_autoptr(KymoSession) session = NULL;
   g_autoptr(GError) error = NULL;
+  KymoTimelineExportFonts *fonts;
   KymoTime from = KYMO_TIME_NONE, to = KYMO_TIME_NONE;
   int status, width, height;
 
@@ -43,7 +44,10 @@ kymo_cli_render (const KymoCliOptions  *options,
       return KYMO_CLI_USAGE;
     }
 
+  /* The fonts' set-up overlaps the load. */
+  fonts = kymo_timeline_export_fonts_prepare (options->output);
   trace = kymo_cli_load (options, paths, &status);
+  kymo_timeline_export_fonts_install (fonts);
   if (trace == NULL)
     return status;
 

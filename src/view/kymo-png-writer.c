@@ -8,10 +8,10 @@
  * four times the cost of drawing the frame, and most of what `kymo-cli
  * render` spends after the load. A timeline is flat colour: rows without a
  * filter at zlib's fastest level come out a few percent larger, in a
- * quarter of the time. Bands of rows are compressed side by side (each a
- * run of deflate blocks flushed to a byte boundary, so that they join into
- * one stream) and written in order as they come: a few bands are held at a
- * time, never a copy of the image.
+ * fraction of the time. Bands of rows are compressed side by side (each a
+ * run of deflate blocks flushed to a byte boundary, so that they join
+ * into one stream) and written in order as they come: a few bands are held
+ * at a time, never a copy of the image.
  */
 #define G_LOG_DOMAIN "kymo-png-writer"
 
@@ -23,6 +23,7 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include "kymo-parts.h"
@@ -81,10 +82,13 @@ is_opaque (const guint8 *data,
   for (int y = 0; y < height; y++)
     {
       const guint32 *px = (const guint32 *) (gconstpointer) (data + (gsize) y * stride);
+      guint32 all = 0xffffffff;
 
+      /* No early exit inside a row: the loop vectorises. */
       for (int x = 0; x < width; x++)
-        if ((px[x] >> 24) != 0xff)
-          return FALSE;
+        all &= px[x];
+      if ((all >> 24) != 0xff)
+        return FALSE;
     }
   return TRUE;
 }
@@ -99,11 +103,13 @@ convert_row (const guint32 *px,
   *out++ = 0;
   if (!alpha)
     {
+      /* Four bytes stored a pixel, R G B and one the next pixel overwrites
+       * (the caller leaves a byte of room after the last row). */
       for (int x = 0; x < width; x++, out += 3)
         {
-          out[0] = px[x] >> 16;
-          out[1] = px[x] >> 8;
-          out[2] = px[x];
+          guint32 rgb = GUINT32_TO_BE (px[x] << 8);
+
+          memcpy (out, &rgb, 4);
         }
       return;
     }
@@ -154,6 +160,31 @@ row_bytes (const Encode *e)
   return 1 + (gsize) e->width * (e->alpha ? 4 : 3);
 }
 
+static gboolean
+deflate_zlib (const guint8 *rows,
+              gsize         len,
+              gboolean      last,
+              Band         *band)
+{
+  z_stream zs = { 0 };
+  uLong cap;
+  gboolean ok;
+
+  if (deflateInit2 (&zs, Z_BEST_SPEED, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    return FALSE;
+  /* Room for the stream and the sync marker: one deflate() call does it. */
+  cap = deflateBound (&zs, (uLong) len) + 16;
+  band->data = g_realloc (band->data, cap);
+  zs.next_in = (Bytef *) rows;
+  zs.avail_in = (uInt) len;
+  zs.next_out = band->data;
+  zs.avail_out = (uInt) cap;
+  ok = deflate (&zs, last ? Z_FINISH : Z_SYNC_FLUSH) == (last ? Z_STREAM_END : Z_OK) && zs.avail_in == 0;
+  band->len = cap - zs.avail_out;
+  deflateEnd (&zs);
+  return ok;
+}
+
 /* Raw deflate of the band's rows; the last band ends the stream, the others
  * end on a byte boundary without a final block, so that the bands laid end
  * to end are one stream. */
@@ -167,31 +198,14 @@ encode_band (guint    index,
   gsize stride = row_bytes (e);
   g_autofree guint8 *rows = g_malloc (stride * (gsize) (y1 - y0));
   gboolean last = index + 1 == e->n_bands;
-  z_stream zs = { 0 };
-  uLong cap;
 
   for (int y = y0; y < y1; y++)
     convert_row ((const guint32 *) (gconstpointer) (e->pixels + (gsize) y * e->stride), e->width, e->alpha,
                  rows + stride * (gsize) (y - y0));
   band->raw_len = stride * (gsize) (y1 - y0);
-  band->adler = adler32 (adler32 (0, NULL, 0), rows, (uInt) band->raw_len);
-
-  if (deflateInit2 (&zs, Z_BEST_SPEED, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    {
-      band->failed = TRUE;
-      return;
-    }
-  /* Room for the stream and the sync marker: one deflate() call does it. */
-  cap = deflateBound (&zs, (uLong) band->raw_len) + 16;
-  band->data = g_malloc (cap);
-  zs.next_in = rows;
-  zs.avail_in = (uInt) band->raw_len;
-  zs.next_out = band->data;
-  zs.avail_out = (uInt) cap;
-  if (deflate (&zs, last ? Z_FINISH : Z_SYNC_FLUSH) != (last ? Z_STREAM_END : Z_OK) || zs.avail_in != 0)
+  band->adler = libdeflate_adler32 (1, rows, band->raw_len);
+  if (!deflate_zlib (rows, band->raw_len, last, band))
     band->failed = TRUE;
-  band->len = cap - zs.avail_out;
-  deflateEnd (&zs);
 }
 
 static gboolean
@@ -220,6 +234,25 @@ join_band (guint    index,
     }
   g_clear_pointer (&band->data, g_free);
   return e->w->saved_errno == 0;
+}
+
+static gboolean
+encode_bands (Encode *e)
+{
+  g_autoptr(KymoParts) parts = kymo_parts_new (NULL, (gsize) e->height * row_bytes (e), PARALLEL_MIN,
+                                               e->n_bands, 8, encode_band, e);
+
+  /* Without help, the one worker of two cores stays ahead and encodes
+   * nearly every band while this thread waits for it. */
+  kymo_parts_set_help (parts, TRUE);
+  for (guint i = 0; i < e->n_bands; i++)
+    {
+      kymo_parts_wait (parts, i);
+      if (!join_band (i, e))
+        return FALSE;
+      kymo_parts_release (parts, i);
+    }
+  return TRUE;
 }
 
 gboolean
@@ -281,8 +314,7 @@ kymo_png_write_surface (cairo_surface_t  *surface,
   encode.alpha = alpha;
   encode.n_bands = (guint) ((height + BAND_ROWS - 1) / BAND_ROWS);
   encode.bands = g_new0 (Band, encode.n_bands);
-  ok = kymo_parts_run (NULL, (gsize) height * row_bytes (&encode), PARALLEL_MIN, encode.n_bands, 8,
-                       encode_band, join_band, &encode);
+  ok = encode_bands (&encode);
   for (guint i = 0; i < encode.n_bands; i++)
     g_free (encode.bands[i].data);
   g_free (encode.bands);

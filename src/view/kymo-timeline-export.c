@@ -16,6 +16,79 @@
 #include "kymo-png-writer.h"
 #include "kymo-timeline-heat.h"
 
+struct _KymoTimelineExportFonts {
+  GThread *thread;
+  gboolean draw;
+};
+
+static gboolean
+is_svg (const char *path)
+{
+  return g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG");
+}
+
+/* Everything a frame's text needs the first time, done once, here. */
+static gpointer
+prepare_fonts (gpointer data)
+{
+  KymoTimelineExportFonts *fonts = data;
+  PangoFontMap *font_map = pango_cairo_font_map_new ();
+  PangoContext *context = pango_font_map_create_context (font_map);
+  PangoLayout *layout;
+  g_autoptr(PangoFontDescription) font = pango_font_description_from_string (KYMO_TIMELINE_EXPORT_FONT " 8");
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  pango_cairo_context_set_resolution (context, 96);
+  layout = pango_layout_new (context);
+  pango_layout_set_font_description (layout, font);
+  pango_layout_set_text (layout, "0123456789 .,:;-+()[]/%µ abcdefghijklmnopqrstuvwxyz "
+                                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ", -1);
+  if (fonts->draw)
+    {
+      /* Drawing fills the glyph cache the frame's text nodes draw from. */
+      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 8, 8);
+      cr = cairo_create (surface);
+      pango_cairo_show_layout (cr, layout);
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+    }
+  else
+    {
+      /* The glyphs' sizes only: a surface made here would take one of the
+       * ids an SVG file names its surfaces by, and the file would differ. */
+      pango_layout_get_pixel_size (layout, NULL, NULL);
+    }
+  g_object_unref (layout);
+  g_object_unref (context);
+  return font_map;
+}
+
+KymoTimelineExportFonts *
+kymo_timeline_export_fonts_prepare (const char *path)
+{
+  KymoTimelineExportFonts *fonts = g_new0 (KymoTimelineExportFonts, 1);
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  fonts->draw = !is_svg (path);
+  fonts->thread = g_thread_new ("kymo-fonts", prepare_fonts, fonts);
+  return fonts;
+}
+
+void
+kymo_timeline_export_fonts_install (KymoTimelineExportFonts *fonts)
+{
+  g_autoptr(PangoFontMap) font_map = NULL;
+
+  g_return_if_fail (fonts != NULL);
+
+  /* Joined before use: the font map is never used by two threads at once. */
+  font_map = g_thread_join (fonts->thread);
+  pango_cairo_font_map_set_default (PANGO_CAIRO_FONT_MAP (font_map));
+  g_free (fonts);
+}
+
 int
 kymo_timeline_export_natural_height (KymoSession *session)
 {
@@ -185,7 +258,7 @@ kymo_timeline_export_to_file (KymoSession  *session,
                               GError      **error)
 {
   g_autoptr(GskRenderNode) node = NULL;
-  gboolean svg = g_str_has_suffix (path, ".svg") || g_str_has_suffix (path, ".SVG");
+  gboolean svg = is_svg (path);
 
   node = kymo_timeline_export_to_node (session, width, height, dark, NULL);
   return write_node (node, width, height, svg ? KYMO_TIMELINE_EXPORT_SVG : KYMO_TIMELINE_EXPORT_PNG,

@@ -15,6 +15,18 @@ G_BEGIN_DECLS
 #define KYMO_TIMELINE_EXPORT_FONT       "Cantarell, DejaVu Sans, Sans"
 #define KYMO_TIMELINE_EXPORT_MAX_HEIGHT 4000
 
+/* Font set-up (fontconfig's configuration, the font files, shaping and
+ * the glyphs' bitmaps) is a fixed cost of every export, about as long as
+ * drawing the frame. A caller with other work to do first (a load) starts
+ * it on a thread with _prepare(), and _install() hands the ready font map
+ * to the calling thread, whose exports then draw with it. */
+typedef struct _KymoTimelineExportFonts KymoTimelineExportFonts;
+
+/* For an export to @path (its suffix says which format). */
+KymoTimelineExportFonts *kymo_timeline_export_fonts_prepare (const char *path);
+/* Waits for the thread and frees @fonts. */
+void           kymo_timeline_export_fonts_install  (KymoTimelineExportFonts *fonts);
+
 /* The height that shows every row of @session (ruler included), capped. */
 int            kymo_timeline_export_natural_height (KymoSession        *session);
 /* A renderer that needs no display: fonts from pangocairo at 96 dpi. */

