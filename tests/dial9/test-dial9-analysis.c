@@ -506,6 +506,121 @@ test_absolute_time (void)
   g_assert_nonnull (kymo_clock_fallback_note (plain, KYMO_CLOCK_LOCAL));
 }
 
+/* A trace past the size where the records are read in chunks on several
+ * threads, with task ids small, beyond 2^32 and near the top of the range:
+ * each task's polls, poll times and wakes equal a count made while writing
+ * it, and every poll leads back to its own row. */
+#define BIG_TASKS 1000
+#define BIG_POLLS 600000
+
+static guint64
+big_task_id (guint k)
+{
+  if (k < 900)
+    return k + 1;
+  if (k < 950)
+    return (G_GUINT64_CONSTANT (1) << 40) + k;
+  return G_MAXUINT64 - k;
+}
+
+typedef struct {
+  guint64  polls;
+  KymoTime total;
+  KymoTime max;
+  guint64  wakes;
+} BigExpected;
+
+static int
+compare_u64 (const void *a,
+             const void *b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+static void
+test_tasks_big (void)
+{
+  Writer w = { g_byte_array_new (), 0 };
+  g_autoptr(GByteArray) b = w.b;
+  g_autoptr(GHashTable) expected = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  g_autoptr(KymoTrace) trace = NULL;
+  g_autoptr(KymoDial9Tasks) tasks = NULL;
+  const KymoDial9Task *rows;
+  guint64 ids[BIG_TASKS];
+  guint64 t = 1000000, seed = 12345, n_polls = 0;
+  gsize n_rows;
+
+  for (guint k = 0; k < BIG_TASKS; k++)
+    {
+      gint64 *key = g_new (gint64, 1);
+
+      *key = (gint64) big_task_id (k);
+      g_hash_table_insert (expected, key, g_new0 (BigExpected, 1));
+      ids[k] = big_task_id (k);
+    }
+  schemas (&w);
+  for (guint i = 0; i < BIG_POLLS; i++)
+    {
+      guint64 task, woken;
+      KymoTime dur;
+      BigExpected *e;
+
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      task = big_task_id ((guint) ((seed >> 33) % BIG_TASKS));
+      woken = big_task_id ((guint) ((seed >> 13) % BIG_TASKS));
+      dur = 100 + (KymoTime) ((seed >> 45) % 5000);
+      poll (&w, i % 4, task, 1, t, t + (guint64) dur);
+      e = g_hash_table_lookup (expected, &(gint64) { (gint64) task });
+      e->polls++;
+      e->total += dur;
+      e->max = MAX (e->max, dur);
+      t += (guint64) dur + 10;
+      wake (&w, task, woken, t);
+      e = g_hash_table_lookup (expected, &(gint64) { (gint64) woken });
+      e->wakes++;
+      t += 10;
+    }
+
+  trace = load (b);
+  /* Enough records for the chunked, multi-threaded pass. */
+  kymo_records_get_all (kymo_trace_get_records (trace), &n_rows);
+  g_assert_cmpuint (n_rows, >=, 1000000);
+  tasks = kymo_dial9_tasks_new (trace, NULL);
+  rows = kymo_dial9_tasks_get_rows (tasks, &n_rows);
+  qsort (ids, BIG_TASKS, sizeof ids[0], compare_u64);
+  g_assert_cmpuint (n_rows, ==, BIG_TASKS);
+  for (guint r = 0; r < n_rows; r++)
+    {
+      const BigExpected *e = g_hash_table_lookup (expected, &(gint64) { (gint64) rows[r].task_id });
+      const KymoDial9PollRef *polls;
+      gsize n;
+
+      /* Rows by task id. */
+      g_assert_cmpuint (rows[r].task_id, ==, ids[r]);
+      g_assert_nonnull (e);
+      g_assert_cmpuint (rows[r].polls, ==, e->polls);
+      g_assert_cmpint (rows[r].poll_total, ==, e->total);
+      g_assert_cmpint (rows[r].poll_max, ==, e->max);
+      g_assert_cmpuint (rows[r].wakes, ==, e->wakes);
+      g_assert_cmpuint (kymo_dial9_tasks_find_task (tasks, rows[r].task_id), ==, r);
+      polls = kymo_dial9_tasks_get_polls_of (tasks, r, &n);
+      g_assert_cmpuint (n, ==, e->polls);
+      for (gsize i = 0; i < n; i++)
+        {
+          const KymoSpan *span = span_of (trace, &polls[i]);
+
+          g_assert_cmpuint (kymo_dial9_tasks_find_poll (tasks, polls[i].track, polls[i].span), ==, r);
+          g_assert_cmpint (span->end - span->start, <=, e->max);
+        }
+      kymo_dial9_tasks_get_wakes_of (tasks, r, &n);
+      g_assert_cmpuint (n, ==, e->wakes);
+      n_polls += e->polls;
+    }
+  g_assert_cmpuint (n_polls, ==, BIG_POLLS);
+  g_assert_cmpuint (kymo_dial9_tasks_get_n_polls (tasks), ==, BIG_POLLS);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -514,6 +629,7 @@ main (int   argc,
 
   g_test_add_func ("/dial9-analysis/tasks", test_tasks);
   g_test_add_func ("/dial9-analysis/tasks-out-of-order", test_tasks_out_of_order);
+  g_test_add_func ("/dial9-analysis/tasks-big", test_tasks_big);
   g_test_add_func ("/dial9-analysis/tasks-cli", test_tasks_cli);
   g_test_add_func ("/dial9-analysis/cpu-records", test_cpu_records);
   g_test_add_func ("/dial9-analysis/pois", test_pois);
