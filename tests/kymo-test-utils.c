@@ -65,6 +65,27 @@ kymo_test_collect_samples (const char *dir,
 }
 
 void
+kymo_test_for_each_sample (KymoTestSampleFunc check)
+{
+  g_autofree char *root = kymo_test_sample_path (".");
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+
+  if (root == NULL)
+    return;
+  kymo_test_collect_samples (root, paths);
+  g_assert_cmpuint (paths->len, >, 0);
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *path = g_ptr_array_index (paths, i);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KymoInput) input = kymo_input_new_for_path (path, &error);
+
+      g_assert_no_error (error);
+      check (input, path);
+    }
+}
+
+void
 kymo_test_remove_tree (const char *path)
 {
   g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);

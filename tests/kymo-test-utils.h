@@ -16,6 +16,11 @@ char      *kymo_test_sample_path (const char   *relative);
  * folder with a manifest) once, as a whole, appended to @out (paths). */
 void       kymo_test_collect_samples (const char *dir,
                                       GPtrArray  *out);
+/* Opens every sample kymo_test_collect_samples() finds and calls @check on
+ * it; skips with a message when the samples are not there. */
+typedef void (*KymoTestSampleFunc) (KymoInput  *input,
+                                    const char *path);
+void       kymo_test_for_each_sample (KymoTestSampleFunc check);
 /* Removes @path and everything under it. */
 void       kymo_test_remove_tree (const char   *path);
 /* The threads option of every load and dump below (0 by default: as

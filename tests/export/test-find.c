@@ -398,27 +398,6 @@ build_wtf (void)
   return ww_finish (w);
 }
 
-static int
-run_cli (const char * const *args,
-         char              **out)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("KYMO_CLI");
-  int wait_status = 0;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (gpointer) cli);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
-                out, NULL, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  return WEXITSTATUS (wait_status);
-}
-
 static void
 test_find_cli (void)
 {
@@ -525,7 +504,7 @@ test_find_cli (void)
         }
 
       g_test_message ("case %u", i);
-      g_assert_cmpint (run_cli ((const char * const *) args->pdata, &out), ==, cases[i].status);
+      g_assert_cmpint (kymo_test_run_cli ((const char * const *) args->pdata, &out, NULL), ==, cases[i].status);
       if (cases[i].status == 0 && i != 7)
         g_assert_cmpstr (out, ==, expected->str);
       else if (i == 7)

@@ -87,22 +87,7 @@ assert_same_for_threads (KymoInput  *input,
 static void
 test_samples (void)
 {
-  g_autofree char *root = kymo_test_sample_path (".");
-  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
-
-  if (root == NULL)
-    return;
-  kymo_test_collect_samples (root, paths);
-  g_assert_cmpuint (paths->len, >, 0);
-  for (guint i = 0; i < paths->len; i++)
-    {
-      const char *path = g_ptr_array_index (paths, i);
-      g_autoptr(GError) error = NULL;
-      g_autoptr(KymoInput) input = kymo_input_new_for_path (path, &error);
-
-      g_assert_no_error (error);
-      assert_same_for_threads (input, path);
-    }
+  kymo_test_for_each_sample (assert_same_for_threads);
 }
 
 /* @relative repeated @times, as one input: many segments (dial9), Units
