@@ -14,7 +14,26 @@
 #include "kymo-dial9-pair.h"
 #include "kymo-dial9-side.h"
 #include "kymo-dial9-decode.h"
+#include "kymo-dial9-parts-private.h"
 #include "kymo-parts.h"
+
+static gint parts_merged;
+static gint parts_redecoded;
+
+void
+d9_parts_reset_for_testing (void)
+{
+  g_atomic_int_set (&parts_merged, 0);
+  g_atomic_int_set (&parts_redecoded, 0);
+}
+
+void
+d9_parts_get_for_testing (guint *merged,
+                          guint *redecoded)
+{
+  *merged = (guint) g_atomic_int_get (&parts_merged);
+  *redecoded = (guint) g_atomic_int_get (&parts_redecoded);
+}
 
 /* Decodes the first D9_PROBE_BYTES on a loader of its own (no trace, no
  * job) and tells whether they hold damage. A stream that is damaged at
@@ -35,7 +54,6 @@ d9_probe_damaged (const guint8 *data,
   sh.size = MIN (size, D9_PROBE_BYTES);
   sh.streaming = TRUE;
   l = d9_spec_new (&sh);
-  l->spec->probe = TRUE;
   damaged = d9_decode (l, &sh, 0, 0, &stop, NULL) && stop.status == D9_CORRUPT;
   d9_spec_free (l);
   return damaged;
@@ -79,6 +97,9 @@ decode_all (D9Loader  *l,
   sh.parts = g_new0 (D9Loader *, sh.n_cands);
   parts = kymo_parts_new (kymo_load_job_get_options (l->job), d->size, PARALLEL_MIN_BYTES,
                           sh.n_cands, 0, d9_spec_part, &sh);
+  /* The head is one segment: then the loading thread decodes parts too
+   * rather than sleep on the one it waits for. */
+  kymo_parts_set_help (parts, TRUE);
 
   ok = d9_decode (l, &sh, D9_HEADER_SIZE, 0, stop, error);
   if (!ok || l->disorder || stop->status != D9_OK || stop->end_cand == G_MAXUINT)
@@ -104,6 +125,7 @@ decode_all (D9Loader  *l,
 
       if (r == MERGE_OK)
         {
+          g_atomic_int_inc (&parts_merged);
           if (!l->streaming)
             d9_append_unordered (l, c);
           merged = TRUE;
@@ -123,6 +145,8 @@ decode_all (D9Loader  *l,
          * its own when the merged parts' are not in its array yet. */
         gboolean had_wakes = l->wake_instants->len > 0 || m.part_wake_instants > 0;
         guint32 wakes_first = l->wakes_first;
+
+        g_atomic_int_inc (&parts_redecoded);
 
         ok = d9_decode (l, &sh, sh.cands[cur], cur + 1, stop, error);
         if (had_wakes)

@@ -88,6 +88,8 @@ d9_spec_new (D9Shared *sh)
   spec->strings = g_ptr_array_new_with_free_func (g_free);
   spec->notes = g_array_new (FALSE, TRUE, sizeof (D9TaskNote));
   spec->inserts = g_array_new (FALSE, FALSE, sizeof (D9Insert));
+  spec->tracks = g_array_new (FALSE, FALSE, sizeof (D9SpecTrack));
+  spec->metas = g_array_new (FALSE, FALSE, sizeof (gsize));
   d9_map_init (&spec->unknown_wakers);
   /* No job: only the loading thread reports progress. */
   d9_loader_init (l, NULL, NULL, d, g_hash_table_new (NULL, NULL), spec);
@@ -111,6 +113,9 @@ d9_spec_free (D9Loader *l)
   g_ptr_array_unref (spec->strings);
   g_array_unref (spec->notes);
   g_array_unref (spec->inserts);
+  g_array_unref (spec->tracks);
+  g_array_unref (spec->metas);
+  g_free (spec->track_map);
   d9_map_clear (&spec->unknown_wakers);
   g_free (spec->name_map);
   g_free (spec->worker_map);
@@ -128,7 +133,7 @@ spec_decode (D9Shared *sh,
 
   if (d9_decode (l, sh, sh->cands[index], index + 1, &stop, NULL))
     {
-      l->spec->complete = stop.status == D9_OK && !l->spec->bail && !l->disorder;
+      l->spec->complete = stop.status == D9_OK && !l->disorder;
       l->spec->end_cand = stop.end_cand;
     }
   sh->parts[index] = l;
@@ -273,6 +278,79 @@ resolving_edge (D9Loader       *c,
           if (kind != NULL)
             *kind = k;
         }
+    }
+}
+
+/* Named tracks, and what the part noted rather than set in the trace:
+ * taken over in file order, as decoding the part here would have. */
+static void
+merge_named (D9Loader *l,
+             D9Loader *c,
+             guint32   ordinal_base)
+{
+  D9Spec *spec = c->spec;
+  guint *track_map;
+
+  track_map = spec->track_map = g_new (guint, spec->tracks->len + 1);
+  for (guint i = 0; i < spec->tracks->len; i++)
+    {
+      const D9SpecTrack *t = &g_array_index (spec->tracks, D9SpecTrack, i);
+
+      track_map[i] = d9_loader_name_track (l, d9_map_name (spec, t->name), t->kind);
+    }
+
+  for (guint i = 0; i < c->pending->len; i++)
+    {
+      D9Pending pending = g_array_index (c->pending, D9Pending, i);
+
+      pending.track = track_map[pending.track];
+      pending.instant.name_flags = MIN (d9_map_name (spec, pending.instant.name_flags), KYMO_NAME_MAX);
+      pending.instant.source += ordinal_base;
+      g_array_append_val (l->pending, pending);
+    }
+  for (guint i = 0; i < c->late->len; i++)
+    {
+      D9Late late = g_array_index (c->late, D9Late, i);
+
+      late.track = track_map[late.track];
+      late.name = d9_map_name (spec, late.name);
+      late.source += ordinal_base;
+      g_array_append_val (l->late, late);
+    }
+  for (guint i = 0; i < c->se_tracks->len; i++)
+    {
+      guint track = track_map[g_array_index (c->se_tracks, guint, i)];
+      GArray *in = g_ptr_array_index (c->se_spans, i), *out = NULL;
+      gsize at;
+
+      for (guint k = 0; k < l->se_tracks->len && out == NULL; k++)
+        if (g_array_index (l->se_tracks, guint, k) == track)
+          out = g_ptr_array_index (l->se_spans, k);
+      if (out == NULL)
+        {
+          g_array_append_val (l->se_tracks, track);
+          out = g_array_new (FALSE, FALSE, sizeof (KymoSpan));
+          g_ptr_array_add (l->se_spans, out);
+        }
+      at = out->len;
+      g_array_append_vals (out, in->data, in->len);
+      for (gsize k = at; k < out->len; k++)
+        {
+          KymoSpan *span = &g_array_index (out, KymoSpan, k);
+
+          span->name_flags = d9_map_name (spec, span->name_flags);
+          span->source += ordinal_base;
+        }
+    }
+
+  g_array_append_vals (l->d->symbols, c->d->symbols->data, c->d->symbols->len);
+  for (guint i = 0; i < spec->metas->len; i++)
+    d9_meta_entries (l, g_array_index (spec->metas, gsize, i));
+  if (!l->has_wallclock && c->has_wallclock)
+    {
+      l->has_wallclock = TRUE;
+      l->wall_offset = c->wall_offset;
+      kymo_trace_set_wallclock (l->trace, spec->wall_ts, c->wall_offset + spec->wall_ts);
     }
 }
 
@@ -542,17 +620,7 @@ d9_merge_part (D9Loader *l,
   m->part_wake_instants += c->wake_instants->len;
   add_piece (m, l, 0, c, G_MAXUINT, FALSE);
   g_array_append_vals (l->queue, c->queue->data, c->queue->len);
-  for (guint i = 0; i < c->pending->len; i++)
-    {
-      D9Pending pending = g_array_index (c->pending, D9Pending, i);
-      guint32 name = d9_map_name (spec, pending.instant.name_flags);
-
-      /* As model_track() would have made it, at first use. */
-      pending.track = d9_loader_name_track (l, name, KYMO_TRACK_INSTANT);
-      pending.instant.name_flags = MIN (name, KYMO_NAME_MAX);
-      pending.instant.source += ordinal_base;
-      g_array_append_val (l->pending, pending);
-    }
+  merge_named (l, c, ordinal_base);
 
   l->min_ts = MIN (l->min_ts, c->min_ts);
   l->max_ts = MAX (l->max_ts, c->max_ts);
