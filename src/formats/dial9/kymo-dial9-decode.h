@@ -28,6 +28,13 @@ typedef struct {
   D9Loader    **parts;       /* per candidate, once decoded (or NULL) */
   KymoLoadJob  *job;
   gboolean      streaming;   /* as the loader decodes */
+  /* Files decoded while later ones inflate (kymo-dial9-load.c): part i is
+   * file i + 1, which @fill inflates into its place first (FALSE: it did
+   * not come out at the size its place was made for), and which is
+   * decoded no further than its end. NULL otherwise. */
+  gboolean    (*fill) (gpointer data,
+                       guint    file);
+  gpointer      fill_data;
 } D9Shared;
 
 typedef struct {

@@ -128,13 +128,21 @@ static void
 spec_decode (D9Shared *sh,
              guint     index)
 {
-  D9Loader *l = d9_spec_new (sh);
+  D9Loader *l;
   D9Stop stop;
 
+  if (sh->fill != NULL && !sh->fill (sh->fill_data, index + 1))
+    return;
+  l = d9_spec_new (sh);
+  if (sh->fill != NULL && index + 1 < sh->n_cands)
+    l->d->size = sh->cands[index + 1];
   if (d9_decode (l, sh, sh->cands[index], index + 1, &stop, NULL))
     {
       l->spec->complete = stop.status == D9_OK && !l->disorder;
       l->spec->end_cand = stop.end_cand;
+      /* A file decoded to its end stops where the next one starts. */
+      if (sh->fill != NULL && l->spec->complete && index + 1 < sh->n_cands)
+        l->spec->end_cand = index + 1;
     }
   sh->parts[index] = l;
 }
@@ -676,6 +684,8 @@ d9_append_unordered (D9Loader *l,
       wake.source += base;
       g_array_append_val (l->wakes, wake);
     }
-  g_array_set_size (c->wakes, 0);
+  /* Given back now: the part stays until its other arrays are joined. */
+  g_array_unref (c->wakes);
+  c->wakes = g_array_new (FALSE, FALSE, sizeof (D9Wake));
 }
 
