@@ -281,6 +281,7 @@ typedef struct {
   guint64       read_bytes, total_bytes;  /* of the files on disk, for progress */
   gboolean      moved;     /* a file did not come out at the size its place was made for */
   gint         *filled;    /* per file, atomic: inflated already (NULL: none is) */
+  gboolean      decoded;   /* and decoded meanwhile: progress stays there */
 } D9Inflating;
 
 struct _D9FileFill {
@@ -423,8 +424,8 @@ join_part (guint    index,
   f->size = f->keep = r->len;
 
   ing->read_bytes += f->file_size;
-  if (!kymo_load_job_progress (ing->job, 0.5 * ing->read_bytes / MAX (ing->total_bytes, 1),
-                               "Decompressing", ing->error))
+  if (!kymo_load_job_progress (ing->job, ing->decoded ? 0.9 : 0.5 * ing->read_bytes / MAX (ing->total_bytes, 1),
+                               ing->decoded ? "Decoding" : "Decompressing", ing->error))
     return FALSE;
   if (ing->func != NULL)
     {
@@ -593,6 +594,7 @@ d9_files_fill_free (D9FileFill *fill)
 
 gboolean
 d9_files_fill_finish (D9FileFill  *fill,
+                      gboolean     decoded,
                       GError     **error)
 {
   D9Inflating *ing = &fill->ing;
@@ -600,6 +602,7 @@ d9_files_fill_finish (D9FileFill  *fill,
   gboolean ok;
 
   ing->error = error;
+  ing->decoded = decoded;
   ok = inflate_all (ing, fill->total);
   if (ok && !join_inflated (ing, fill->bytes))
     {
@@ -628,7 +631,7 @@ d9_files_open (KymoLoadJob  *job,
   if (set == NULL)
     return NULL;
   fill = d9_files_fill_new (set, job, error);
-  ok = fill != NULL && d9_files_fill_finish (fill, error);
+  ok = fill != NULL && d9_files_fill_finish (fill, FALSE, error);
   d9_files_fill_free (fill);
   if (!ok)
     {

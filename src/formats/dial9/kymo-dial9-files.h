@@ -61,8 +61,10 @@ gboolean    d9_files_fill_one    (D9FileFill   *fill,
                                   guint         index);
 /* Inflates the files not done yet, on the load's threads, and joins them
  * as d9_files_open() leaves them (failed, moved and empty files dealt
- * with, warnings). FALSE when cancelled or out of memory. */
+ * with, warnings). @decoded: they were decoded meanwhile (progress is
+ * then past decompressing). FALSE when cancelled or out of memory. */
 gboolean    d9_files_fill_finish (D9FileFill   *fill,
+                                  gboolean      decoded,
                                   GError      **error);
 void        d9_files_fill_free   (D9FileFill   *fill);
 /* The one stream of every file's first @keep bytes, one after the other (a

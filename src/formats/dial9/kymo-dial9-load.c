@@ -444,7 +444,7 @@ d9_load (KymoLoadJob  *job,
               d9_loader_clear (&loader);
             }
         }
-      ok = fill != NULL && decoded != FILES_FAILED && d9_files_fill_finish (fill, error);
+      ok = fill != NULL && decoded != FILES_FAILED && d9_files_fill_finish (fill, decoded == FILES_DONE, error);
       d9_files_fill_free (fill);
       if (!ok)
         {
