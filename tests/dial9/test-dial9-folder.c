@@ -387,6 +387,62 @@ test_folder_unreadable (void)
   g_assert_true (named);
 }
 
+/* Loads folder @f at 1, 2 and 7 threads: dump and model the same at
+ * each. @damaged: a warning names it (its dump then stops there); with
+ * @parts >= 0, that many files after the first were decoded as parts of
+ * their own at more than one thread, and none again. */
+static void
+check_threads_same (Folder     *f,
+                    const char *damaged,
+                    gint        parts)
+{
+  g_autofree char *dump1 = NULL, *print1 = NULL;
+
+  for (threads = 1; threads <= 7; threads += threads == 1 ? 1 : 5)
+    {
+      g_autoptr(KymoTrace) trace = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *dump = NULL, *print = NULL;
+      guint merged, redecoded;
+      gboolean ok;
+
+      kymo_test_set_threads (threads);
+      dump = dump_path (f->dir, &ok);
+      g_assert_true (ok == (damaged == NULL));
+      d9_parts_reset_for_testing ();
+      trace = kymo_test_load_path (f->dir, NULL, &error);
+      d9_parts_get_for_testing (&merged, &redecoded);
+      g_assert_no_error (error);
+      if (damaged != NULL)
+        {
+          const KymoWarning *warnings;
+          gboolean named = FALSE;
+          gsize n;
+
+          warnings = kymo_trace_get_warnings (trace, &n);
+          for (gsize k = 0; k < n; k++)
+            named |= strstr (warnings[k].message, damaged) != NULL;
+          g_assert_true (named);
+        }
+      print = kymo_test_fingerprint (trace, NULL);
+      if (threads == 1)
+        {
+          dump1 = g_steal_pointer (&dump);
+          print1 = g_steal_pointer (&print);
+          continue;
+        }
+      if (parts >= 0)
+        {
+          g_assert_cmpuint (merged, ==, (guint) parts);
+          g_assert_cmpuint (redecoded, ==, 0);
+        }
+      g_assert_cmpstr (dump, ==, dump1);
+      g_assert_cmpstr (print, ==, print1);
+    }
+  kymo_test_set_threads (0);
+  threads = 0;
+}
+
 /* The same folder, big enough for parts on several threads and with a
  * gzip file zlib must take (two members): dump and model identical at
  * 1, 2 and 7 threads. */
@@ -394,7 +450,6 @@ static void
 test_folder_threads (void)
 {
   g_autoptr(Folder) f = folder_new ();
-  g_autofree char *dump1 = NULL, *print1 = NULL;
 
   for (guint i = 0; i < 24; i++)
     {
@@ -426,30 +481,7 @@ test_folder_threads (void)
       else
         put (f, name, seg->data, seg->len);
     }
-  for (threads = 1; threads <= 7; threads += threads == 1 ? 1 : 5)
-    {
-      g_autoptr(KymoTrace) trace = NULL;
-      g_autoptr(GError) error = NULL;
-      g_autofree char *dump = NULL, *print = NULL;
-      gboolean ok;
-
-      kymo_test_set_threads (threads);
-      dump = dump_path (f->dir, &ok);
-      g_assert_true (ok);
-      trace = kymo_test_load_path (f->dir, NULL, &error);
-      g_assert_no_error (error);
-      print = kymo_test_fingerprint (trace, NULL);
-      if (threads == 1)
-        {
-          dump1 = g_steal_pointer (&dump);
-          print1 = g_steal_pointer (&print);
-          continue;
-        }
-      g_assert_cmpstr (dump, ==, dump1);
-      g_assert_cmpstr (print, ==, print1);
-    }
-  kymo_test_set_threads (0);
-  threads = 0;
+  check_threads_same (f, NULL, -1);
 }
 
 /* Files that inflate whole and decode cleanly are parts of their own:
@@ -465,7 +497,6 @@ test_folder_parts (void)
   for (guint v = 0; v < 3; v++)
     {
       g_autoptr(Folder) f = folder_new ();
-      g_autofree char *dump1 = NULL, *print1 = NULL;
       guint32 rng = 11;
 
       for (guint i = 0; i < 12; i++)
@@ -504,50 +535,8 @@ test_folder_parts (void)
           else
             put (f, name, seg->data, seg->len);
         }
-      for (threads = 1; threads <= 7; threads += threads == 1 ? 1 : 5)
-        {
-          g_autoptr(KymoTrace) trace = NULL;
-          g_autoptr(GError) error = NULL;
-          g_autofree char *dump = NULL, *print = NULL;
-          guint merged, redecoded;
-          gsize n_warnings;
-          gboolean ok;
-
-          kymo_test_set_threads (threads);
-          dump = dump_path (f->dir, &ok);
-          g_assert_true (ok == (v != 2));
-          d9_parts_reset_for_testing ();
-          trace = kymo_test_load_path (f->dir, NULL, &error);
-          d9_parts_get_for_testing (&merged, &redecoded);
-          g_assert_no_error (error);
-          g_assert_cmpstr (kymo_trace_get_metadata (trace, "file"), ==, "11");
-          if (v == 2)
-            {
-              const KymoWarning *warnings = kymo_trace_get_warnings (trace, &n_warnings);
-              gboolean named = FALSE;
-
-              for (gsize k = 0; k < n_warnings; k++)
-                named |= strstr (warnings[k].message, "trace.6.gz: offset ") != NULL;
-              g_assert_true (named);
-            }
-          print = kymo_test_fingerprint (trace, NULL);
-          if (threads == 1)
-            {
-              dump1 = g_steal_pointer (&dump);
-              print1 = g_steal_pointer (&print);
-              continue;
-            }
-          if (v < 2)
-            {
-              g_assert_cmpuint (merged, ==, 11);
-              g_assert_cmpuint (redecoded, ==, 0);
-            }
-          g_assert_cmpstr (dump, ==, dump1);
-          g_assert_cmpstr (print, ==, print1);
-        }
+      check_threads_same (f, v == 2 ? "trace.6.gz: offset " : NULL, v < 2 ? 11 : -1);
     }
-  kymo_test_set_threads (0);
-  threads = 0;
 }
 
 int
