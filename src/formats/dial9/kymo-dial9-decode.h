@@ -189,8 +189,13 @@ gsize     d9_kind_len            (D9Loader       *l,
 int       d9_merge_part          (D9Loader       *l,
                                   D9Loader       *c,
                                   D9Merge        *m);
+/* @room: the elements each array has room for (gsize; slot 0 the wakes,
+ * 1 + i worker i's edges); @parts_left: parts after @c, which are likely
+ * to add as much. */
 void      d9_append_unordered    (D9Loader       *l,
-                                  D9Loader       *c);
+                                  D9Loader       *c,
+                                  GArray         *room,
+                                  guint           parts_left);
 
 /* kymo-dial9-assemble.c: the merged parts' arrays joined in. */
 void      d9_kept_free           (D9Kept         *kept);

@@ -105,6 +105,7 @@ decode_all (D9Loader  *l,
   guint n_threads = d9_parallel_threads (l);
   D9Shared sh = { 0 };
   g_autoptr(KymoParts) parts = NULL;
+  g_autoptr(GArray) room = g_array_new (FALSE, TRUE, sizeof (gsize));
   D9Merge m = { 0 };
   gboolean ok, merged = FALSE;
   guint cur;
@@ -176,7 +177,7 @@ decode_all (D9Loader  *l,
         {
           g_atomic_int_inc (&parts_merged);
           if (!l->streaming)
-            d9_append_unordered (l, c);
+            d9_append_unordered (l, c, room, sh.n_cands - cur - 1);
           merged = TRUE;
           stop->status = D9_OK;
           stop->offset = d->size;

@@ -641,9 +641,32 @@ d9_merge_part (D9Loader *l,
 /* Out of time order, a part's edges and wakes are sorted and paired when
  * building, with the loader's: they join the loader's arrays now, in the
  * loader's numbering, as decoding the part here would have left them. */
+/* Makes room in @a for @need elements, or for @estimate when more: below
+ * malloc's mmap threshold each doubling would copy the array again. */
+static void
+reserve (GArray *a,
+         GArray *room,
+         guint   slot,
+         gsize   need,
+         gsize   estimate)
+{
+  gsize len = a->len;
+
+  if (slot >= room->len)
+    g_array_set_size (room, slot + 1);
+  if (need <= g_array_index (room, gsize, slot))
+    return;
+  need = MAX (need, estimate);
+  g_array_set_size (a, need);
+  g_array_set_size (a, len);
+  g_array_index (room, gsize, slot) = need;
+}
+
 void
 d9_append_unordered (D9Loader *l,
-                  D9Loader *c)
+                  D9Loader *c,
+                  GArray   *room,
+                  guint     parts_left)
 {
   const D9Spec *spec = c->spec;
   guint32 base = spec->ordinal_base;
@@ -656,6 +679,7 @@ d9_append_unordered (D9Loader *l,
       gsize n = lw->edges->len, at = gw->edges->len;
       D9Edge *out;
 
+      reserve (gw->edges, room, 1 + gw->index, at + n, at + n * (parts_left + 1));
       g_array_set_size (gw->edges, at + n);
       out = (D9Edge *) (gpointer) gw->edges->data + at;
       for (gsize k = 0; k < n; k++)
@@ -675,6 +699,8 @@ d9_append_unordered (D9Loader *l,
       g_array_unref (lw->edges);
       lw->edges = g_array_new (FALSE, FALSE, sizeof (D9Edge));
     }
+  reserve (l->wakes, room, 0, l->wakes->len + c->wakes->len,
+           l->wakes->len + (gsize) c->wakes->len * (parts_left + 1));
   for (guint i = 0; i < c->wakes->len; i++)
     {
       D9Wake wake = g_array_index (c->wakes, D9Wake, i);
