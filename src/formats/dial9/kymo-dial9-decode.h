@@ -67,6 +67,8 @@ struct _D9Spec {
   guint32    *worker_map;
   guint32    *task_map;
   guint      *track_map;     /* local track → the trace's */
+  gsize      *edges_at;      /* per worker: where its edges go in the loader's */
+  gsize       wakes_at;
   GArray     *inserts;       /* D9Insert, by pos */
 };
 
@@ -189,13 +191,17 @@ gsize     d9_kind_len            (D9Loader       *l,
 int       d9_merge_part          (D9Loader       *l,
                                   D9Loader       *c,
                                   D9Merge        *m);
-/* @room: the elements each array has room for (gsize; slot 0 the wakes,
+/* Makes the places of a merged part's edges and wakes in @l's arrays.
+ * @room: the elements each array has room for (gsize; slot 0 the wakes,
  * 1 + i worker i's edges); @parts_left: parts after @c, which are likely
  * to add as much. */
-void      d9_append_unordered    (D9Loader       *l,
+void      d9_unordered_reserve   (D9Loader       *l,
                                   D9Loader       *c,
                                   GArray         *room,
                                   guint           parts_left);
+/* Fills them (on any thread, once @l's arrays no longer grow). */
+void      d9_unordered_copy      (D9Loader       *l,
+                                  D9Loader       *c);
 
 /* kymo-dial9-assemble.c: the merged parts' arrays joined in. */
 void      d9_kept_free           (D9Kept         *kept);

@@ -120,6 +120,7 @@ d9_spec_free (D9Loader *l)
   g_free (spec->name_map);
   g_free (spec->worker_map);
   g_free (spec->task_map);
+  g_free (spec->edges_at);
   g_free (spec);
   g_free (l);
 }
@@ -639,8 +640,10 @@ d9_merge_part (D9Loader *l,
 }
 
 /* Out of time order, a part's edges and wakes are sorted and paired when
- * building, with the loader's: they join the loader's arrays now, in the
- * loader's numbering, as decoding the part here would have left them. */
+ * building, with the loader's: they join the loader's arrays, in the
+ * loader's numbering, as decoding the part here would have left them.
+ * Their places are made in file order at the merge, and filled once every
+ * part is merged, on the load's threads (the arrays no longer move). */
 /* Makes room in @a for @need elements, or for @estimate when more: below
  * malloc's mmap threshold each doubling would copy the array again. */
 static void
@@ -663,25 +666,46 @@ reserve (GArray *a,
 }
 
 void
-d9_append_unordered (D9Loader *l,
-                  D9Loader *c,
-                  GArray   *room,
-                  guint     parts_left)
+d9_unordered_reserve (D9Loader *l,
+                      D9Loader *c,
+                      GArray   *room,
+                      guint     parts_left)
+{
+  D9Spec *spec = c->spec;
+
+  spec->edges_at = g_new (gsize, c->workers->len + 1);
+  for (guint i = 0; i < c->workers->len; i++)
+    {
+      D9Worker *lw = g_ptr_array_index (c->workers, i);
+      D9Worker *gw = g_ptr_array_index (l->workers, spec->worker_map[i]);
+      gsize n = lw->edges->len, at = gw->edges->len;
+
+      reserve (gw->edges, room, 1 + gw->index, at + n, at + n * (parts_left + 1));
+      g_array_set_size (gw->edges, at + n);
+      spec->edges_at[i] = at;
+    }
+  spec->wakes_at = l->wakes->len;
+  reserve (l->wakes, room, 0, l->wakes->len + c->wakes->len,
+           l->wakes->len + (gsize) c->wakes->len * (parts_left + 1));
+  g_array_set_size (l->wakes, l->wakes->len + c->wakes->len);
+}
+
+void
+d9_unordered_copy (D9Loader *l,
+                   D9Loader *c)
 {
   const D9Spec *spec = c->spec;
   guint32 base = spec->ordinal_base;
+  D9Wake *wakes = (D9Wake *) (gpointer) l->wakes->data + spec->wakes_at;
 
   for (guint i = 0; i < c->workers->len; i++)
     {
       D9Worker *lw = g_ptr_array_index (c->workers, i);
       D9Worker *gw = g_ptr_array_index (l->workers, spec->worker_map[i]);
       const D9Edge *in = (const D9Edge *) (gpointer) lw->edges->data;
-      gsize n = lw->edges->len, at = gw->edges->len;
-      D9Edge *out;
+      D9Edge *out = (D9Edge *) (gpointer) gw->edges->data + spec->edges_at[i];
+      gsize n = lw->edges->len;
 
-      reserve (gw->edges, room, 1 + gw->index, at + n, at + n * (parts_left + 1));
-      g_array_set_size (gw->edges, at + n);
-      out = (D9Edge *) (gpointer) gw->edges->data + at;
       for (gsize k = 0; k < n; k++)
         {
           D9Edge e = in[k];
@@ -699,8 +723,6 @@ d9_append_unordered (D9Loader *l,
       g_array_unref (lw->edges);
       lw->edges = g_array_new (FALSE, FALSE, sizeof (D9Edge));
     }
-  reserve (l->wakes, room, 0, l->wakes->len + c->wakes->len,
-           l->wakes->len + (gsize) c->wakes->len * (parts_left + 1));
   for (guint i = 0; i < c->wakes->len; i++)
     {
       D9Wake wake = g_array_index (c->wakes, D9Wake, i);
@@ -708,7 +730,7 @@ d9_append_unordered (D9Loader *l,
       if (wake.woken != G_MAXUINT32)
         wake.woken = spec->task_map[wake.woken];
       wake.source += base;
-      g_array_append_val (l->wakes, wake);
+      wakes[i] = wake;
     }
   /* Given back now: the part stays until its other arrays are joined. */
   g_array_unref (c->wakes);
