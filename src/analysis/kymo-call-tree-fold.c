@@ -46,26 +46,6 @@ level_span (const Level *level,
   return &level->spans[level->lo + k - n_anc];
 }
 
-static gsize
-lower_bound (const KymoSpan *spans,
-             gsize           n,
-             KymoTime        t,
-             gboolean        strict)
-{
-  gsize lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (spans[mid].start < t || (strict && spans[mid].start == t))
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 static gboolean
 fold_tick (Fold    *f,
            GError **error)
@@ -137,8 +117,8 @@ fold_track_spans (Fold      *f,
       Level *tmp;
 
       cur->spans = spans;
-      cur->lo = lower_bound (spans, n, from, FALSE);
-      hi = lower_bound (spans, n, to, TRUE);
+      cur->lo = kymo_spans_lower_bound (spans, n, from, FALSE);
+      hi = kymo_spans_lower_bound (spans, n, to, TRUE);
       g_array_set_size (cur->anc, 0);
       if (cur->lo > 0 && from != G_MININT64)
         {

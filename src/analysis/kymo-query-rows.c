@@ -82,27 +82,6 @@ push_segment (GArray  *segments,
   g_array_append_vals (segments, &(KymoQuerySegment) { lo, hi }, 1);
 }
 
-/* First span of @spans[0, n) starting at or after @ts / after @ts. */
-static gsize
-spans_lower_bound (const KymoSpan *spans,
-                   gsize           n,
-                   KymoTime        ts,
-                   gboolean        strictly_after)
-{
-  gsize lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (spans[mid].start < ts || (strictly_after && spans[mid].start == ts))
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 /* The spans of the current track the plan may keep, as index ranges in id
  * order: a start range is a binary search per depth, an end bound an
  * interval-tree query. */
@@ -125,8 +104,8 @@ span_segments (KymoQueryCursor *cursor)
       gsize n, first, lo, hi;
 
       spans = kymo_track_get_depth_spans (track, d, &n, &first);
-      lo = spans_lower_bound (spans, n, cursor->t_lo, FALSE);
-      hi = cursor->t_hi == G_MAXINT64 ? n : spans_lower_bound (spans, n, cursor->t_hi, TRUE);
+      lo = kymo_spans_lower_bound (spans, n, cursor->t_lo, FALSE);
+      hi = cursor->t_hi == G_MAXINT64 ? n : kymo_spans_lower_bound (spans, n, cursor->t_hi, TRUE);
       if (lo >= hi || first + lo >= id_hi || first + hi <= id_lo)
         continue;
 

@@ -67,8 +67,6 @@ append_name_label (KymoTimelineFrame *f,
 
 /* A folded "N spans" box: the spans of the lane starting under it, as
  * indexes into the lane, for the highlight to test in O(log n). */
-static gsize lower_bound_span (const KymoSpan *spans, gsize n, KymoTime ts);
-
 static void
 highlight_run_box (KymoTimelineFrame     *f,
                    const graphene_rect_t *box)
@@ -80,8 +78,8 @@ highlight_run_box (KymoTimelineFrame     *f,
   a = f->t0 + (KymoTime) floor (box->origin.x / f->px_per_ns);
   b = f->t0 + (KymoTime) ceil ((box->origin.x + box->size.width) / f->px_per_ns);
   _kymo_timeline_highlight_run (&f->hl, f->snapshot, &f->self->theme, box,
-                                lower_bound_span (f->hl.lane, f->hl.lane_n, a),
-                                lower_bound_span (f->hl.lane, f->hl.lane_n, b + 1));
+                                kymo_spans_lower_bound (f->hl.lane, f->hl.lane_n, a, FALSE),
+                                kymo_spans_lower_bound (f->hl.lane, f->hl.lane_n, b + 1, FALSE));
 }
 
 /* ---------------------------------------------------------------- spans */
@@ -206,24 +204,6 @@ draw_merged_run (KymoTimelineFrame *f,
  * builds anything. Up to this many spans per pixel column the spans
  * themselves are read; beyond, level-0 blocks are at most a few pixels wide. */
 #define DENSE_LIMIT    (KYMO_SPAN_TREE_LEAF / 4)
-
-static gsize
-lower_bound_span (const KymoSpan *spans,
-                  gsize           n,
-                  KymoTime        ts)
-{
-  gsize lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (spans[mid].start < ts)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
 
 static gsize
 lower_bound_block (const KymoSpanBlock *blocks,
@@ -431,8 +411,8 @@ _kymo_timeline_frame_draw_depth (KymoTimelineFrame *f,
         }
     }
 
-  lo = lower_bound_span (spans, n, f->t0);
-  hi = lower_bound_span (spans, n, f->t1);
+  lo = kymo_spans_lower_bound (spans, n, f->t0, FALSE);
+  hi = kymo_spans_lower_bound (spans, n, f->t1, FALSE);
   n_levels = kymo_track_get_lod_levels (track, depth);
 
   if (hi - lo <= (gsize) DENSE_LIMIT * f->n_columns || n_levels == 0)
