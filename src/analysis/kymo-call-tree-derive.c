@@ -11,9 +11,6 @@
 
 #include "kymo-call-tree-private.h"
 
-/* ------------------------------------------------------------------------ */
-/* Derived trees */
-
 /* Interns strings into dense ids so that the builder can key on them. */
 static guint32
 intern_name (GHashTable *ids,

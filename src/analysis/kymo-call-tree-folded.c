@@ -12,9 +12,6 @@
 
 #include "kymo-call-tree-private.h"
 
-/* ------------------------------------------------------------------------ */
-/* Folded stacks */
-
 typedef struct {
   char   *stack;
   gint64  weight;

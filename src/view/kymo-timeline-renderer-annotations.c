@@ -11,8 +11,6 @@
 
 #include "kymo-timeline-renderer-private.h"
 
-/* ---------------------------------------------------------------- annotations */
-
 static KymoTime
 annotation_max_len (KymoTimelineRenderer *self,
                     KymoTrack            *track)

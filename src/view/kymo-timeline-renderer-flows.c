@@ -15,8 +15,6 @@
  * level of detail drops them until the user zooms in. */
 #define MAX_FLOWS      256
 
-/* ---------------------------------------------------------------- flows */
-
 static int
 compare_flows (gconstpointer a,
                gconstpointer b,

@@ -11,8 +11,6 @@
 
 #include "kymo-timeline-renderer-private.h"
 
-/* ---------------------------------------------------------------- picking */
-
 static gboolean
 pick_nearest_time (gsize     lo,
                    gsize     n,

@@ -11,8 +11,6 @@
 
 #include "kymo-details-pane-private.h"
 
-/* ------------------------------------------------------------ rows */
-
 GtkWidget *
 _kymo_details_pane_value_label (const char *text,
                                 gboolean    monospace)

@@ -14,8 +14,6 @@
 #include "kymo-instant-list-model.h"
 #include "atf/kymo-atf.h"
 
-/* ------------------------------------------------------------ detail records */
-
 void
 _kymo_details_pane_records_setup (GtkSignalListItemFactory *factory,
                                   GtkListItem              *list_item,
