@@ -17,10 +17,10 @@
 /* Folding spans */
 
 typedef struct {
-  KymoTrace    *trace;
-  KymoCallBuilder       b;
-  GCancellable *cancellable;
-  guint         countdown;
+  KymoTrace       *trace;
+  KymoCallBuilder  b;
+  GCancellable    *cancellable;
+  guint            countdown;
 } Fold;
 
 /* One depth's spans that matter: ancestors starting before the window

@@ -226,24 +226,24 @@ lower_bound_block (const KymoSpanBlock *blocks,
 /* One depth lane, left to right: each pixel column hands in the longest span
  * starting in it and how many start in it. */
 typedef struct {
-  KymoTimelineFrame          *f;
-  const KymoSpan *spans;
-  float           y;
+  KymoTimelineFrame *f;
+  const KymoSpan    *spans;
+  float              y;
   /* the column being gathered */
-  double          column;
-  KymoTime        column_start;  /* the first start in the column */
-  KymoTime        column_end;
-  gsize           best;
-  KymoTime        best_len;
-  KymoTime        reach;
-  guint64         count;
+  double             column;
+  KymoTime           column_start;  /* the first start in the column */
+  KymoTime           column_end;
+  gsize              best;
+  KymoTime           best_len;
+  KymoTime           reach;
+  guint64            count;
   /* the "N spans" run being gathered */
-  double          covered;
-  double          run_x0;
-  double          run_x1;
-  guint64         run_count;
-  const KymoSpan *run_sample;
-  KymoTime        run_longest;
+  double             covered;
+  double             run_x0;
+  double             run_x1;
+  guint64            run_count;
+  const KymoSpan    *run_sample;
+  KymoTime           run_longest;
 } LaneWalk;
 
 static void

@@ -68,24 +68,24 @@ typedef struct {
 } KymoTbandExtra;
 
 typedef struct {
-  KymoTbandRecord    *records;
-  KymoTbandExtra     *extra;
-  guint      n_records;
-  guint      n_extra;
-  guint      room;       /* of records */
-  guint      extra_room;
+  KymoTbandRecord *records;
+  KymoTbandExtra  *extra;
+  guint            n_records;
+  guint            n_extra;
+  guint            room;       /* of records */
+  guint            extra_room;
   /* Strings whose frame needed COBS decoding: the framer's scratch buffer
    * does not outlive the next frame. */
-  GPtrArray *copies;
-  guint64    done;       /* input bytes read up to the end of this batch */
-  guint64    offset_base;   /* what EVENT records' offsets count from */
-  guint64    source_base;   /* and their sources, until a SWITCH */
+  GPtrArray       *copies;
+  guint64          done;       /* input bytes read up to the end of this batch */
+  guint64          offset_base;   /* what EVENT records' offsets count from */
+  guint64          source_base;   /* and their sources, until a SWITCH */
   /* A single stream's records before the first SWITCH are on the core the
    * stream was on, filled in as the model takes the batch; end_core is the
    * core after the batch when it switched at all. */
-  gboolean   switched;
-  guint      end_core;
-  guint      start_core;
+  gboolean         switched;
+  guint            end_core;
+  guint            start_core;
 } KymoTbandBatch;
 
 /* Written by one thread while another reads the next: each slot on
@@ -96,7 +96,7 @@ typedef struct {
  * (only its scratch buffer is kept from one segment to the next): the
  * parts' @ahead bound keeps a slot's segment until the model is done. */
 typedef struct {
-  KymoTbandBatch           batch;
+  KymoTbandBatch  batch;
   KymoTbandFramer framer;
 } __attribute__ ((aligned (LINE_BYTES))) KymoTbandSlot;
 
@@ -104,21 +104,21 @@ typedef struct _KymoTbandDecoder KymoTbandDecoder;
 
 /* One stream, cut into segments that are the parts of a KymoParts run. */
 typedef struct {
-  KymoTbandDecoder          *decoder;
+  KymoTbandDecoder *decoder;
   KymoTbandStream  *stream;
   guint             index;         /* of the stream */
   KymoTbandMode     mode;
   gboolean          no_fast_frames;
   guint             n_segments;
   gsize             segment_bytes;
-  KymoTbandSlot             *slots;
+  KymoTbandSlot    *slots;
   guint             n_slots;
   KymoParts        *parts;
   guint             consumed;      /* segments the model is done with */
 
   /* Merging several streams: the segment being taken, the next record in
    * it, the stream's core and its time so far. */
-  KymoTbandBatch            *batch;
+  KymoTbandBatch   *batch;
   guint             at;
   guint             core;
   guint64           key;
@@ -127,15 +127,15 @@ typedef struct {
 
 struct _KymoTbandDecoder
 {
-  KymoTbandStreams *streams;
-  KymoTbandSegments         *segs;          /* one per stream */
-  guint             n;
-  guint             threads;       /* of the run with the most */
-  guint             core;          /* one stream: the model's current core */
-  KymoTbandBatch             own;           /* several streams: the merged records */
-  gboolean          finished;
-  GMutex            lock;          /* guards @pages */
-  KymoPageQueue     pages;
+  KymoTbandStreams  *streams;
+  KymoTbandSegments *segs;          /* one per stream */
+  guint              n;
+  guint              threads;       /* of the run with the most */
+  guint              core;          /* one stream: the model's current core */
+  KymoTbandBatch     own;           /* several streams: the merged records */
+  gboolean           finished;
+  GMutex             lock;          /* guards @pages */
+  KymoPageQueue      pages;
 };
 
 void              _kymo_tband_batch_reset        (KymoTbandBatch *batch,
