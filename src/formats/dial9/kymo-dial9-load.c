@@ -73,11 +73,6 @@ d9_probe_damaged (const guint8 *data,
   return probe_stream (data, size, &disorder);
 }
 
-/* Decodes the whole stream after the first header into @l: with more than
- * one thread, the parts from each candidate segment on are decoded on
- * their own as KymoParts while the head is decoded here for real, then
- * they are merged in file order (or, when they cannot be, decoded here for
- * real). The result is the same either way. FALSE when cancelled. */
 /* Files decoded while later ones inflate: file i + 1 starts at
  * starts[i], and fill() inflates it into its place. */
 typedef struct {
@@ -94,6 +89,8 @@ pipe_fill (gpointer data,
   return d9_files_fill_one (data, file);
 }
 
+/* The parts merged out of time order, whose edges and wakes are copied in
+ * once every part is merged. */
 typedef struct {
   D9Loader        *l;
   D9Loader *const *parts;
@@ -109,6 +106,14 @@ unordered_copy (guint    index,
   d9_unordered_copy (u->l, u->parts[u->merged[index]]);
 }
 
+/* Decodes the whole stream after the first header into @l: with more than
+ * one thread, the parts from each candidate segment on are decoded on
+ * their own as KymoParts while the head is decoded here for real, then
+ * they are merged in file order (or, when they cannot be, decoded here for
+ * real). The result is the same either way. @damaged: the probe found
+ * damage at once (one thread then). With @pipe the parts are the files,
+ * and a part that cannot be merged sets pipe->failed instead. FALSE when
+ * cancelled. */
 static gboolean
 decode_all (D9Loader  *l,
             gboolean   damaged,
@@ -479,6 +484,7 @@ d9_load (KymoLoadJob  *job,
         {
           if (decoded == FILES_DONE)
             d9_loader_clear (&loader);
+          g_clear_pointer (&names, g_hash_table_unref);
           d9_file_set_free (files);
           return FALSE;
         }
