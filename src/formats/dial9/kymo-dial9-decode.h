@@ -199,7 +199,7 @@ void      d9_unordered_reserve   (D9Loader       *l,
                                   D9Loader       *c,
                                   GArray         *room,
                                   guint           parts_left);
-/* Fills them (on any thread, once @l's arrays no longer grow). */
+/* Fills them (on any thread, while @l's arrays do not grow). */
 void      d9_unordered_copy      (D9Loader       *l,
                                   D9Loader       *c);
 

@@ -89,23 +89,6 @@ pipe_fill (gpointer data,
   return d9_files_fill_one (data, file);
 }
 
-/* The parts merged out of time order, whose edges and wakes are copied in
- * once every part is merged. */
-typedef struct {
-  D9Loader        *l;
-  D9Loader *const *parts;
-  const guint     *merged;
-} D9Unordered;
-
-static void
-unordered_copy (guint    index,
-                gpointer data)
-{
-  D9Unordered *u = data;
-
-  d9_unordered_copy (u->l, u->parts[u->merged[index]]);
-}
-
 /* Decodes the whole stream after the first header into @l: with more than
  * one thread, the parts from each candidate segment on are decoded on
  * their own as KymoParts while the head is decoded here for real, then
@@ -126,7 +109,6 @@ decode_all (D9Loader  *l,
   D9Shared sh = { 0 };
   g_autoptr(KymoParts) parts = NULL;
   g_autoptr(GArray) room = g_array_new (FALSE, TRUE, sizeof (gsize));
-  g_autoptr(GArray) unordered = g_array_new (FALSE, FALSE, sizeof (guint));
   D9Merge m = { 0 };
   gboolean ok, merged = FALSE;
   guint cur;
@@ -199,8 +181,10 @@ decode_all (D9Loader  *l,
           g_atomic_int_inc (&parts_merged);
           if (!l->streaming)
             {
+              /* Now rather than once every part is in: the part's
+               * arrays are given back as it goes. */
               d9_unordered_reserve (l, c, room, sh.n_cands - cur - 1);
-              g_array_append_val (unordered, cur);
+              d9_unordered_copy (l, c);
             }
           merged = TRUE;
           stop->status = D9_OK;
@@ -241,15 +225,6 @@ decode_all (D9Loader  *l,
    * they are decoding. */
   g_atomic_int_set (&sh.abandon, 1);
   g_clear_pointer (&parts, kymo_parts_free);
-
-  /* The merged parts' edges and wakes into the places made for them. */
-  if (unordered->len > 0)
-    {
-      D9Unordered u = { l, sh.parts, (const guint *) (gpointer) unordered->data };
-
-      kymo_parts_run (kymo_load_job_get_options (l->job), d->size, PARALLEL_MIN_BYTES,
-                      unordered->len, 0, unordered_copy, NULL, &u);
-    }
 
   /* The parts' arrays are joined in when building: d9_loader_assemble. */
   {

@@ -641,9 +641,7 @@ d9_merge_part (D9Loader *l,
 
 /* Out of time order, a part's edges and wakes are sorted and paired when
  * building, with the loader's: they join the loader's arrays, in the
- * loader's numbering, as decoding the part here would have left them.
- * Their places are made in file order at the merge, and filled once every
- * part is merged, on the load's threads (the arrays no longer move). */
+ * loader's numbering, as decoding the part here would have left them. */
 /* Makes room in @a for @need elements, or for @estimate when more: below
  * malloc's mmap threshold each doubling would copy the array again. */
 static void
