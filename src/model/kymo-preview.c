@@ -13,8 +13,9 @@
 #include "kymo-preview-private.h"
 
 /* Each preview decodes a part again that the full load decodes anyway: the
- * two parts, 1/64 and 1/16 of the input, cost the load about 8% more,
- * and the first comes after about 1/64 of the wait. */
+ * two parts, 1/64 and 1/16 of the input (of a folder's files: at least one,
+ * then at least two), cost the load about 8% more, and the first comes
+ * after about 1/64 of the wait. */
 static const guint preview_divisors[] = { 64, 16 };
 
 /* A folder needs this many files to be cut into parts that grow. */
@@ -121,7 +122,7 @@ plan_files (KymoInput *input,
 
   for (guint i = 0; i < G_N_ELEMENTS (preview_divisors); i++)
     {
-      guint n = MAX (1, files->len / preview_divisors[i]);
+      guint n = MAX (last + 1, files->len / preview_divisors[i]);
       g_autofree const char **paths = NULL;
       KymoInput *part;
 
