@@ -11,6 +11,7 @@
 
 #include "kymo-window-private.h"
 #include "kymo-session-carry.h"
+#include "details/kymo-details-sidebar.h"
 #include "kymo-timeline.h"
 #include "kymo-trace-view.h"
 
@@ -43,6 +44,10 @@ carry_view (KymoTraceView *to,
 
   kymo_session_carry_state (kymo_trace_view_get_session (to), kymo_trace_view_get_session (from));
   kymo_trace_view_set_bottom_visible (to, kymo_trace_view_get_bottom_visible (from));
+  if (KYMO_IS_DETAILS_SIDEBAR (kymo_trace_view_get_details (from)) &&
+      KYMO_IS_DETAILS_SIDEBAR (kymo_trace_view_get_details (to)))
+    kymo_details_sidebar_set_page (KYMO_DETAILS_SIDEBAR (kymo_trace_view_get_details (to)),
+                                   kymo_details_sidebar_get_page (KYMO_DETAILS_SIDEBAR (kymo_trace_view_get_details (from))));
 
   if (gtk_adjustment_get_value (old_adjustment) <= 0)
     return;

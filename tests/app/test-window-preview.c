@@ -16,6 +16,7 @@
 #include "kymo-timeline.h"
 #include "kymo-trace-view.h"
 #include "kymo-window-private.h"
+#include "details/kymo-details-sidebar.h"
 #include "../dial9/dial9-builder.h"
 
 /* Previews from this size on, so that a test trace of a few hundred KiB
@@ -135,6 +136,16 @@ load_over (gpointer window)
   return KYMO_WINDOW (window)->loader == NULL;
 }
 
+static guint
+track_named (KymoTrace  *trace,
+             const char *name)
+{
+  for (guint i = 0; i < kymo_trace_get_n_tracks (trace); i++)
+    if (g_strcmp0 (kymo_track_get_name (kymo_trace_get_track (trace, i)), name) == 0)
+      return i;
+  g_assert_not_reached ();
+}
+
 /* The first track with spans: a worker. */
 static guint
 first_span_track (KymoTrace *trace)
@@ -202,6 +213,10 @@ test_preview_then_trace (void)
   ref.index = n / 2;
   kymo_session_select_event (session, &ref);
   kymo_session_set_visible_range (session, start, end);
+  /* …folds worker 1's local queue away and opens the Zones page. */
+  kymo_session_set_track_visible (session, track_named (preview, "worker 1 local queue"), FALSE);
+  kymo_details_sidebar_set_page (KYMO_DETAILS_SIDEBAR (kymo_trace_view_get_details (trace_view (window))),
+                                 KYMO_DETAILS_PAGE_ZONES);
 
   release_load ();
   kymo_test_wait_until (load_over, window);
@@ -226,6 +241,10 @@ test_preview_then_trace (void)
     g_assert_cmpint (now[selected->index].start, ==, spans[ref.index].start);
     g_assert_cmpint (now[selected->index].end, ==, spans[ref.index].end);
   }
+  g_assert_false (kymo_session_get_track_visible (session, track_named (final, "worker 1 local queue")));
+  g_assert_true (kymo_session_get_track_visible (session, track_named (final, "worker 0 local queue")));
+  g_assert_cmpstr (kymo_details_sidebar_get_page (KYMO_DETAILS_SIDEBAR (kymo_trace_view_get_details (trace_view (window)))),
+                   ==, KYMO_DETAILS_PAGE_ZONES);
   kymo_test_wait_for_frame (kymo_trace_view_get_timeline (trace_view (window)));
   kymo_test_save_png (GTK_WIDGET (window), "window-preview-final.png");
 
