@@ -9,8 +9,9 @@
 
 G_BEGIN_DECLS
 
-/* Inputs below this many bytes (on disk, the files of a folder summed) load
- * fast enough that a preview would only cost time. */
+/* Inputs below this many bytes (the files of a folder summed, gzip ones
+ * counted at a low guess of what they inflate to) load fast enough that a
+ * preview would only cost time. */
 #define KYMO_PREVIEW_MIN_SIZE (48 * 1024 * 1024)
 
 /* The inputs whose traces are shown, in order, while @input loads as

@@ -18,6 +18,9 @@
  * after about 1/64 of the wait. */
 static const guint preview_divisors[] = { 64, 16 };
 
+/* A low guess of how much a gzip trace inflates. */
+#define GZIP_RATIO 4
+
 /* A folder needs this many files to be cut into parts that grow. */
 #define PREVIEW_MIN_FILES 8
 
@@ -59,7 +62,6 @@ plan_prefixes (KymoInput *input,
 typedef struct {
   char  *path;
   char  *key;   /* trace.2.bin sorts before trace.10.bin, as a user numbers them */
-  gsize  size;
 } FolderFile;
 
 static void
@@ -112,8 +114,8 @@ plan_files (KymoInput *input,
           continue;
         }
       f.key = g_utf8_collate_key_for_filename (name, -1);
-      f.size = (gsize) st.st_size;
-      total += f.size;
+      /* What the load has to go through: gzip inflates several times. */
+      total += (gsize) st.st_size * (g_str_has_suffix (name, ".gz") ? GZIP_RATIO : 1);
       g_array_append_val (files, f);
     }
   if (files->len < PREVIEW_MIN_FILES || total < min_size ())
