@@ -42,9 +42,14 @@ static void
 plan_prefixes (KymoInput *input,
                GPtrArray *plan)
 {
-  gsize last = 0;
+  gsize last = 0, weight;
 
-  if (input->main.bytes == NULL || input->main.size < min_size ())
+  if (input->main.bytes == NULL)
+    return;
+  weight = input->main.size;
+  if (input->main.size >= 2 && input->main.data[0] == 0x1f && input->main.data[1] == 0x8b)
+    weight *= GZIP_RATIO;
+  if (weight < min_size ())
     return;
   for (guint i = 0; i < G_N_ELEMENTS (preview_divisors); i++)
     {
