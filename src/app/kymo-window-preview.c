@@ -29,9 +29,9 @@ restore_scroll (GtkAdjustment *adjustment,
 
   if (gtk_adjustment_get_page_size (adjustment) <= 0)
     return;
+  /* Once only: later changes (a group folded) are the user's. */
   gtk_adjustment_set_value (adjustment, MIN (scroll->value, MAX (max, 0)));
-  if (max >= scroll->value)
-    g_signal_handlers_disconnect_by_func (adjustment, restore_scroll, scroll);
+  g_signal_handlers_disconnect_by_func (adjustment, restore_scroll, scroll);
 }
 
 static void

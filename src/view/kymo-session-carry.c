@@ -158,7 +158,7 @@ kymo_session_carry_state (KymoSession *to,
   const KymoEventRef *selected;
   const guint *pinned;
   guint n_pinned;
-  KymoTime start, end, full_start, full_end;
+  KymoTime start, end, full_start, full_end, to_start, to_end;
 
   g_return_if_fail (KYMO_IS_SESSION (to));
   g_return_if_fail (KYMO_IS_SESSION (from));
@@ -166,6 +166,19 @@ kymo_session_carry_state (KymoSession *to,
   to_trace = kymo_session_get_trace (to);
   from_trace = kymo_session_get_trace (from);
   map = map_tracks (to_trace, from_trace);
+  kymo_session_get_visible_range (to, &to_start, &to_end);
+
+  /* First: selecting reveals the event (shows its track, zooms to it),
+   * which what the user set below takes back. */
+  selected = kymo_session_get_selected_event (from);
+  if (selected != NULL && selected->track < kymo_trace_get_n_tracks (from_trace) &&
+      map[selected->track] != KYMO_NO_TRACK)
+    {
+      KymoEventRef ref;
+
+      if (map_event (to_trace, map[selected->track], from_trace, selected, &ref))
+        kymo_session_select_event (to, &ref);
+    }
 
   for (guint i = 0; i < kymo_trace_get_n_tracks (from_trace); i++)
     {
@@ -186,20 +199,12 @@ kymo_session_carry_state (KymoSession *to,
   kymo_session_get_full_range (from, &full_start, &full_end);
   if (start != full_start || end != full_end)
     kymo_session_set_visible_range (to, start, end);
+  else
+    kymo_session_set_visible_range (to, to_start, to_end);
 
   kymo_session_get_selected_range (from, &start, &end);
   if (start != KYMO_TIME_NONE || end != KYMO_TIME_NONE)
     kymo_session_set_selected_range (to, start, end);
-
-  selected = kymo_session_get_selected_event (from);
-  if (selected != NULL && selected->track < kymo_trace_get_n_tracks (from_trace) &&
-      map[selected->track] != KYMO_NO_TRACK)
-    {
-      KymoEventRef ref;
-
-      if (map_event (to_trace, map[selected->track], from_trace, selected, &ref))
-        kymo_session_select_event (to, &ref);
-    }
 
   kymo_session_set_search_text (to, kymo_session_get_search_text (from));
   kymo_session_set_wallclock (to, kymo_session_get_wallclock (from));

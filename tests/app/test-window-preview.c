@@ -83,13 +83,14 @@ write_big_dial9 (void)
       d9b_reset (b, 1000000000ull + 10000000ull * n);
       for (guint i = 0; i < 2000; i++)
         {
+          /* 16 workers: more rows than the window shows, to scroll. */
           d9b_event (b, 0, 700);
-          d9b_varint (b, i % 2);
+          d9b_varint (b, i % 16);
           d9b_u8 (b, 0);
           d9b_varint (b, n * 100000 + i);
           d9b_u32 (b, 3);
           d9b_event (b, 1, 300);
-          d9b_varint (b, i % 2);
+          d9b_varint (b, i % 16);
         }
     }
   g_assert_cmpuint (b->len, >, TEST_MIN_SIZE * 4);
@@ -184,6 +185,8 @@ test_preview_then_trace (void)
   const KymoSpan *spans;
   KymoTime start, end, t0, t1;
   GtkWidget *timeline;
+  GtkAdjustment *vadjustment;
+  double scrolled;
   gsize n;
 
   hold_load ();
@@ -213,7 +216,11 @@ test_preview_then_trace (void)
   ref.index = n / 2;
   kymo_session_select_event (session, &ref);
   kymo_session_set_visible_range (session, start, end);
-  /* …folds worker 1's local queue away and opens the Zones page. */
+  /* …scrolls down, hides worker 1's local queue and opens the Zones page. */
+  vadjustment = kymo_timeline_get_vadjustment (KYMO_TIMELINE (timeline));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (vadjustment) - gtk_adjustment_get_page_size (vadjustment), >, 100);
+  gtk_adjustment_set_value (vadjustment, 100);
+  scrolled = gtk_adjustment_get_value (vadjustment);
   kymo_session_set_track_visible (session, track_named (preview, "worker 1 local queue"), FALSE);
   kymo_details_sidebar_set_page (KYMO_DETAILS_SIDEBAR (kymo_trace_view_get_details (trace_view (window))),
                                  KYMO_DETAILS_PAGE_ZONES);
@@ -245,7 +252,10 @@ test_preview_then_trace (void)
   g_assert_true (kymo_session_get_track_visible (session, track_named (final, "worker 0 local queue")));
   g_assert_cmpstr (kymo_details_sidebar_get_page (KYMO_DETAILS_SIDEBAR (kymo_trace_view_get_details (trace_view (window)))),
                    ==, KYMO_DETAILS_PAGE_ZONES);
-  kymo_test_wait_for_frame (kymo_trace_view_get_timeline (trace_view (window)));
+  timeline = kymo_trace_view_get_timeline (trace_view (window));
+  kymo_test_wait_for_frame (timeline);
+  vadjustment = kymo_timeline_get_vadjustment (KYMO_TIMELINE (timeline));
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, scrolled);
   kymo_test_save_png (GTK_WIDGET (window), "window-preview-final.png");
 
   gtk_window_destroy (GTK_WINDOW (window));
