@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gstdio.h>
 
 #include "kymo-application.h"
@@ -97,6 +99,87 @@ write_big_dial9 (void)
   g_file_set_contents (path, (const char *) b->data, b->len, &error);
   g_assert_no_error (error);
   return g_file_new_for_path (path);
+}
+
+/* A format of the test's own: "KYMOPREV" then u64 LE timestamps, one
+ * instant each; a file ending in "FAILFAIL" fails to load whole (as I/O
+ * or damage found late would), its starts load fine. */
+#define MAGIC "KYMOPREV"
+
+static guint
+records_detect (KymoInput *input)
+{
+  return input->main.size >= 8 && memcmp (input->main.data, MAGIC, 8) == 0 ? 100 : 0;
+}
+
+static gboolean
+records_load (KymoLoadJob  *job,
+              KymoTrace    *trace,
+              GError      **error)
+{
+  KymoInput *input = kymo_load_job_get_input (job);
+  KymoTrack *track;
+  guint32 name;
+
+  if (input->main.size >= 16 && memcmp (input->main.data + input->main.size - 8, "FAILFAIL", 8) == 0)
+    {
+      kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_UNSUPPORTED, KYMO_NO_OFFSET, "fails whole");
+      return FALSE;
+    }
+  track = kymo_trace_get_track (trace, kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_INSTANT, "records"));
+  name = kymo_trace_intern (trace, "record");
+  for (gsize i = 0; i < (input->main.size - 8) / 8; i++)
+    {
+      guint64 value;
+
+      memcpy (&value, input->main.data + 8 + i * 8, 8);
+      kymo_track_add_instant (track, (KymoTime) GUINT64_FROM_LE (value), name, 0, (guint32) i);
+    }
+  return TRUE;
+}
+
+static const KymoFormat records_format = {
+  .name = "kymo-preview-test",
+  .title = "Kymo preview test records",
+  .detect = records_detect,
+  .load = records_load,
+  .preview = KYMO_FORMAT_PREVIEW_PREFIX,
+};
+
+static GFile *
+write_failing_records (void)
+{
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  g_autofree char *path = g_build_filename (tmp_dir, "fails.rec", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_byte_array_append (b, (const guint8 *) MAGIC, 8);
+  for (guint64 i = 0; i < 100000; i++)
+    {
+      guint64 v = GUINT64_TO_LE (i * 1000);
+
+      g_byte_array_append (b, (const guint8 *) &v, 8);
+    }
+  g_byte_array_append (b, (const guint8 *) "FAILFAIL", 8);
+  g_file_set_contents (path, (const char *) b->data, b->len, &error);
+  g_assert_no_error (error);
+  return g_file_new_for_path (path);
+}
+
+static AdwMessageDialog *
+find_error_dialog (KymoWindow *window)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (toplevel) &&
+          gtk_window_get_transient_for (toplevel) == GTK_WINDOW (window))
+        return ADW_MESSAGE_DIALOG (toplevel);
+    }
+  return NULL;
 }
 
 static KymoWindow *
@@ -287,6 +370,32 @@ test_cancel_keeps_preview (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A load that fails after its preview was shown goes to the error page as
+ * any failed load: the start of a trace is not what the file holds. */
+static void
+test_error_after_preview (void)
+{
+  KymoWindow *window = new_window ();
+  g_autoptr(GFile) file = write_failing_records ();
+  AdwMessageDialog *dialog;
+
+  hold_load ();
+  kymo_window_load (window, &file, 1);
+  kymo_test_wait_until (preview_shown, window);
+  g_assert_true (window->showing_preview);
+
+  release_load ();
+  kymo_test_wait_until (load_over, window);
+  g_assert_null (kymo_window_get_trace (window));
+  g_assert_cmpstr (visible_page_name (window), ==, "empty");
+  dialog = find_error_dialog (window);
+  g_assert_nonnull (dialog);
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "fails whole"));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -299,6 +408,7 @@ main (int   argc,
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
   _kymo_preview_set_min_size_for_testing (TEST_MIN_SIZE);
   _kymo_loader_set_preview_hook_for_testing (hold_hook, NULL);
+  _kymo_formats_add_for_testing (&records_format);
 
   tmp_dir = g_dir_make_tmp ("kymo-test-preview-XXXXXX", &error);
   g_assert_no_error (error);
@@ -311,6 +421,7 @@ main (int   argc,
 
   g_test_add_func ("/app/preview/then-trace", test_preview_then_trace);
   g_test_add_func ("/app/preview/cancel-keeps-preview", test_cancel_keeps_preview);
+  g_test_add_func ("/app/preview/error-after-preview", test_error_after_preview);
 
   status = g_test_run ();
 
@@ -319,6 +430,9 @@ main (int   argc,
   g_clear_object (&app);
 
   big = g_build_filename (tmp_dir, "big.bin", NULL);
+  g_unlink (big);
+  g_free (big);
+  big = g_build_filename (tmp_dir, "fails.rec", NULL);
   g_unlink (big);
   g_rmdir (tmp_dir);
   return status;
