@@ -19,7 +19,7 @@
 #include "kymo-trace-view.h"
 #include "kymo-window-private.h"
 #include "details/kymo-details-sidebar.h"
-#include "../dial9/dial9-builder.h"
+#include "../dial9/dial9-polls.h"
 
 /* Previews from this size on, so that a test trace of a few hundred KiB
  * gets them. */
@@ -71,30 +71,10 @@ write_big_dial9 (void)
   g_autoptr(GByteArray) b = g_byte_array_new ();
   g_autofree char *path = g_build_filename (tmp_dir, "big.bin", NULL);
   g_autoptr(GError) error = NULL;
-  const char *poll_start[] = { "worker_id:9", "local_queue:11", "task_id:9", "spawn_loc:7", NULL };
-  const char *poll_end[] = { "worker_id:9", NULL };
 
+  /* 16 workers: more rows than the window shows, to scroll. */
   for (guint n = 0; n < 24; n++)
-    {
-      g_autofree char *loc = g_strdup_printf ("src/file%u.rs:%u:1", n % 7, n + 1);
-
-      d9b_header (b);
-      d9b_schema (b, 0, "PollStartEvent", TRUE, poll_start);
-      d9b_schema (b, 1, "PollEndEvent", TRUE, poll_end);
-      d9b_pool (b, 3, loc);
-      d9b_reset (b, 1000000000ull + 10000000ull * n);
-      for (guint i = 0; i < 2000; i++)
-        {
-          /* 16 workers: more rows than the window shows, to scroll. */
-          d9b_event (b, 0, 700);
-          d9b_varint (b, i % 16);
-          d9b_u8 (b, 0);
-          d9b_varint (b, n * 100000 + i);
-          d9b_u32 (b, 3);
-          d9b_event (b, 1, 300);
-          d9b_varint (b, i % 16);
-        }
-    }
+    d9b_polls_segment (b, n, 2000, 16);
   g_assert_cmpuint (b->len, >, TEST_MIN_SIZE * 4);
   g_file_set_contents (path, (const char *) b->data, b->len, &error);
   g_assert_no_error (error);

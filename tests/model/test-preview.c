@@ -11,38 +11,11 @@
 #include "kymo-loader-private.h"
 #include "kymo-preview-private.h"
 #include "kymo-test-utils.h"
-#include "../dial9/dial9-builder.h"
+#include "../dial9/dial9-polls.h"
 
 /* Previews from this size on, so that a test trace of a few hundred KiB
  * gets them; the default keeps them for inputs that take a while. */
 #define TEST_MIN_SIZE (64 * 1024)
-
-/* One dial9 segment: polls of tasks on two workers from @t0 on. */
-static void
-append_segment (GByteArray *b,
-                guint       n,
-                guint       n_polls)
-{
-  const char *poll_start[] = { "worker_id:9", "local_queue:11", "task_id:9", "spawn_loc:7", NULL };
-  const char *poll_end[] = { "worker_id:9", NULL };
-  g_autofree char *loc = g_strdup_printf ("src/file%u.rs:%u:1", n % 7, n + 1);
-
-  d9b_header (b);
-  d9b_schema (b, 0, "PollStartEvent", TRUE, poll_start);
-  d9b_schema (b, 1, "PollEndEvent", TRUE, poll_end);
-  d9b_pool (b, 3, loc);
-  d9b_reset (b, 1000000000ull + 10000000ull * n);
-  for (guint i = 0; i < n_polls; i++)
-    {
-      d9b_event (b, 0, 700);
-      d9b_varint (b, i % 2);
-      d9b_u8 (b, 0);
-      d9b_varint (b, n * 100000 + i);
-      d9b_u32 (b, 3);
-      d9b_event (b, 1, 300 + (gint32) (i % 5) * 10);
-      d9b_varint (b, i % 2);
-    }
-}
 
 static GBytes *
 make_trace (guint n_segments)
@@ -50,7 +23,7 @@ make_trace (guint n_segments)
   GByteArray *b = g_byte_array_new ();
 
   for (guint n = 0; n < n_segments; n++)
-    append_segment (b, n, 2000);
+    d9b_polls_segment (b, n, 2000, 2);
   return g_byte_array_free_to_bytes (b);
 }
 
@@ -308,7 +281,7 @@ test_folder (void)
       g_autofree char *name = g_strdup_printf ("trace.%u.bin", n);
       g_autofree char *path = g_build_filename (dir, name, NULL);
 
-      append_segment (b, n, 2000);
+      d9b_polls_segment (b, n, 2000, 2);
       g_file_set_contents (path, (const char *) b->data, b->len, &error);
       g_assert_no_error (error);
     }
