@@ -525,6 +525,7 @@ load_previews (KymoLoader       *self,
                GCancellable     *cancellable)
 {
   g_autoptr(GPtrArray) plan = _kymo_preview_plan (self->input, format);
+  guint published = 0;
 
   for (guint i = 0; i < plan->len; i++)
     {
@@ -539,7 +540,8 @@ load_previews (KymoLoader       *self,
         continue;
       worker_preview (self, trace);
       if (preview_hook != NULL)
-        preview_hook (self, i, preview_hook_data);
+        preview_hook (self, published, preview_hook_data);
+      published++;
     }
   return TRUE;
 }

@@ -88,16 +88,26 @@ map_event (KymoTrace          *to,
       {
         const KymoSpan *a = kymo_track_get_spans (src, &n_src);
         const KymoSpan *b = kymo_track_get_spans (dst, &n_dst);
-        guint32 i;
+        g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (guint32));
 
         if (ref->index >= n_src)
           return FALSE;
-        i = kymo_track_find_span_at (dst, kymo_track_get_span_depth (src, ref->index), a[ref->index].start);
-        if (i == G_MAXUINT32 || b[i].start != a[ref->index].start ||
-            !same_name (to, kymo_span_name (&b[i]), from, kymo_span_name (&a[ref->index])))
-          return FALSE;
-        out->index = i;
-        return TRUE;
+        /* Spans side by side share a boundary: look at all of those there.
+         * The end may differ: a span the preview cut ended where it did. */
+        kymo_track_query_spans (dst, kymo_track_get_span_depth (src, ref->index),
+                                a[ref->index].start, a[ref->index].start, hits);
+        for (guint h = 0; h < hits->len; h++)
+          {
+            guint32 i = g_array_index (hits, guint32, h);
+
+            if (b[i].start == a[ref->index].start &&
+                same_name (to, kymo_span_name (&b[i]), from, kymo_span_name (&a[ref->index])))
+              {
+                out->index = i;
+                return TRUE;
+              }
+          }
+        return FALSE;
       }
     case KYMO_EVENT_KIND_INSTANT:
       {
