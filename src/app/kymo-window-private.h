@@ -22,7 +22,6 @@ struct _KymoWindow
   AdwBin               *trace_bin;
   GMenu                *recent_menu;
   GtkWidget            *preview_bar;
-  GtkLabel             *preview_label;
   GtkProgressBar       *preview_progress;
 
   /* NULL when the schema is not installed (running from a bare build). */

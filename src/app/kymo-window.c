@@ -305,7 +305,6 @@ kymo_window_class_init (KymoWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KymoWindow, trace_bin);
   gtk_widget_class_bind_template_child (widget_class, KymoWindow, recent_menu);
   gtk_widget_class_bind_template_child (widget_class, KymoWindow, preview_bar);
-  gtk_widget_class_bind_template_child (widget_class, KymoWindow, preview_label);
   gtk_widget_class_bind_template_child (widget_class, KymoWindow, preview_progress);
 
   _kymo_window_class_init_actions (widget_class);
