@@ -21,6 +21,8 @@
 
 /* Report progress (and check for cancellation) this often. */
 #define PROGRESS_STEP 65536
+/* Bytes of the index a match reads ahead of the record it is at. */
+#define PREFETCH_AHEAD 2048
 /* How far down the stack a RETURN may look for its CALL. */
 #define MAX_SEARCH 256
 
@@ -447,12 +449,19 @@ match_events_in (Matcher       *m,
         {
           guint32 seq = order ? order[k] : k;
           const guint8 *e = _kymo_atf_index_event (index, seq);
-          guint64 raw_ts = kymo_read_u64le (e);
-          KymoTime ts = clamp_ts (raw_ts);
+          guint64 raw_ts;
+          KymoTime ts;
           guint64 fid = kymo_read_u64le (e + 8);
           guint32 kind = kymo_read_u32le (e + 20);
           guint32 call_depth = kymo_read_u32le (e + 24);
           guint32 dseq = kymo_read_u32le (e + 28);
+
+          /* The hardware's prefetch stops at the end of a page: one
+           * that reads far enough ahead does not wait at each. */
+          if (order == NULL)
+            __builtin_prefetch (e + PREFETCH_AHEAD);
+          raw_ts = kymo_read_u64le (e);
+          ts = clamp_ts (raw_ts);
 
           /* In order so far, the latest record is the one before. */
           if (check && G_UNLIKELY (raw_ts < max_ts))
