@@ -117,9 +117,10 @@ clamp_ts (guint64 ts)
 }
 
 /* A run's array moves into a mapping of its own from this many spans on
- * (16 · 2^10, whole pages): growing it then moves pages, never bytes. */
+ * (16 · 2^8, whole pages): growing it then moves pages, never bytes, and
+ * the smaller arrays it frees leave the allocator little to hold on to. */
 #define RUN_FIRST_CAP 16
-#define RUN_MAP_CAP   16384
+#define RUN_MAP_CAP   4096
 
 #if defined(__linux__) && defined(MREMAP_MAYMOVE)
 #define RUN_CAN_MAP 1
@@ -143,7 +144,7 @@ run_free (SpanRun *run)
 /* Pages of a mapped array are populated this many bytes at a time, one
  * call for what a fault per page costs more: little enough that the room
  * left unused at the end of a run stays small. */
-#define POPULATE_STEP ((gsize) 128 << 10)
+#define POPULATE_STEP ((gsize) 32 << 10)
 
 static G_GNUC_NO_INLINE void
 run_grow (SpanRun  *run,
