@@ -633,6 +633,22 @@ match_events (Matcher       *m,
   return match_events_in (m, NULL, error);
 }
 
+/* The thread's index is read from end to end: its pages are mapped in one
+ * call for less than a fault every few pages costs. Only advice. */
+static void
+populate_read (const guint8 *mem,
+               gsize         len)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_READ)
+  gsize page = kymo_page_size ();
+  guintptr from = (guintptr) mem & ~(guintptr) (page - 1);
+  guintptr to = ((guintptr) mem + len) & ~(guintptr) (page - 1);
+
+  if (mem != NULL && from < to)
+    (void) madvise ((void *) from, to - from, MADV_POPULATE_READ);
+#endif
+}
+
 static inline guint32 remapped (const AtfBuild *b,
                                 guint32         name);
 
@@ -1076,6 +1092,7 @@ build_match (AtfBuild *b,
       memset (t->det_target, 0xFF, sizeof (guint32) * t->detail.n_records);
     }
 
+  populate_read (t->index.events, (gsize) t->index.n_events * ATF_EVENT_SIZE);
   ok = match_events (m, b->order, error);
   if (!ok && m->unsorted)
     {
