@@ -141,9 +141,10 @@ run_free (SpanRun *run)
   memset (run, 0, sizeof *run);
 }
 
-/* Pages of a mapped array are populated this many bytes at a time, one
- * call for what a fault per page costs more: little enough that the room
- * left unused at the end of a run stays small. */
+/* Pages of a mapped array are populated this many bytes at a time, or a
+ * 32nd of the mapping when that is more: one call for what a fault per
+ * page costs more, little enough that the room left unused at the end of
+ * a run stays small. */
 #define POPULATE_STEP ((gsize) 32 << 10)
 
 static G_GNUC_NO_INLINE void
@@ -181,7 +182,7 @@ run_grow (SpanRun  *run,
           if (with_links)
             run->links = g_renew (SpanLink, run->links, cap);
         }
-      room = MIN (run->mapped, run->cap + POPULATE_STEP / sizeof (KymoSpan));
+      room = MIN (run->mapped, run->cap + MAX (POPULATE_STEP / sizeof (KymoSpan), run->mapped / 32));
 #if defined(MADV_POPULATE_WRITE)
       {
         gsize page = kymo_page_size ();
