@@ -41,13 +41,14 @@ typedef struct {
 
 /* One pass over the records writes each depth's spans to an array of its
  * own, which grows without a copy once it is large (its own mapping, moved
- * by the kernel); finishing copies the depths into the track one after the
- * other, already the order kymo_trace_seal() keeps, giving back the
- * array's pages as it goes, so that no span is held twice for long (a
- * copy per thread being built was most of the load's peak memory beyond
- * the model). A first pass counting each depth's spans, so that they
- * could be written in place, cost more than this copy. Nothing is sorted
- * and each span's final index is known once it is copied. */
+ * by the kernel); finishing puts the depths into the track one after the
+ * other, already the order kymo_trace_seal() keeps: a large array's pages
+ * move there and its spans shift down over them (see place_run()), so
+ * that no span is held twice (a copy per thread being built was most of
+ * the load's peak memory beyond the model) and no page faults twice. A
+ * first pass counting each depth's spans, so that they could be written in
+ * place, cost more than that shift. Nothing is sorted and each span's
+ * final index is known once it is placed. */
 typedef struct {
   KymoSpan *spans;   /* the depth's array, then its place in the track */
   SpanLink *links;   /* parallel to @spans, or NULL without detail records */
@@ -718,8 +719,11 @@ place_run (SpanRun        *run,
 
   /* Shifted down, so in increasing order: each span is read before a
    * write reaches it. */
-  if (!rename && whole > 0)
-    memmove (to, at, whole * sizeof (KymoSpan));
+  if (!rename)
+    {
+      if (whole > 0)
+        memmove (to, at, whole * sizeof (KymoSpan));
+    }
   else
     for (; i < whole; i++)
       {
@@ -741,7 +745,10 @@ place_run (SpanRun        *run,
       i++;
     }
   if (!rename)
-    memcpy (to + i, from + i * sizeof (KymoSpan), (run->len - i) * sizeof (KymoSpan));
+    {
+      if (i < run->len)
+        memcpy (to + i, from + i * sizeof (KymoSpan), (run->len - i) * sizeof (KymoSpan));
+    }
   else
     for (; i < run->len; i++)
       put_span (&to[i], run->spans[i], b, rename);
@@ -763,7 +770,7 @@ place_run (SpanRun        *run,
   }
 }
 
-/* Copies each run into the track, renaming local names on the way, with
+/* Puts each run into the track, renaming local names on the way, with
  * room for one more span in each of the @open runs below the calls never
  * returned. The runs then point into the track. */
 static void
