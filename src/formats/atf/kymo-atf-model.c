@@ -82,6 +82,8 @@ typedef struct {
   guint         n_runs;
   GArray       *exceptions;     /* PendingInstant */
   KymoTime      exception_ts;   /* last EXCEPTION, or KYMO_TIME_NONE */
+  /* This pass's exception labels: function's name + 1 → label's + 1. */
+  GHashTable   *exception_names;
 
   gboolean      has_detail;
   AtfWarnings   warn;
@@ -595,12 +597,18 @@ match_events_in (Matcher       *m,
                   ok = FALSE;
                   goto done;
                 }
-              label = g_strdup_printf ("exception in %s", name_text (m, name));
               exception.ts = ts;
-              if (!intern (m, label, &exception.name))
+              exception.name = GPOINTER_TO_UINT (g_hash_table_lookup (m->exception_names, GUINT_TO_POINTER (name + 1)));
+              if (exception.name-- == 0)
                 {
-                  ok = FALSE;
-                  goto done;
+                  label = g_strdup_printf ("exception in %s", name_text (m, name));
+                  if (!intern (m, label, &exception.name))
+                    {
+                      ok = FALSE;
+                      goto done;
+                    }
+                  g_hash_table_insert (m->exception_names, GUINT_TO_POINTER (name + 1),
+                                       GUINT_TO_POINTER (exception.name + 1));
                 }
               exception.source = seq;
               g_array_append_val (m->exceptions, exception);
@@ -1036,6 +1044,8 @@ matcher_reset (Matcher *m)
     run_free (&m->runs[d]);
   m->n_runs = 0;
   m->reported = 0;
+  if (m->exception_names != NULL)
+    g_hash_table_remove_all (m->exception_names);
   m->depth = 0;
   m->overflow = 0;
   m->max_ts = KYMO_TIME_NONE;
@@ -1058,6 +1068,7 @@ _kymo_atf_build_free (AtfBuild *b)
   g_free (m->runs);
   g_free (m->stack);
   g_clear_pointer (&m->exceptions, g_array_unref);
+  g_clear_pointer (&m->exception_names, g_hash_table_unref);
   g_free (b->order);
   g_free (b->detail_names);
   g_free (b->remap);
@@ -1080,6 +1091,8 @@ build_match (AtfBuild *b,
       m->runs = g_new0 (SpanRun, ATF_MAX_DEPTH);
       m->exceptions = g_array_new (FALSE, FALSE, sizeof (PendingInstant));
     }
+  if (m->exception_names == NULL)
+    m->exception_names = g_hash_table_new (NULL, NULL);
   g_clear_pointer (&b->detail_names, g_free);
   m->has_detail = t->detail.n_records > 0;
 
@@ -1274,6 +1287,7 @@ _kymo_atf_build_trim (AtfBuild *b)
     m->stack = g_renew (Frame, m->stack, MAX (m->depth, 1));
   if (m->runs != NULL)
     m->runs = g_renew (SpanRun, m->runs, MAX (m->n_runs, 1));
+  g_clear_pointer (&m->exception_names, g_hash_table_unref);
 }
 
 /* Interns nothing: threads are finished side by side. */
@@ -1309,6 +1323,7 @@ _kymo_atf_build_finish (AtfBuild *b,
   g_clear_pointer (&m->runs, g_free);
   g_clear_pointer (&m->stack, g_free);
   g_clear_pointer (&m->exceptions, g_array_unref);
+  g_clear_pointer (&m->exception_names, g_hash_table_unref);
   m->n_runs = 0;
 }
 
