@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "kymo-dial9-lanes-private.h"
 #include "kymo-dial9-tasks.h"
 #include "kymo-parts.h"
 
@@ -132,8 +133,10 @@ typedef struct {
   guint32                  kind_spawn;
   guint32                  kind_term;
   guint32                  kind_unpark;   /* G_MAXUINT32 without thresholds */
+  guint32                  kind_cpu;      /* G_MAXUINT32 without lanes */
   Chunk                   *chunks;        /* the records' pass, see read_chunk() */
   guint                    n_chunks;
+  KymoCpuReadings         *cpu;           /* [n_chunks] when the lanes are made too */
   /* Poll records by source: a bit per source from the first record's,
    * where each word's polls start in poll_tasks, and the polls' tasks.
    * A span's source finds its poll's task in a few cache lines, whatever

@@ -72,6 +72,7 @@ read_chunk (Builder *b,
 {
   const KymoRecord *records = b->records;
   guint32 kind_poll = b->kind_poll, kind_wake = b->kind_wake, kind_unpark = b->kind_unpark;
+  guint32 kind_cpu = b->kind_cpu;
   guint32 kind_spawn = b->kind_spawn, kind_term = b->kind_term;
   guint n_tracks = b->self->n_tracks;
   guint64 *is_poll = b->is_poll;
@@ -119,6 +120,8 @@ read_chunk (Builder *b,
           else
             wake_counts_add (&c->counts, id, 1, b->max_first_row);
         }
+      else if (r->kind == kind_cpu)
+        _kymo_cpu_readings_add (&b->cpu[c - b->chunks], r);
       else if (r->kind == kind_unpark)
         add_unpark (b, c, r, (guint32) i);
       else if (r->kind == kind_spawn || r->kind == kind_term)
@@ -140,6 +143,8 @@ _kymo_dial9_tasks_make_chunks (Builder *b,
   gsize first = 0;
 
   b->chunks = g_new0 (Chunk, n_chunks);
+  if (b->kind_cpu != G_MAXUINT32)
+    b->cpu = g_new0 (KymoCpuReadings, n_chunks);
   b->n_chunks = n_chunks;
   for (guint k = 0; k < n_chunks; k++)
     {
@@ -154,6 +159,8 @@ _kymo_dial9_tasks_make_chunks (Builder *b,
       c->later = g_array_new (FALSE, FALSE, sizeof (guint32));
       c->unparks = g_array_new (FALSE, FALSE, sizeof (guint32));
       c->polled = g_new0 (guint8, b->self->n_tracks + 1);
+      if (b->cpu != NULL)
+        _kymo_cpu_readings_init (&b->cpu[k], b->trace);
       first = end;
     }
 }

@@ -8,20 +8,20 @@
 #include "config.h"
 
 #include "kymo-dial9-tasks.h"
+#include "kymo-dial9-lanes.h"
 #include "kymo-dial9-tasks-private.h"
 #include "kymo-dial9-poi-private.h"
 #include "kymo-short-path.h"
 
-KymoDial9Tasks *
-kymo_dial9_tasks_new (KymoTrace               *trace,
-                      const KymoPoiThresholds *thresholds)
+static KymoDial9Tasks *
+tasks_new (KymoTrace               *trace,
+           const KymoPoiThresholds *thresholds,
+           KymoDial9Lanes         **lanes)
 {
   KymoDial9Tasks *self;
   g_autofree guint32 *rank = NULL;
   g_autoptr(KymoParts) parts = NULL;
   Builder b = { 0 };
-
-  g_return_val_if_fail (KYMO_IS_TRACE (trace), NULL);
 
   self = g_new0 (KymoDial9Tasks, 1);
   self->trace = g_object_ref (trace);
@@ -43,6 +43,7 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   b.pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
   b.late_flows = g_array_new (FALSE, FALSE, sizeof (guint32));
 
+  b.kind_cpu = lanes != NULL ? kymo_trace_lookup_name (trace, "cpu") : G_MAXUINT32;
   _kymo_dial9_tasks_prepare_records (&b);
   _kymo_dial9_tasks_make_chunks (&b, b.n_records >= PARALLEL_MIN ? N_CHUNKS : 1);
   parts = kymo_parts_new (NULL, b.n_records, PARALLEL_MIN, b.n_chunks + (thresholds != NULL ? 2 : 0), 0,
@@ -54,6 +55,8 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
       _kymo_dial9_tasks_join_chunk (&b, &b.chunks[k]);
     }
   _kymo_dial9_tasks_count_polls (&b);
+  if (lanes != NULL)
+    *lanes = _kymo_dial9_lanes_new_from_readings (trace, b.cpu, b.cpu != NULL ? b.n_chunks : 0);
   if (thresholds != NULL)
     kymo_parts_wait (parts, b.n_chunks);
   _kymo_dial9_tasks_read_polls (&b);
@@ -99,6 +102,9 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   for (guint k = 0; k < b.n_chunks; k++)
     _kymo_dial9_tasks_wake_counts_clear (&b.chunks[k].counts);
   g_free (b.chunks);
+  for (guint k = 0; b.cpu != NULL && k < b.n_chunks; k++)
+    _kymo_cpu_readings_clear (&b.cpu[k]);
+  g_free (b.cpu);
   g_array_unref (b.later);
   g_array_unref (b.unparks);
   g_array_unref (b.pois);
@@ -106,6 +112,24 @@ kymo_dial9_tasks_new (KymoTrace               *trace,
   g_free (b.sample_first);
   g_free (b.by_track);
   return self;
+}
+
+KymoDial9Tasks *
+kymo_dial9_tasks_new (KymoTrace               *trace,
+                      const KymoPoiThresholds *thresholds)
+{
+  g_return_val_if_fail (KYMO_IS_TRACE (trace), NULL);
+  return tasks_new (trace, thresholds, NULL);
+}
+
+KymoDial9Tasks *
+kymo_dial9_tasks_new_with_lanes (KymoTrace               *trace,
+                                 const KymoPoiThresholds *thresholds,
+                                 KymoDial9Lanes         **lanes)
+{
+  g_return_val_if_fail (KYMO_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (lanes != NULL, NULL);
+  return tasks_new (trace, thresholds, lanes);
 }
 
 void
