@@ -45,7 +45,9 @@ _kymo_cpu_readings_grow (KymoCpuReadings *readings,
 }
 
 /* Merges the sorted runs @a[@from, @mid) and @a[@mid, @to) into @out,
- * stably: on equal times the first run's reading comes first. */
+ * stably: on equal times the first run's reading comes first. The runs
+ * interleave unpredictably, so the reading to copy is chosen without a
+ * branch. */
 static void
 merge_two (const KymoCpuReading *a,
            KymoCpuReading       *out,
@@ -53,13 +55,20 @@ merge_two (const KymoCpuReading *a,
            gsize                 mid,
            gsize                 to)
 {
-  gsize i = from, j = mid, o = from;
+  const KymoCpuReading *x = a + from, *x_end = a + mid, *y = a + mid, *y_end = a + to;
 
-  while (i < mid && j < to)
-    out[o++] = a[j].ts < a[i].ts ? a[j++] : a[i++];
-  memcpy (out + o, a + i, (mid - i) * sizeof (KymoCpuReading));
-  o += mid - i;
-  memcpy (out + o, a + j, (to - j) * sizeof (KymoCpuReading));
+  out += from;
+  while (x < x_end && y < y_end)
+    {
+      gboolean take_y = y->ts < x->ts;
+
+      *out++ = *(take_y ? y : x);
+      y += take_y;
+      x += !take_y;
+    }
+  memcpy (out, x, (gsize) (x_end - x) * sizeof (KymoCpuReading));
+  out += x_end - x;
+  memcpy (out, y, (gsize) (y_end - y) * sizeof (KymoCpuReading));
 }
 
 /* Sorts @a (@n readings, in record order) by time, stably: by time, then
