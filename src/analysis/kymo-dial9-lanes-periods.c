@@ -15,8 +15,10 @@
 
 void
 _kymo_cpu_readings_init (KymoCpuReadings *readings,
-                         KymoTrace       *trace)
+                         KymoTrace       *trace,
+                         gsize            n_records)
 {
+  readings->room = MAX (n_records / 8, 1024);
   readings->n_tracks = kymo_trace_get_n_tracks (trace);
   readings->kind_cpu = kymo_trace_lookup_name (trace, "cpu");
   readings->name_unpark = kymo_trace_lookup_name (trace, "unpark");
@@ -39,78 +41,74 @@ void
 _kymo_cpu_readings_grow (KymoCpuReadings *readings,
                          guint            track)
 {
-  /* Large blocks are remapped, not copied, as they double. */
-  readings->cap[track] = MAX (readings->cap[track] * 2, 1024);
+  /* Room enough from the start for most: growing copies. */
+  readings->cap[track] = MAX (readings->cap[track] * 2, readings->room);
   readings->of_track[track] = g_renew (KymoCpuReading, readings->of_track[track], readings->cap[track]);
 }
 
-/* Merges the sorted runs @a[@from, @mid) and @a[@mid, @to) into @out,
- * stably: on equal times the first run's reading comes first. The runs
- * interleave unpredictably, so the reading to copy is chosen without a
- * branch. */
-static void
-merge_two (const KymoCpuReading *a,
-           KymoCpuReading       *out,
-           gsize                 from,
-           gsize                 mid,
-           gsize                 to)
+/* A run of readings in time order. */
+typedef struct {
+  const KymoCpuReading *at;
+  const KymoCpuReading *end;
+} Run;
+
+/* Whether run @x's next reading comes before run @y's: by time, then by
+ * run, since the runs follow each other in record order; an exhausted run
+ * comes last. Computed without a branch: which run wins is unpredictable. */
+static inline gboolean
+run_before (const Run *runs,
+            guint      x,
+            guint      y)
 {
-  const KymoCpuReading *x = a + from, *x_end = a + mid, *y = a + mid, *y_end = a + to;
+  guint x_done = runs[x].at == runs[x].end, y_done = runs[y].at == runs[y].end;
+  KymoTime tx = x_done ? 0 : runs[x].at->ts, ty = y_done ? 0 : runs[y].at->ts;
 
-  out += from;
-  while (x < x_end && y < y_end)
-    {
-      gboolean take_y = y->ts < x->ts;
-
-      *out++ = *(take_y ? y : x);
-      y += take_y;
-      x += !take_y;
-    }
-  memcpy (out, x, (gsize) (x_end - x) * sizeof (KymoCpuReading));
-  out += x_end - x;
-  memcpy (out, y, (gsize) (y_end - y) * sizeof (KymoCpuReading));
+  return (x_done < y_done) | ((x_done == y_done) & ((tx < ty) | ((tx == ty) & (x < y))));
 }
 
-/* Sorts @a (@n readings, in record order) by time, stably: by time, then
- * record order, as the worker wrote them. The readings come in a few runs
- * in time order (a file's segments, or files, overlapping in time), so
- * neighbouring runs are merged pairwise until one is left: a pass over
- * the readings per halving of the runs. @tmp has room for @n; returns
- * whichever of @a and @tmp holds the result. */
-static KymoCpuReading *
-sort_readings (KymoCpuReading *a,
-               KymoCpuReading *tmp,
-               gsize           n)
+/* Merges @n_runs runs (@n readings in all) into @out in time order,
+ * stably, in one pass: a tree of losers over the runs' next readings
+ * chooses each in log2 (runs) steps. */
+static void
+merge_runs (Run            *runs,
+            guint           n_runs,
+            gsize           n,
+            KymoCpuReading *out)
 {
-  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (gsize));
-  gsize zero = 0;
+  guint k = 1;
+  g_autofree guint *tree = NULL;
+  g_autofree guint *winners = NULL;
+  guint w;
 
-  g_array_append_val (starts, zero);
-  for (gsize i = 1; i < n; i++)
-    if (a[i].ts < a[i - 1].ts)
-      g_array_append_val (starts, i);
-  g_array_append_val (starts, n);
-  while (starts->len > 2)
+  while (k < n_runs)
+    k *= 2;
+  tree = g_new0 (guint, k);
+  winners = g_new (guint, 2 * k);
+  /* The leaves past the runs are run @n_runs, empty: exhausted from the
+   * start. */
+  for (guint i = 0; i < k; i++)
+    winners[k + i] = MIN (i, n_runs);
+  for (guint node = k - 1; node > 0; node--)
     {
-      gsize *s = (gsize *) (gpointer) starts->data;
-      guint n_runs = starts->len - 1, kept = 0;
-      KymoCpuReading *swap;
+      guint x = winners[2 * node], y = winners[2 * node + 1];
+      gboolean xw = run_before (runs, x, y);
 
-      for (guint r = 0; r < n_runs; r += 2)
-        {
-          if (r + 1 < n_runs)
-            merge_two (a, tmp, s[r], s[r + 1], s[r + 2]);
-          else
-            memcpy (tmp + s[r], a + s[r], (s[r + 1] - s[r]) * sizeof (KymoCpuReading));
-          s[kept++] = s[r];
-        }
-      s[kept++] = n;
-      g_array_set_size (starts, kept);
-      swap = a;
-      a = tmp;
-      tmp = swap;
+      winners[node] = xw ? x : y;
+      tree[node] = xw ? y : x;
     }
-  return a;
+  w = winners[1];
+  for (gsize o = 0; o < n; o++)
+    {
+      *out++ = *runs[w].at++;
+      for (guint node = (k + w) >> 1; node > 0; node >>= 1)
+        {
+          guint l = tree[node];
+          gboolean lw = run_before (runs, l, w);
+
+          tree[node] = lw ? w : l;
+          w = lw ? l : w;
+        }
+    }
 }
 
 /* An unpark followed by a park is an active period. Anything else (a park
@@ -148,13 +146,14 @@ build_track (guint    t,
 {
   Build *b = user_data;
   g_autofree KymoCpuReading *all = NULL;
-  g_autofree KymoCpuReading *tmp = NULL;
-  const KymoCpuReading *sorted;
+  g_autoptr(GArray) runs = NULL;
   const KymoCpuPeriod *p;
   GArray *periods, *sums;
   KymoCpuSums sum = { 0, 0 };
   gsize n = 0, at = 0;
   guint only = 0, with = 0;
+  gboolean sorted = TRUE;
+  KymoTime last = G_MININT64;
 
   for (guint k = 0; k < b->n_parts; k++)
     if (b->parts[k].len[t] > 0)
@@ -165,32 +164,58 @@ build_track (guint    t,
       }
   if (n == 0)
     return;
-  /* Most traces read on one thread have their readings in one part. */
-  if (with == 1)
+  /* A worker writes its own events in order: the readings are merged
+   * only when segments overlapping in time left runs of them out of
+   * order. A run ends where the time goes back, and at each part's end. */
+  runs = g_array_new (FALSE, FALSE, sizeof (Run));
+  for (guint k = 0; k < b->n_parts; k++)
+    {
+      const KymoCpuReading *r = b->parts[k].of_track[t];
+      gsize len = b->parts[k].len[t], from = 0;
+      Run run;
+
+      if (len == 0)
+        continue;
+      sorted &= r[0].ts >= last;
+      for (gsize i = 1; i < len; i++)
+        if (r[i].ts < r[i - 1].ts)
+          {
+            run = (Run) { r + from, r + i };
+            g_array_append_val (runs, run);
+            from = i;
+            sorted = FALSE;
+          }
+      run = (Run) { r + from, r + len };
+      g_array_append_val (runs, run);
+      last = r[len - 1].ts;
+    }
+  if (with == 1 && sorted)
     all = g_steal_pointer (&b->parts[only].of_track[t]);
   else
     {
       all = g_new (KymoCpuReading, n);
-      for (guint k = 0; k < b->n_parts; k++)
+      if (sorted)
+        for (guint i = 0; i < runs->len; i++)
+          {
+            const Run *run = &g_array_index (runs, Run, i);
+
+            memcpy (all + at, run->at, (gsize) (run->end - run->at) * sizeof (KymoCpuReading));
+            at += run->end - run->at;
+          }
+      else
         {
-          memcpy (all + at, b->parts[k].of_track[t], b->parts[k].len[t] * sizeof (KymoCpuReading));
-          at += b->parts[k].len[t];
-          g_clear_pointer (&b->parts[k].of_track[t], g_free);
+          Run empty = { NULL, NULL };
+
+          /* One more, empty run for the tree's padding. */
+          g_array_append_val (runs, empty);
+          merge_runs ((Run *) (gpointer) runs->data, runs->len - 1, n, all);
         }
     }
-  sorted = all;
-  /* A worker writes its own events in order: sort only when segments
-   * overlapping in time left them out of order. */
-  for (gsize i = 1; i < n; i++)
-    if (all[i].ts < all[i - 1].ts)
-      {
-        tmp = g_new (KymoCpuReading, n);
-        sorted = sort_readings (all, tmp, n);
-        break;
-      }
+  for (guint k = 0; k < b->n_parts; k++)
+    g_clear_pointer (&b->parts[k].of_track[t], g_free);
 
   periods = b->self->periods[t] = g_array_sized_new (FALSE, FALSE, sizeof (KymoCpuPeriod), n / 2 + 1);
-  pair_readings (sorted, n, periods);
+  pair_readings (all, n, periods);
   p = (const KymoCpuPeriod *) (gpointer) periods->data;
   sums = b->self->sums[t] = g_array_sized_new (FALSE, FALSE, sizeof (KymoCpuSums), periods->len + 1);
   g_array_set_size (sums, periods->len + 1);
@@ -276,7 +301,7 @@ kymo_dial9_lanes_new (KymoTrace *trace)
   s.n_parts = s.n_records >= SCAN_PARALLEL_MIN ? SCAN_PARTS : 1;
   s.parts = g_new0 (KymoCpuReadings, s.n_parts);
   for (guint k = 0; k < s.n_parts; k++)
-    _kymo_cpu_readings_init (&s.parts[k], trace);
+    _kymo_cpu_readings_init (&s.parts[k], trace, s.n_records / s.n_parts);
   if (s.parts[0].kind_cpu != G_MAXUINT32)
     kymo_parts_run (NULL, s.n_records, SCAN_PARALLEL_MIN, s.n_parts, 0, scan_part, NULL, &s);
   self = _kymo_dial9_lanes_new_from_readings (trace, s.parts, s.n_parts);

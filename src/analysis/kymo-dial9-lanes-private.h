@@ -42,10 +42,14 @@ typedef struct {
   KymoCpuReading **of_track;   /* [n_tracks], NULL for none */
   gsize           *len;
   gsize           *cap;
+  gsize            room;       /* a track's first room, from the part's size */
 } KymoCpuReadings;
 
+/* @n_records: the part's records, of which about an eighth are a
+ * worker's readings in dial9 traces. */
 void            _kymo_cpu_readings_init        (KymoCpuReadings *readings,
-                                                KymoTrace       *trace);
+                                                KymoTrace       *trace,
+                                                gsize            n_records);
 void            _kymo_cpu_readings_clear       (KymoCpuReadings *readings);
 void            _kymo_cpu_readings_grow        (KymoCpuReadings *readings,
                                                 guint            track);

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "kymo-dial9-tasks-private.h"
+#include "kymo-dial9-poi-private.h"
 
 static Lane *
 lane_for (Builder *b,
@@ -118,8 +119,8 @@ add_poi (Builder     *b,
   g_array_append_val (b->pois, poi);
 }
 
-void
-_kymo_dial9_tasks_add_sched_delays (Builder *b)
+static void
+add_sched_delays (Builder *b)
 {
   for (guint i = 0; i < b->unparks->len; i++)
     {
@@ -394,6 +395,37 @@ _kymo_dial9_tasks_place_polls (Builder       *b,
   kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, self->n_tracks, 0, place_lane_part, place_lane_join, b);
 }
 
+static void
+add_wake_delays (Builder *b)
+{
+  gsize n_flows;
+  const KymoFlow *flows = kymo_trace_get_flows (b->trace, &n_flows);
+
+  for (guint i = 0; i < b->late_flows->len; i++)
+    {
+      const KymoFlow *f = &flows[g_array_index (b->late_flows, guint32, i)];
+      KymoTime delay = f->to_ts - f->from_ts;
+      Lane *lane = lane_for (b, f->to_track);
+
+      add_poi (b, KYMO_POI_WAKE_DELAY, f->from_ts, f->to_ts, delay, f->to_track,
+               lane != NULL ? lane_span_at (lane, f->to_ts) : G_MAXUINT32, 0);
+    }
+}
+
+/* The points the records and flows make (kernel scheduling and wake
+ * delays) join those of the polls, and all are put in order. */
+static void
+finish_pois (Builder *b)
+{
+  KymoDial9Tasks *self = b->self;
+
+  add_sched_delays (b);
+  add_wake_delays (b);
+  self->n_pois = b->pois->len;
+  self->worst = g_new (guint32, MAX (self->n_pois, 1));
+  self->pois = _kymo_dial9_pois_order ((const KymoPoi *) (gpointer) b->pois->data, self->n_pois, self->worst);
+}
+
 /* One chunk's wakes of dense ids to their rows (on any thread): the
  * chunk's counts hold where its next wake of each id goes. */
 static void
@@ -401,10 +433,22 @@ place_chunk_part (guint    k,
                   gpointer user_data)
 {
   Builder *b = user_data;
-  Chunk *c = &b->chunks[k];
+  Chunk *c;
   const WakeAt *wakes;
   guint32 *wakes_out = b->self->wakes;
 
+  /* The points of interest are finished beside the wakes, as the first
+   * part: they are most of the work, and no chunk touches them. */
+  if (b->thresholds != NULL)
+    {
+      if (k == 0)
+        {
+          finish_pois (b);
+          return;
+        }
+      k--;
+    }
+  c = &b->chunks[k];
   if (c->n_wakes == 0)
     return;
   wakes = b->wakes + c->first;
@@ -441,7 +485,8 @@ _kymo_dial9_tasks_place_wakes (Builder       *b,
             next[id] += n;
           }
     }
-  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, b->n_chunks, 0, place_chunk_part, NULL, b);
+  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, b->n_chunks + (b->thresholds != NULL ? 1 : 0), 0,
+                  place_chunk_part, NULL, b);
 
   if (b->wake_counts.of_far != NULL)
     {
@@ -459,22 +504,5 @@ _kymo_dial9_tasks_place_wakes (Builder       *b,
                 self->wakes[at[rank[first_row (b, id)]]++] = wakes[i].record;
               }
         }
-    }
-}
-
-void
-_kymo_dial9_tasks_add_wake_delays (Builder *b)
-{
-  gsize n_flows;
-  const KymoFlow *flows = kymo_trace_get_flows (b->trace, &n_flows);
-
-  for (guint i = 0; i < b->late_flows->len; i++)
-    {
-      const KymoFlow *f = &flows[g_array_index (b->late_flows, guint32, i)];
-      KymoTime delay = f->to_ts - f->from_ts;
-      Lane *lane = lane_for (b, f->to_track);
-
-      add_poi (b, KYMO_POI_WAKE_DELAY, f->from_ts, f->to_ts, delay, f->to_track,
-               lane != NULL ? lane_span_at (lane, f->to_ts) : G_MAXUINT32, 0);
     }
 }

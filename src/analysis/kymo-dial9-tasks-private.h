@@ -261,7 +261,5 @@ void _kymo_dial9_tasks_place_polls      (Builder       *b,
                                          const guint32 *rank);
 void _kymo_dial9_tasks_place_wakes      (Builder       *b,
                                          const guint32 *rank);
-void _kymo_dial9_tasks_add_sched_delays (Builder       *b);
-void _kymo_dial9_tasks_add_wake_delays  (Builder       *b);
 
 G_END_DECLS

@@ -160,7 +160,7 @@ _kymo_dial9_tasks_make_chunks (Builder *b,
       c->unparks = g_array_new (FALSE, FALSE, sizeof (guint32));
       c->polled = g_new0 (guint8, b->self->n_tracks + 1);
       if (b->cpu != NULL)
-        _kymo_cpu_readings_init (&b->cpu[k], b->trace);
+        _kymo_cpu_readings_init (&b->cpu[k], b->trace, end - first);
       first = end;
     }
 }

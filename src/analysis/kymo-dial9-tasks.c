@@ -10,7 +10,6 @@
 #include "kymo-dial9-tasks.h"
 #include "kymo-dial9-lanes.h"
 #include "kymo-dial9-tasks-private.h"
-#include "kymo-dial9-poi-private.h"
 #include "kymo-short-path.h"
 
 static KymoDial9Tasks *
@@ -69,17 +68,10 @@ tasks_new (KymoTrace               *trace,
   _kymo_dial9_tasks_place_polls (&b, rank);
   self->wake_first = _kymo_dial9_tasks_slices (self->rows, self->n_rows, FALSE);
   self->wakes = g_new (guint32, MAX (self->wake_first[self->n_rows], 1));
-  _kymo_dial9_tasks_place_wakes (&b, rank);
-
+  /* The late flows, for the points of interest placing the wakes finishes. */
   if (thresholds != NULL)
-    {
-      _kymo_dial9_tasks_add_sched_delays (&b);
-      kymo_parts_wait (parts, b.n_chunks + 1);
-      _kymo_dial9_tasks_add_wake_delays (&b);
-      self->n_pois = b.pois->len;
-      self->worst = g_new (guint32, MAX (self->n_pois, 1));
-      self->pois = _kymo_dial9_pois_order ((const KymoPoi *) (gpointer) b.pois->data, self->n_pois, self->worst);
-    }
+    kymo_parts_wait (parts, b.n_chunks + 1);
+  _kymo_dial9_tasks_place_wakes (&b, rank);
 
   for (guint t = 0; t < self->n_tracks; t++)
     {
