@@ -370,7 +370,7 @@ place_lane_join (guint    t,
  * the lanes are placed on the parts' threads. */
 void
 _kymo_dial9_tasks_place_polls (Builder       *b,
-             const guint32 *rank)
+                               const guint32 *rank)
 {
   KymoDial9Tasks *self = b->self;
   g_autofree guint32 *at = g_memdup2 (self->poll_first, sizeof (guint32) * (self->n_rows + 1));
@@ -463,7 +463,7 @@ place_chunk_part (guint    k,
  * threads; others after, here. */
 void
 _kymo_dial9_tasks_place_wakes (Builder       *b,
-             const guint32 *rank)
+                               const guint32 *rank)
 {
   KymoDial9Tasks *self = b->self;
   gsize n_dense = b->wake_counts.n_of_id;

@@ -137,7 +137,7 @@ read_chunk (Builder *b,
 /* Chunks of about equal records, each ending where a bitmap word does. */
 void
 _kymo_dial9_tasks_make_chunks (Builder *b,
-             guint    n_chunks)
+                               guint    n_chunks)
 {
   const KymoRecord *records = b->records;
   gsize first = 0;
@@ -169,7 +169,7 @@ _kymo_dial9_tasks_make_chunks (Builder *b,
  * stay, for _kymo_dial9_tasks_place_wakes()). */
 void
 _kymo_dial9_tasks_join_chunk (Builder *b,
-            Chunk   *c)
+                              Chunk   *c)
 {
   for (gsize id = 0; id < c->counts.n_of_id; id++)
     if (c->counts.of_id[id] != 0)
@@ -281,7 +281,7 @@ find_late_flows (Builder *b)
 
 void
 _kymo_dial9_tasks_read_part (guint    index,
-           gpointer user_data)
+                             gpointer user_data)
 {
   Builder *b = user_data;
 

@@ -66,8 +66,8 @@ new_row (Builder *b,
 
 guint32
 _kymo_dial9_tasks_row_for (Builder *b,
-         guint64  id,
-         guint32  runtime)
+                           guint64  id,
+                           guint32  runtime)
 {
   guint32 first = first_row (b, id), row;
   RowKey probe = { id, runtime };
@@ -171,7 +171,7 @@ _kymo_dial9_tasks_settle_rows (Builder *b)
 
 const char *
 _kymo_dial9_tasks_runtime_name (KymoTrace *trace,
-              guint      track)
+                                guint      track)
 {
   if (track == KYMO_NO_TRACK || track >= kymo_trace_get_n_tracks (trace))
     return "";
@@ -197,7 +197,7 @@ compare_rows (gconstpointer a,
 /* Rows by task id then runtime; @rank gets each made row's new number. */
 void
 _kymo_dial9_tasks_sort_rows (Builder *b,
-           guint32 *rank)
+                             guint32 *rank)
 {
   KymoDial9Tasks *self = b->self;
   guint32 n = b->rows->len;
@@ -218,8 +218,8 @@ _kymo_dial9_tasks_sort_rows (Builder *b,
 /* Offsets of each row's slice from its count. */
 guint32 *
 _kymo_dial9_tasks_slices (const KymoDial9Task *rows,
-        guint32              n_rows,
-        gboolean             polls)
+                          guint32              n_rows,
+                          gboolean             polls)
 {
   guint32 *first = g_new (guint32, n_rows + 1);
 
