@@ -9,153 +9,7 @@
 
 #include <stdlib.h>
 
-#include "kymo-dial9-lanes.h"
-#include "kymo-records.h"
-#include "kymo-stacks.h"
-
-typedef struct {
-  KymoTime ts;
-  guint64  clock;
-  guint32  source;
-  gboolean unpark;
-} Reading;
-
-typedef struct {
-  KymoTime cpu;
-  KymoTime active;
-} Sums;
-
-struct _KymoDial9Lanes
-{
-  guint    n_tracks;
-  GArray **periods;   /* [n_tracks]: KymoCpuPeriod, or NULL */
-  GArray **sums;      /* [n_tracks]: Sums before each period, and the total */
-  GArray **samples;   /* [n_tracks]: KymoTime, or NULL */
-  gboolean has_cpu;
-};
-
-static int
-compare_readings (gconstpointer a,
-                  gconstpointer b)
-{
-  const Reading *x = a, *y = b;
-
-  if (x->ts != y->ts)
-    return x->ts < y->ts ? -1 : 1;
-  return x->source < y->source ? -1 : x->source > y->source;
-}
-
-static gboolean
-readings_sorted (GArray *readings)
-{
-  const Reading *r = (const Reading *) (gpointer) readings->data;
-
-  for (guint i = 1; i < readings->len; i++)
-    if (compare_readings (&r[i - 1], &r[i]) > 0)
-      return FALSE;
-  return TRUE;
-}
-
-static GArray *
-lane (GArray **lanes,
-      guint    track,
-      gsize    element)
-{
-  if (lanes[track] == NULL)
-    lanes[track] = g_array_new (FALSE, FALSE, element);
-  return lanes[track];
-}
-
-/* An unpark followed by a park is an active period. Anything else (a park
- * first, two unparks after a lost event, a clock going back because the
- * worker moved to another thread) gives no period rather than a wrong one. */
-static void
-pair_readings (GArray *readings,
-               GArray *periods)
-{
-  const Reading *r = (const Reading *) (gpointer) readings->data;
-
-  for (guint i = 0; i + 1 < readings->len; i++)
-    {
-      KymoCpuPeriod p;
-
-      if (!r[i].unpark || r[i + 1].unpark || r[i + 1].ts <= r[i].ts || r[i + 1].clock < r[i].clock)
-        continue;
-      p.start = r[i].ts;
-      p.end = r[i + 1].ts;
-      p.cpu = (KymoTime) MIN (r[i + 1].clock - r[i].clock, (guint64) (p.end - p.start));
-      g_array_append_val (periods, p);
-    }
-}
-
-KymoDial9Lanes *
-kymo_dial9_lanes_new (KymoTrace *trace)
-{
-  KymoDial9Lanes *self;
-  guint32 kind_cpu, name_unpark;
-  const KymoRecord *records;
-  const KymoStackSample *samples;
-  GArray **readings;
-  gsize n;
-
-  g_return_val_if_fail (KYMO_IS_TRACE (trace), NULL);
-
-  self = g_atomic_rc_box_new0 (KymoDial9Lanes);
-  self->n_tracks = kymo_trace_get_n_tracks (trace);
-  self->periods = g_new0 (GArray *, MAX (self->n_tracks, 1));
-  self->samples = g_new0 (GArray *, MAX (self->n_tracks, 1));
-  self->sums = g_new0 (GArray *, MAX (self->n_tracks, 1));
-  readings = g_new0 (GArray *, MAX (self->n_tracks, 1));
-
-  kind_cpu = kymo_trace_lookup_name (trace, "cpu");
-  name_unpark = kymo_trace_lookup_name (trace, "unpark");
-  records = kymo_records_get_all (kymo_trace_get_records (trace), &n);
-  for (gsize i = 0; kind_cpu != G_MAXUINT32 && i < n; i++)
-    {
-      Reading r;
-
-      if (records[i].kind != kind_cpu || records[i].track >= self->n_tracks)
-        continue;
-      r.ts = records[i].ts;
-      r.clock = records[i].value;
-      r.source = records[i].source;
-      r.unpark = records[i].name == name_unpark;
-      g_array_append_val (lane (readings, records[i].track, sizeof (Reading)), r);
-    }
-  for (guint t = 0; t < self->n_tracks; t++)
-    {
-      if (readings[t] == NULL)
-        continue;
-      /* A worker writes its own events in order: sort only what a
-       * segment overlap left out of order. */
-      if (!readings_sorted (readings[t]))
-        g_array_sort (readings[t], compare_readings);
-      pair_readings (readings[t], lane (self->periods, t, sizeof (KymoCpuPeriod)));
-      self->has_cpu |= self->periods[t]->len > 0;
-      g_array_unref (readings[t]);
-      {
-        const KymoCpuPeriod *p = (const KymoCpuPeriod *) (gpointer) self->periods[t]->data;
-        GArray *sums = lane (self->sums, t, sizeof (Sums));
-        Sums sum = { 0, 0 };
-
-        g_array_set_size (sums, self->periods[t]->len + 1);
-        for (guint i = 0; i < self->periods[t]->len; i++)
-          {
-            g_array_index (sums, Sums, i) = sum;
-            sum.cpu += p[i].cpu;
-            sum.active += p[i].end - p[i].start;
-          }
-        g_array_index (sums, Sums, self->periods[t]->len) = sum;
-      }
-    }
-  g_free (readings);
-
-  samples = kymo_stacks_get_samples (kymo_trace_get_stacks (trace), &n);
-  for (gsize i = 0; kind_cpu != G_MAXUINT32 && i < n; i++)
-    if (samples[i].kind == kind_cpu && samples[i].track < self->n_tracks)
-      g_array_append_val (lane (self->samples, samples[i].track, sizeof (KymoTime)), samples[i].ts);
-  return self;
-}
+#include "kymo-dial9-lanes-private.h"
 
 KymoDial9Lanes *
 kymo_dial9_lanes_ref (KymoDial9Lanes *self)
@@ -244,7 +98,7 @@ kymo_dial9_lanes_sum_periods (KymoDial9Lanes *self,
                               KymoTime       *active)
 {
   gsize n;
-  const Sums *sums;
+  const KymoCpuSums *sums;
 
   kymo_dial9_lanes_get_periods (self, track, &n);
   *cpu = 0;
@@ -252,7 +106,7 @@ kymo_dial9_lanes_sum_periods (KymoDial9Lanes *self,
   hi = MIN (hi, n);
   if (lo >= hi)
     return;
-  sums = (const Sums *) (gpointer) self->sums[track]->data;
+  sums = (const KymoCpuSums *) (gpointer) self->sums[track]->data;
   *cpu = sums[hi].cpu - sums[lo].cpu;
   *active = sums[hi].active - sums[lo].active;
 }

@@ -67,6 +67,13 @@ const KymoTime      *kymo_dial9_lanes_get_cpu_samples (KymoDial9Lanes *self,
 /* 0 … 1: the share of the period its thread was on a CPU. */
 double               kymo_cpu_period_share           (const KymoCpuPeriod *period);
 
+/* kymo_dial9_tasks_new() that also makes the workers' lanes, as
+ * kymo_dial9_lanes_new() would, in the same pass over the records:
+ * @lanes gets them. */
+KymoDial9Tasks      *kymo_dial9_tasks_new_with_lanes (KymoTrace               *trace,
+                                                      const KymoPoiThresholds *thresholds,
+                                                      KymoDial9Lanes         **lanes);
+
 /* The wakes of @row (in file order) with where each led: a new array of
  * *@n_marks marks, NULL when there are none. */
 KymoWakeMark        *kymo_dial9_tasks_dup_wake_marks (KymoDial9Tasks *tasks,

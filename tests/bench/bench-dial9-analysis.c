@@ -7,11 +7,23 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <zlib.h>
 #include <glib/gstdio.h>
 
 #include "kymo-analysis.h"
 #include "kymo-bench.h"
+
+/* CPU time of the whole process (every thread), in seconds: on a shared
+ * machine it moves less than the wall clock. */
+static double
+cpu_now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 /* Loads @path @runs times; after each load, times the analysis the app
  * and `kymo-cli tasks` run on that trace, in the same process. */
@@ -21,11 +33,13 @@ measure (const char *label,
          guint       runs)
 {
   g_autofree double *loads = g_new (double, runs);
+  g_autofree double *apps = g_new (double, runs);
+  g_autofree double *app_cpus = g_new (double, runs);
   g_autofree double *analyses = g_new (double, runs);
   g_autofree double *tables = g_new (double, runs);
   KymoPoiThresholds t;
   gsize n_rows = 0, n_pois = 0, n_polls = 0;
-  double load_s, analysis_s, table_s;
+  double load_s, app_s, app_cpu_s, analysis_s, table_s;
 
   kymo_poi_thresholds_init_default (&t);
 
@@ -34,9 +48,12 @@ measure (const char *label,
       g_autoptr(GError) error = NULL;
       g_autoptr(KymoInput) input = kymo_input_new_for_path (path, &error);
       g_autoptr(KymoTrace) trace = NULL;
+      g_autoptr(KymoDial9Tasks) app = NULL;
+      g_autoptr(KymoDial9Lanes) lanes = NULL;
       g_autoptr(KymoDial9Tasks) tasks = NULL;
       g_autoptr(KymoDial9Tasks) table = NULL;
       gint64 t0;
+      double c0;
 
       if (input == NULL)
         {
@@ -52,7 +69,14 @@ measure (const char *label,
           return;
         }
 
-      /* What the app computes off the UI thread: tasks and points. */
+      /* What the app computes off the UI thread: tasks, points and the
+       * workers' lanes. */
+      t0 = g_get_monotonic_time ();
+      c0 = cpu_now ();
+      app = kymo_dial9_tasks_new_with_lanes (trace, &t, &lanes);
+      app_cpus[r] = cpu_now () - c0;
+      apps[r] = (g_get_monotonic_time () - t0) / 1e6;
+      /* Tasks and points alone. */
       t0 = g_get_monotonic_time ();
       tasks = kymo_dial9_tasks_new (trace, &t);
       analyses[r] = (g_get_monotonic_time () - t0) / 1e6;
@@ -65,11 +89,15 @@ measure (const char *label,
       n_pois = kymo_dial9_tasks_get_n_pois (tasks);
     }
   load_s = kymo_bench_median (loads, runs);
+  app_s = kymo_bench_median (apps, runs);
+  app_cpu_s = kymo_bench_median (app_cpus, runs);
   analysis_s = kymo_bench_median (analyses, runs);
   table_s = kymo_bench_median (tables, runs);
-  printf ("  %-28s load %8.3f s   tasks + POIs %7.4f s = %5.1f%% of load   tasks alone %5.1f%%   "
+  printf ("  %-28s load %8.3f s   tasks + POIs + lanes %7.4f s = %5.1f%% of load (CPU %7.4f s)   "
+          "tasks + POIs %5.1f%%   tasks alone %5.1f%%   "
           "(%" G_GSIZE_FORMAT " tasks, %" G_GSIZE_FORMAT " polls, %" G_GSIZE_FORMAT " POIs)\n",
-          label, load_s, analysis_s, 100 * analysis_s / load_s, 100 * table_s / load_s, n_rows, n_polls, n_pois);
+          label, load_s, app_s, 100 * app_s / load_s, app_cpu_s, 100 * analysis_s / load_s, 100 * table_s / load_s,
+          n_rows, n_polls, n_pois);
 }
 
 /* The samples' segments, decompressed and repeated, as one real-shaped
@@ -114,7 +142,7 @@ main (int   argc,
   const char *samples = g_getenv ("KYMO_SAMPLES_DIR");
   guint reps = g_getenv ("KYMO_BENCH_DIAL9_REPS") ? CLAMP (atoi (g_getenv ("KYMO_BENCH_DIAL9_REPS")), 1, 1000) : 16;
 
-  printf ("dial9 tasks + points of interest against the load of the same trace (median of %u)\n", runs);
+  printf ("dial9 tasks, points of interest and lanes against the load of the same trace (median of %u)\n", runs);
   if (argc > 1)
     {
       for (int i = 1; i < argc; i++)

@@ -176,6 +176,58 @@ test_no_clock (void)
   g_assert_false (kymo_dial9_lanes_has_cpu (lanes));
 }
 
+/* Segments overlapping in time (here five copies of the scenario, one
+ * after the other) give a worker's readings out of order: the periods are
+ * those of the readings in time order, whichever way the lanes are made. */
+static void
+test_overlapping_copies (void)
+{
+  g_autoptr(GByteArray) one = d9l_scenario ();
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KymoTrace) single = load ();
+  g_autoptr(KymoTrace) trace = NULL;
+  g_autoptr(KymoDial9Lanes) expected = NULL;
+  g_autoptr(KymoDial9Lanes) alone = NULL;
+  g_autoptr(KymoDial9Lanes) with_tasks = NULL;
+  g_autoptr(KymoDial9Tasks) tasks = NULL;
+  KymoPoiThresholds t;
+
+  for (guint i = 0; i < 5; i++)
+    g_byte_array_append (b, one->data, one->len);
+  trace = kymo_test_load_bytes (b->data, b->len, "dial9", &error);
+  g_assert_no_error (error);
+  kymo_poi_thresholds_init_default (&t);
+  expected = kymo_dial9_lanes_new (single);
+  alone = kymo_dial9_lanes_new (trace);
+  tasks = kymo_dial9_tasks_new_with_lanes (trace, &t, &with_tasks);
+  g_assert_nonnull (tasks);
+  g_assert_true (kymo_dial9_lanes_has_cpu (with_tasks));
+
+  for (guint w = 0; w < 2; w++)
+    {
+      g_autofree char *name = g_strdup_printf ("worker %u", w);
+      guint track = d9l_find_track (trace, name);
+      const KymoCpuPeriod *e, *p, *q;
+      gsize n_e, n_p, n_q;
+
+      g_assert_cmpuint (track, ==, d9l_find_track (single, name));
+      e = kymo_dial9_lanes_get_periods (expected, track, &n_e);
+      p = kymo_dial9_lanes_get_periods (alone, track, &n_p);
+      q = kymo_dial9_lanes_get_periods (with_tasks, track, &n_q);
+      g_assert_cmpuint (n_e, >, 0);
+      g_assert_cmpuint (n_p, ==, n_e);
+      g_assert_cmpuint (n_q, ==, n_e);
+      for (gsize i = 0; i < n_e; i++)
+        {
+          g_assert_cmpint (p[i].start, ==, e[i].start);
+          g_assert_cmpint (p[i].end, ==, e[i].end);
+          g_assert_cmpint (p[i].cpu, ==, e[i].cpu);
+          g_assert_cmpmem (&q[i], sizeof q[i], &p[i], sizeof p[i]);
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -186,5 +238,6 @@ main (int   argc,
   g_test_add_func ("/dial9/lanes/cpu-samples", test_cpu_samples);
   g_test_add_func ("/dial9/lanes/wake-marks", test_wake_marks);
   g_test_add_func ("/dial9/lanes/no-clock", test_no_clock);
+  g_test_add_func ("/dial9/lanes/overlapping-copies", test_overlapping_copies);
   return g_test_run ();
 }

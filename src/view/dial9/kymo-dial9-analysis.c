@@ -101,11 +101,15 @@ compute_thread (GTask        *task,
   Result *result = g_new0 (Result, 1);
 
   result->generation = job->generation;
+  /* The lanes do not depend on the thresholds: made once, in the same
+   * pass over the records as the tasks. */
   if (!g_cancellable_is_cancelled (cancellable))
-    result->tasks = kymo_dial9_tasks_new (job->trace, &job->thresholds);
-  /* The lanes do not depend on the thresholds. */
-  if (job->want_lanes && !g_cancellable_is_cancelled (cancellable))
-    result->lanes = kymo_dial9_lanes_new (job->trace);
+    {
+      if (job->want_lanes)
+        result->tasks = kymo_dial9_tasks_new_with_lanes (job->trace, &job->thresholds, &result->lanes);
+      else
+        result->tasks = kymo_dial9_tasks_new (job->trace, &job->thresholds);
+    }
   g_task_return_pointer (task, result, (GDestroyNotify) result_free);
 }
 

@@ -1,0 +1,312 @@
+/* kymo-dial9-lanes-periods.c: the workers' active periods from their CPU readings
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "kymo-analysis"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "kymo-dial9-lanes-private.h"
+#include "kymo-parts.h"
+#include "kymo-stacks.h"
+
+void
+_kymo_cpu_readings_init (KymoCpuReadings *readings,
+                         KymoTrace       *trace,
+                         gsize            n_records)
+{
+  readings->room = MAX (n_records / 8, 1024);
+  readings->n_tracks = kymo_trace_get_n_tracks (trace);
+  readings->kind_cpu = kymo_trace_lookup_name (trace, "cpu");
+  readings->name_unpark = kymo_trace_lookup_name (trace, "unpark");
+  readings->of_track = g_new0 (KymoCpuReading *, readings->n_tracks + 1);
+  readings->len = g_new0 (gsize, readings->n_tracks + 1);
+  readings->cap = g_new0 (gsize, readings->n_tracks + 1);
+}
+
+void
+_kymo_cpu_readings_clear (KymoCpuReadings *readings)
+{
+  for (guint t = 0; readings->of_track != NULL && t < readings->n_tracks; t++)
+    g_free (readings->of_track[t]);
+  g_clear_pointer (&readings->of_track, g_free);
+  g_clear_pointer (&readings->len, g_free);
+  g_clear_pointer (&readings->cap, g_free);
+}
+
+void
+_kymo_cpu_readings_grow (KymoCpuReadings *readings,
+                         guint            track)
+{
+  /* Room enough from the start for most: growing copies. */
+  readings->cap[track] = MAX (readings->cap[track] * 2, readings->room);
+  readings->of_track[track] = g_renew (KymoCpuReading, readings->of_track[track], readings->cap[track]);
+}
+
+/* A run of readings in time order. */
+typedef struct {
+  const KymoCpuReading *at;
+  const KymoCpuReading *end;
+} Run;
+
+/* Whether run @x's next reading comes before run @y's: by time, then by
+ * run, since the runs follow each other in record order; an exhausted run
+ * comes last. Computed without a branch: which run wins is unpredictable. */
+static inline gboolean
+run_before (const Run *runs,
+            guint      x,
+            guint      y)
+{
+  guint x_done = runs[x].at == runs[x].end, y_done = runs[y].at == runs[y].end;
+  KymoTime tx = x_done ? 0 : runs[x].at->ts, ty = y_done ? 0 : runs[y].at->ts;
+
+  return (x_done < y_done) | ((x_done == y_done) & ((tx < ty) | ((tx == ty) & (x < y))));
+}
+
+/* Merges @n_runs runs (@n readings in all) into @out in time order,
+ * stably, in one pass: a tree of losers over the runs' next readings
+ * chooses each in log2 (runs) steps. */
+static void
+merge_runs (Run            *runs,
+            guint           n_runs,
+            gsize           n,
+            KymoCpuReading *out)
+{
+  guint k = 1;
+  g_autofree guint *tree = NULL;
+  g_autofree guint *winners = NULL;
+  guint w;
+
+  while (k < n_runs)
+    k *= 2;
+  tree = g_new0 (guint, k);
+  winners = g_new (guint, 2 * k);
+  /* The leaves past the runs are run @n_runs, empty: exhausted from the
+   * start. */
+  for (guint i = 0; i < k; i++)
+    winners[k + i] = MIN (i, n_runs);
+  for (guint node = k - 1; node > 0; node--)
+    {
+      guint x = winners[2 * node], y = winners[2 * node + 1];
+      gboolean xw = run_before (runs, x, y);
+
+      winners[node] = xw ? x : y;
+      tree[node] = xw ? y : x;
+    }
+  w = winners[1];
+  for (gsize o = 0; o < n; o++)
+    {
+      *out++ = *runs[w].at++;
+      for (guint node = (k + w) >> 1; node > 0; node >>= 1)
+        {
+          guint l = tree[node];
+          gboolean lw = run_before (runs, l, w);
+
+          tree[node] = lw ? w : l;
+          w = lw ? l : w;
+        }
+    }
+}
+
+/* An unpark followed by a park is an active period. Anything else (a park
+ * first, two unparks after a lost event, a clock going back because the
+ * worker moved to another thread) gives no period rather than a wrong one. */
+static void
+pair_readings (const KymoCpuReading *r,
+               gsize                 n,
+               GArray               *periods)
+{
+  for (gsize i = 0; i + 1 < n; i++)
+    {
+      KymoCpuPeriod p;
+
+      if (!r[i].unpark || r[i + 1].unpark || r[i + 1].ts <= r[i].ts || r[i + 1].clock < r[i].clock)
+        continue;
+      p.start = r[i].ts;
+      p.end = r[i + 1].ts;
+      p.cpu = (KymoTime) MIN (r[i + 1].clock - r[i].clock, (guint64) (p.end - p.start));
+      g_array_append_val (periods, p);
+    }
+}
+
+typedef struct {
+  KymoDial9Lanes  *self;
+  KymoCpuReadings *parts;
+  guint            n_parts;
+} Build;
+
+/* One track's periods and their sums (on any thread: only the track's
+ * arrays are written). */
+static void
+build_track (guint    t,
+             gpointer user_data)
+{
+  Build *b = user_data;
+  g_autofree KymoCpuReading *all = NULL;
+  g_autoptr(GArray) runs = NULL;
+  const KymoCpuPeriod *p;
+  GArray *periods, *sums;
+  KymoCpuSums sum = { 0, 0 };
+  gsize n = 0, at = 0;
+  guint only = 0, with = 0;
+  gboolean sorted = TRUE;
+  KymoTime last = G_MININT64;
+
+  for (guint k = 0; k < b->n_parts; k++)
+    if (b->parts[k].len[t] > 0)
+      {
+        n += b->parts[k].len[t];
+        only = k;
+        with++;
+      }
+  if (n == 0)
+    return;
+  /* A worker writes its own events in order: the readings are merged
+   * only when segments overlapping in time left runs of them out of
+   * order. A run ends where the time goes back, and at each part's end. */
+  runs = g_array_new (FALSE, FALSE, sizeof (Run));
+  for (guint k = 0; k < b->n_parts; k++)
+    {
+      const KymoCpuReading *r = b->parts[k].of_track[t];
+      gsize len = b->parts[k].len[t], from = 0;
+      Run run;
+
+      if (len == 0)
+        continue;
+      sorted &= r[0].ts >= last;
+      for (gsize i = 1; i < len; i++)
+        if (r[i].ts < r[i - 1].ts)
+          {
+            run = (Run) { r + from, r + i };
+            g_array_append_val (runs, run);
+            from = i;
+            sorted = FALSE;
+          }
+      run = (Run) { r + from, r + len };
+      g_array_append_val (runs, run);
+      last = r[len - 1].ts;
+    }
+  if (with == 1 && sorted)
+    all = g_steal_pointer (&b->parts[only].of_track[t]);
+  else
+    {
+      all = g_new (KymoCpuReading, n);
+      if (sorted)
+        for (guint i = 0; i < runs->len; i++)
+          {
+            const Run *run = &g_array_index (runs, Run, i);
+
+            memcpy (all + at, run->at, (gsize) (run->end - run->at) * sizeof (KymoCpuReading));
+            at += run->end - run->at;
+          }
+      else
+        {
+          Run empty = { NULL, NULL };
+
+          /* One more, empty run for the tree's padding. */
+          g_array_append_val (runs, empty);
+          merge_runs ((Run *) (gpointer) runs->data, runs->len - 1, n, all);
+        }
+    }
+  for (guint k = 0; k < b->n_parts; k++)
+    g_clear_pointer (&b->parts[k].of_track[t], g_free);
+
+  periods = b->self->periods[t] = g_array_sized_new (FALSE, FALSE, sizeof (KymoCpuPeriod), n / 2 + 1);
+  pair_readings (all, n, periods);
+  p = (const KymoCpuPeriod *) (gpointer) periods->data;
+  sums = b->self->sums[t] = g_array_sized_new (FALSE, FALSE, sizeof (KymoCpuSums), periods->len + 1);
+  g_array_set_size (sums, periods->len + 1);
+  for (guint i = 0; i < periods->len; i++)
+    {
+      g_array_index (sums, KymoCpuSums, i) = sum;
+      sum.cpu += p[i].cpu;
+      sum.active += p[i].end - p[i].start;
+    }
+  g_array_index (sums, KymoCpuSums, periods->len) = sum;
+}
+
+/* Below this many readings, one thread sorts them sooner than two start. */
+#define PARALLEL_MIN 100000
+
+KymoDial9Lanes *
+_kymo_dial9_lanes_new_from_readings (KymoTrace       *trace,
+                                     KymoCpuReadings *parts,
+                                     guint            n_parts)
+{
+  KymoDial9Lanes *self = g_atomic_rc_box_new0 (KymoDial9Lanes);
+  Build b = { self, parts, n_parts };
+  const KymoStackSample *samples;
+  guint32 kind_cpu = kymo_trace_lookup_name (trace, "cpu");
+  gsize n = 0;
+
+  self->n_tracks = kymo_trace_get_n_tracks (trace);
+  self->periods = g_new0 (GArray *, MAX (self->n_tracks, 1));
+  self->samples = g_new0 (GArray *, MAX (self->n_tracks, 1));
+  self->sums = g_new0 (GArray *, MAX (self->n_tracks, 1));
+
+  for (guint k = 0; k < n_parts; k++)
+    for (guint t = 0; t < self->n_tracks; t++)
+      n += parts[k].len[t];
+  kymo_parts_run (NULL, n, PARALLEL_MIN, self->n_tracks, 0, build_track, NULL, &b);
+  for (guint t = 0; t < self->n_tracks; t++)
+    self->has_cpu |= self->periods[t] != NULL && self->periods[t]->len > 0;
+
+  samples = kymo_stacks_get_samples (kymo_trace_get_stacks (trace), &n);
+  for (gsize i = 0; kind_cpu != G_MAXUINT32 && i < n; i++)
+    if (samples[i].kind == kind_cpu && samples[i].track < self->n_tracks)
+      {
+        if (self->samples[samples[i].track] == NULL)
+          self->samples[samples[i].track] = g_array_new (FALSE, FALSE, sizeof (KymoTime));
+        g_array_append_val (self->samples[samples[i].track], samples[i].ts);
+      }
+  return self;
+}
+
+typedef struct {
+  const KymoRecord *records;
+  gsize             n_records;
+  KymoCpuReadings  *parts;
+  guint             n_parts;
+} Scan;
+
+static void
+scan_part (guint    k,
+           gpointer user_data)
+{
+  Scan *s = user_data;
+  KymoCpuReadings *readings = &s->parts[k];
+  gsize end = k + 1 == s->n_parts ? s->n_records : s->n_records / s->n_parts * (k + 1);
+
+  for (gsize i = s->n_records / s->n_parts * k; i < end; i++)
+    if (s->records[i].kind == readings->kind_cpu)
+      _kymo_cpu_readings_add (readings, &s->records[i]);
+}
+
+/* The records are read in parts when they are many. */
+#define SCAN_PARALLEL_MIN 1000000
+#define SCAN_PARTS        8
+
+KymoDial9Lanes *
+kymo_dial9_lanes_new (KymoTrace *trace)
+{
+  KymoDial9Lanes *self;
+  Scan s = { 0 };
+
+  g_return_val_if_fail (KYMO_IS_TRACE (trace), NULL);
+
+  s.records = kymo_records_get_all (kymo_trace_get_records (trace), &s.n_records);
+  s.n_parts = s.n_records >= SCAN_PARALLEL_MIN ? SCAN_PARTS : 1;
+  s.parts = g_new0 (KymoCpuReadings, s.n_parts);
+  for (guint k = 0; k < s.n_parts; k++)
+    _kymo_cpu_readings_init (&s.parts[k], trace, s.n_records / s.n_parts);
+  if (s.parts[0].kind_cpu != G_MAXUINT32)
+    kymo_parts_run (NULL, s.n_records, SCAN_PARALLEL_MIN, s.n_parts, 0, scan_part, NULL, &s);
+  self = _kymo_dial9_lanes_new_from_readings (trace, s.parts, s.n_parts);
+  for (guint k = 0; k < s.n_parts; k++)
+    _kymo_cpu_readings_clear (&s.parts[k]);
+  g_free (s.parts);
+  return self;
+}

@@ -1,0 +1,508 @@
+/* kymo-dial9-tasks-polls.c: the workers' polls lane by lane, where they go, and the points they make
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "kymo-dial9-tasks"
+
+#include "config.h"
+
+#include "kymo-dial9-tasks-private.h"
+#include "kymo-dial9-poi-private.h"
+
+static Lane *
+lane_for (Builder *b,
+          guint32  track)
+{
+  Lane *lane;
+
+  if (track >= b->self->n_tracks)
+    return NULL;
+  lane = &b->lanes[track];
+  if (!lane->ready)
+    {
+      KymoTrack *t = kymo_trace_get_track (b->trace, track);
+
+      lane->ready = TRUE;
+      lane->spans = kymo_track_get_depth_spans (t, 0, &lane->n, &lane->first);
+      lane->runtime = kymo_track_get_parent (t);
+    }
+  return lane->n > 0 ? lane : NULL;
+}
+
+/* The first span of @lane starting at or after @ts, galloping from where
+ * the previous lookup ended (either way). */
+static gsize
+lane_lower_bound (Lane     *lane,
+                  KymoTime  ts)
+{
+  const KymoSpan *spans = lane->spans;
+  gsize n = lane->n, at = MIN (lane->at, n), lo, hi, step = 1;
+
+  if (at < n && spans[at].start < ts)
+    {
+      lo = at + 1;
+      while (lo + step - 1 < n && spans[lo + step - 1].start < ts)
+        {
+          lo += step;
+          step *= 2;
+        }
+      hi = MIN (lo + step - 1, n);
+    }
+  else
+    {
+      hi = at;
+      while (hi >= step && spans[hi - step].start >= ts)
+        {
+          hi -= step;
+          step *= 2;
+        }
+      lo = hi >= step ? hi - step + 1 : 0;
+    }
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (spans[mid].start < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static void
+lane_ensure_reach (Lane *lane)
+{
+  KymoTime running = G_MININT64;
+
+  if (lane->reach != NULL)
+    return;
+  lane->reach = g_new (KymoTime, (lane->n >> REACH_SHIFT) + 1);
+  for (gsize i = 0; i < lane->n; i++)
+    lane_reach_step (lane, i, &running);
+}
+
+/* The span of @lane holding @ts (inclusive at both ends), the shortest
+ * when several do (the first on a tie), as kymo_track_find_span_at() says;
+ * G_MAXUINT32 for none. The walk back from the first span after @ts stops
+ * where no span before reaches @ts: on a worker, at once (its polls and
+ * parks follow each other). */
+static guint32
+lane_span_at (Lane     *lane,
+              KymoTime  ts)
+{
+  const KymoSpan *spans = lane->spans;
+  gsize i = ts < G_MAXINT64 ? lane_lower_bound (lane, ts + 1) : lane->n;
+  guint32 best = G_MAXUINT32;
+
+  lane_ensure_reach (lane);
+  lane->at = i;
+  for (; i > 0 && lane->reach[(i - 1) >> REACH_SHIFT] >= ts; i--)
+    if (spans[i - 1].end >= ts &&
+        (best == G_MAXUINT32 || spans[i - 1].end - spans[i - 1].start <= spans[best].end - spans[best].start))
+      best = (guint32) (i - 1);
+  return best == G_MAXUINT32 ? G_MAXUINT32 : (guint32) (lane->first + best);
+}
+
+static inline void
+add_poi (Builder     *b,
+         KymoPoiKind  kind,
+         KymoTime     start,
+         KymoTime     end,
+         KymoTime     severity,
+         guint32      track,
+         guint32      span,
+         guint32      count)
+{
+  KymoPoi poi = { start, end, severity, kind, track, span, count };
+  g_array_append_val (b->pois, poi);
+}
+
+static void
+add_sched_delays (Builder *b)
+{
+  for (guint i = 0; i < b->unparks->len; i++)
+    {
+      const KymoRecord *r = &b->records[g_array_index (b->unparks, guint32, i)];
+      KymoTime wait = (KymoTime) r->value;
+      Lane *lane = lane_for (b, r->track);
+      guint32 span = G_MAXUINT32;
+
+      /* The park it ends, to select. */
+      if (lane != NULL && r->ts > 0)
+        span = lane_span_at (lane, r->ts - 1);
+      add_poi (b, KYMO_POI_SCHED_DELAY, r->ts - wait, r->ts, wait, r->track, span, 0);
+    }
+}
+
+/* The position of task @id in @lane's tasks, added when new. */
+static guint32
+lane_task (Lane    *lane,
+           guint64  id)
+{
+  guint32 h = (guint32) ((id * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32);
+
+  for (;; h++)
+    {
+      guint32 slot = lane->slots[h & lane->mask];
+
+      if (slot == 0)
+        break;
+      if (lane->tasks[slot - 1].id == id)
+        return slot - 1;
+    }
+  if (lane->n_tasks * 2 >= lane->mask)
+    {
+      guint32 n_slots = (lane->mask + 1) * 2;
+
+      g_free (lane->slots);
+      lane->slots = g_new0 (guint32, n_slots);
+      lane->mask = n_slots - 1;
+      lane->tasks = g_renew (LaneTask, lane->tasks, n_slots / 2);
+      for (guint32 k = 0; k < lane->n_tasks; k++)
+        {
+          guint32 g = (guint32) ((lane->tasks[k].id * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32);
+
+          while (lane->slots[g & lane->mask] != 0)
+            g++;
+          lane->slots[g & lane->mask] = k + 1;
+        }
+      return lane_task (lane, id);
+    }
+  lane->slots[h & lane->mask] = lane->n_tasks + 1;
+  lane->tasks[lane->n_tasks] = (LaneTask) { id, 0, 0, 0, 0, 0 };
+  return lane->n_tasks++;
+}
+
+static inline void
+lane_poi (Lane           *lane,
+          KymoPoiKind     kind,
+          const KymoSpan *span,
+          guint32         span_index,
+          guint32         count)
+{
+  KymoPoi poi = { span->start, span->end, span->end - span->start, kind, 0, span_index, count };
+  g_array_append_val (lane->pois, poi);
+}
+
+/* One polled worker's spans in order, each meeting its poll record by
+ * source (on any thread; only this lane is written): its tasks' polls,
+ * and the points of interest a poll makes by itself: long polls, and
+ * polls with samples in them (the track's samples met with a cursor). */
+static void
+read_lane (Builder *b,
+           guint    t)
+{
+  gboolean pois = b->thresholds != NULL;
+  const KymoStackSample *samples = b->samples;
+  const guint32 *by_track = b->by_track;
+  Lane *lane = b->lanes[t].polled ? lane_for (b, t) : NULL;
+  guint32 k = pois ? b->sample_first[t] : 0, k_end = pois ? b->sample_first[t + 1] : 0;
+  KymoTime running = G_MININT64;
+
+  if (lane == NULL)
+    return;
+  lane->row_of = g_new0 (guint32, lane->n);
+  lane->mask = 63;
+  lane->slots = g_new0 (guint32, lane->mask + 1);
+  lane->tasks = g_new (LaneTask, (lane->mask + 1) / 2);
+  /* The points' spans are looked up on workers: their reach is taken on
+   * the way. */
+  if (pois)
+    {
+      lane->reach = g_new (KymoTime, (lane->n >> REACH_SHIFT) + 1);
+      lane->pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
+    }
+  for (gsize i = 0; i < lane->n; i++)
+    {
+      const KymoSpan *span = &lane->spans[i];
+      const guint64 *task_id = poll_of (b, span);
+      LaneTask *task;
+      KymoTime dur;
+      guint32 at, name, count = 0;
+
+      if (pois)
+        lane_reach_step (lane, i, &running);
+      /* A source is one event: the poll record's track is this one. */
+      if (task_id == NULL)
+        continue;
+      at = lane_task (lane, *task_id);
+      lane->row_of[i] = at + 1;
+      task = &lane->tasks[at];
+      dur = span->end - span->start;
+      task->polls++;
+      task->total += dur;
+      task->max = MAX (task->max, dur);
+      name = kymo_span_name (span);
+      if (name != 0 && (task->loc_name == 0 || span->source < task->loc_source))
+        {
+          task->loc_name = name;
+          task->loc_source = span->source;
+        }
+      if (!pois)
+        continue;
+      if (dur > b->thresholds->long_poll_ns)
+        lane_poi (lane, KYMO_POI_LONG_POLL, span, (guint32) (lane->first + i), 0);
+      while (k < k_end && samples[by_track[k]].ts < span->start)
+        k++;
+      for (guint32 j = k; j < k_end && samples[by_track[j]].ts <= span->end; j++)
+        count++;
+      if (count > 0)
+        lane_poi (lane, KYMO_POI_CPU_SAMPLES, span, (guint32) (lane->first + i), count);
+    }
+}
+
+/* In track order, as one thread reading every lane in turn would: rows
+ * are made in the order of their first poll on the first track that
+ * polls them, and a row's spawn location is the one its polls give on
+ * the first track where they name one. */
+static void
+join_lane (Builder *b,
+           guint    t)
+{
+  Lane *lane = &b->lanes[t];
+
+  if (lane->row_of == NULL)
+    return;
+  lane->row_of_task = g_new (guint32, MAX (lane->n_tasks, 1));
+  for (guint32 k = 0; k < lane->n_tasks; k++)
+    {
+      const LaneTask *lt = &lane->tasks[k];
+      guint32 row = _kymo_dial9_tasks_row_for (b, lt->id, lane->runtime);
+      KymoDial9Task *task = row_at (b, row);
+
+      lane->row_of_task[k] = row;
+      task->polls += lt->polls;
+      task->poll_total += lt->total;
+      task->poll_max = MAX (task->poll_max, lt->max);
+      if (lt->loc_name != 0 && task->spawn_loc == 0)
+        task->spawn_loc = lt->loc_name;
+    }
+  if (lane->pois != NULL)
+    {
+      for (guint i = 0; i < lane->pois->len; i++)
+        g_array_index (lane->pois, KymoPoi, i).track = t;
+      g_array_append_vals (b->pois, lane->pois->data, lane->pois->len);
+      g_clear_pointer (&lane->pois, g_array_unref);
+    }
+  g_clear_pointer (&lane->slots, g_free);
+}
+
+static void
+read_lane_part (guint    index,
+                gpointer user_data)
+{
+  read_lane (user_data, index);
+}
+
+static gboolean
+join_lane_part (guint    index,
+                gpointer user_data)
+{
+  join_lane (user_data, index);
+  return TRUE;
+}
+
+/* Each polled worker's spans: the rows and their counts, and the points of
+ * interest polls make by themselves. */
+void
+_kymo_dial9_tasks_read_polls (Builder *b)
+{
+  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, b->self->n_tracks, 0, read_lane_part, join_lane_part, b);
+}
+
+/* One worker's polls to their rows' _kymo_dial9_tasks_slices (on any thread; each lane
+ * writes its own places, see place_polls()), row_of taking the rows'
+ * final numbers, and the polls of uninstrumented tasks, known once the
+ * spawns are read. */
+static void
+place_lane_part (guint    t,
+                 gpointer user_data)
+{
+  Builder *b = user_data;
+  KymoDial9Tasks *self = b->self;
+  Lane *lane = &b->lanes[t];
+  guint32 *row_of = lane->row_of;
+
+  if (row_of == NULL)
+    return;
+  for (gsize i = 0; i < lane->n; i++)
+    {
+      guint32 k, row;
+
+      if (row_of[i] == 0)
+        continue;
+      k = row_of[i] - 1;
+      row = lane->row_of_task[k];
+      row_of[i] = row + 1;
+      self->polls[lane->tasks[k].polls++] = (KymoDial9PollRef) { t, (guint32) (lane->first + i) };
+      if (b->thresholds != NULL && !self->rows[row].instrumented)
+        {
+          if (lane->pois == NULL)
+            lane->pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
+          lane_poi (lane, KYMO_POI_UNINSTRUMENTED, &lane->spans[i], (guint32) (lane->first + i), 0);
+        }
+    }
+}
+
+static gboolean
+place_lane_join (guint    t,
+                 gpointer user_data)
+{
+  Builder *b = user_data;
+  Lane *lane = &b->lanes[t];
+
+  if (lane->pois != NULL)
+    {
+      for (guint i = 0; i < lane->pois->len; i++)
+        g_array_index (lane->pois, KymoPoi, i).track = t;
+      g_array_append_vals (b->pois, lane->pois->data, lane->pois->len);
+      g_clear_pointer (&lane->pois, g_array_unref);
+    }
+  b->self->row_of[t] = g_steal_pointer (&lane->row_of);
+  g_clear_pointer (&lane->tasks, g_free);
+  return TRUE;
+}
+
+/* Each worker's polls to their rows' slices, by track then span: where
+ * each lane's polls of a row start is known from the lanes' counts, so
+ * the lanes are placed on the parts' threads. */
+void
+_kymo_dial9_tasks_place_polls (Builder       *b,
+                               const guint32 *rank)
+{
+  KymoDial9Tasks *self = b->self;
+  g_autofree guint32 *at = g_memdup2 (self->poll_first, sizeof (guint32) * (self->n_rows + 1));
+
+  for (guint t = 0; t < self->n_tracks; t++)
+    {
+      Lane *lane = &b->lanes[t];
+
+      if (lane->row_of == NULL)
+        continue;
+      for (guint32 k = 0; k < lane->n_tasks; k++)
+        {
+          guint32 row = rank[lane->row_of_task[k]];
+          guint64 polls = lane->tasks[k].polls;
+
+          lane->row_of_task[k] = row;
+          /* From here, where the lane's next poll of the task goes. */
+          lane->tasks[k].polls = at[row];
+          at[row] += (guint32) polls;
+        }
+    }
+  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, self->n_tracks, 0, place_lane_part, place_lane_join, b);
+}
+
+static void
+add_wake_delays (Builder *b)
+{
+  gsize n_flows;
+  const KymoFlow *flows = kymo_trace_get_flows (b->trace, &n_flows);
+
+  for (guint i = 0; i < b->late_flows->len; i++)
+    {
+      const KymoFlow *f = &flows[g_array_index (b->late_flows, guint32, i)];
+      KymoTime delay = f->to_ts - f->from_ts;
+      Lane *lane = lane_for (b, f->to_track);
+
+      add_poi (b, KYMO_POI_WAKE_DELAY, f->from_ts, f->to_ts, delay, f->to_track,
+               lane != NULL ? lane_span_at (lane, f->to_ts) : G_MAXUINT32, 0);
+    }
+}
+
+/* The points the records and flows make (kernel scheduling and wake
+ * delays) join those of the polls, and all are put in order. */
+static void
+finish_pois (Builder *b)
+{
+  KymoDial9Tasks *self = b->self;
+
+  add_sched_delays (b);
+  add_wake_delays (b);
+  self->n_pois = b->pois->len;
+  self->worst = g_new (guint32, MAX (self->n_pois, 1));
+  self->pois = _kymo_dial9_pois_order ((const KymoPoi *) (gpointer) b->pois->data, self->n_pois, self->worst);
+}
+
+/* One chunk's wakes of dense ids to their rows (on any thread): the
+ * chunk's counts hold where its next wake of each id goes. */
+static void
+place_chunk_part (guint    k,
+                  gpointer user_data)
+{
+  Builder *b = user_data;
+  Chunk *c;
+  const WakeAt *wakes;
+  guint32 *wakes_out = b->self->wakes;
+
+  /* The points of interest are finished beside the wakes, as the first
+   * part: they are most of the work, and no chunk touches them. */
+  if (b->thresholds != NULL)
+    {
+      if (k == 0)
+        {
+          finish_pois (b);
+          return;
+        }
+      k--;
+    }
+  c = &b->chunks[k];
+  if (c->n_wakes == 0)
+    return;
+  wakes = b->wakes + c->first;
+  for (gsize i = 0; i < c->n_wakes; i++)
+    if (wakes[i].task_id < b->max_first_row)
+      wakes_out[c->counts.of_id[wakes[i].task_id]++] = wakes[i].record;
+}
+
+/* The wakes to their rows' slices, in file order: for the dense ids
+ * (all, in practice), where each chunk's wakes of an id start follows
+ * from the chunks' counts, so the chunks are placed on the parts'
+ * threads; others after, here. */
+void
+_kymo_dial9_tasks_place_wakes (Builder       *b,
+                               const guint32 *rank)
+{
+  KymoDial9Tasks *self = b->self;
+  gsize n_dense = b->wake_counts.n_of_id;
+  g_autofree guint32 *next = g_new (guint32, MAX (n_dense, 1));
+
+  for (gsize id = 0; id < n_dense; id++)
+    if (b->wake_counts.of_id[id] != 0)
+      next[id] = self->wake_first[rank[first_row (b, id)]];
+  for (guint k = 0; k < b->n_chunks; k++)
+    {
+      WakeCounts *counts = &b->chunks[k].counts;
+
+      for (gsize id = 0; id < counts->n_of_id; id++)
+        if (counts->of_id[id] != 0)
+          {
+            guint32 n = counts->of_id[id];
+
+            counts->of_id[id] = next[id];
+            next[id] += n;
+          }
+    }
+  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, b->n_chunks + (b->thresholds != NULL ? 1 : 0), 0,
+                  place_chunk_part, NULL, b);
+
+  if (b->wake_counts.of_far != NULL)
+    {
+      g_autofree guint32 *at = g_memdup2 (self->wake_first, sizeof (guint32) * (self->n_rows + 1));
+
+      for (guint k = 0; k < b->n_chunks; k++)
+        {
+          const WakeAt *wakes = b->wakes + b->chunks[k].first;
+
+          for (gsize i = 0; i < b->chunks[k].n_wakes; i++)
+            if (wakes[i].task_id >= b->max_first_row)
+              {
+                guint64 id = wakes[i].task_id != FAR_ID ? wakes[i].task_id : b->records[wakes[i].record].key;
+
+                self->wakes[at[rank[first_row (b, id)]]++] = wakes[i].record;
+              }
+        }
+    }
+}
