@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "kymo-dial9-pair.h"
 #include "kymo-parts.h"
@@ -138,33 +139,84 @@ create_worker_tracks (D9Loader *l)
     }
 }
 
-/* Merging: each worker's edges and the wakes, sorted apart from one
- * another, as parts: part i < n workers sorts worker i's edges, the last
- * one the wakes. */
+/* The merge takes each worker's edges and the wakes as the sorted runs
+ * they already hold (a file is per-thread batches: a few runs each), so
+ * that nothing is sorted or copied. Past this many runs in one array it
+ * is sorted first, which keeps the merge's tournament small on any input. */
+#define MAX_STREAM_RUNS 256
+
+/* The runs of stream i (worker i's edges, or the wakes as the last):
+ * where each starts, found (and the array sorted when there are too
+ * many) as parts, one stream each. */
+typedef struct {
+  D9Loader *l;
+  GArray  **starts;   /* gsize, per stream */
+} D9RunScan;
+
+#define D9_DEFINE_RUN_SCAN(name, Type)                                         \
+static gboolean                                                                \
+name (const Type *a,                                                           \
+      gsize       n,                                                           \
+      GArray     *starts)                                                      \
+{                                                                              \
+  gsize zero = 0;                                                              \
+                                                                               \
+  if (n > 0)                                                                   \
+    g_array_append_val (starts, zero);                                         \
+  for (gsize i = 1; i < n; i++)                                                \
+    if (TS_LESS (&a[i], &a[i - 1]))                                            \
+      {                                                                        \
+        if (starts->len == MAX_STREAM_RUNS)                                    \
+          return FALSE;                                                        \
+        g_array_append_val (starts, i);                                        \
+      }                                                                        \
+  return TRUE;                                                                 \
+}
+
+D9_DEFINE_RUN_SCAN (scan_edge_runs, D9Edge)
+D9_DEFINE_RUN_SCAN (scan_wake_runs, D9Wake)
+
 static void
-sort_part (guint    index,
+scan_part (guint    index,
            gpointer data)
 {
-  D9Loader *l = data;
+  D9RunScan *scan = data;
+  D9Loader *l = scan->l;
+  GArray *starts = scan->starts[index];
+  gsize zero = 0;
 
   if (index < l->workers->len)
     {
       D9Worker *w = g_ptr_array_index (l->workers, index);
-      sort_edges ((D9Edge *) (gpointer) w->edges->data, w->edges->len);
+      D9Edge *edges = (D9Edge *) (gpointer) w->edges->data;
+
+      if (scan_edge_runs (edges, w->edges->len, starts))
+        return;
+      sort_edges (edges, w->edges->len);
     }
   else
-    sort_wakes ((D9Wake *) (gpointer) l->wakes->data, l->wakes->len);
+    {
+      D9Wake *wakes = (D9Wake *) (gpointer) l->wakes->data;
+
+      if (scan_wake_runs (wakes, l->wakes->len, starts))
+        return;
+      sort_wakes (wakes, l->wakes->len);
+    }
+  g_array_set_size (starts, 0);
+  g_array_append_val (starts, zero);
 }
 
 static void
-sort_for_merge (D9Loader *l)
+scan_runs (D9Loader  *l,
+           GArray   **starts)
 {
+  D9RunScan scan = { l, starts };
   gsize n = l->wakes->len;
 
   for (guint i = 0; i < l->workers->len; i++)
     n += ((D9Worker *) g_ptr_array_index (l->workers, i))->edges->len;
   kymo_parts_run (kymo_load_job_get_options (l->job), n, SORT_THREAD_MIN, l->workers->len + 1, 0,
-                  sort_part, NULL, l);
+                  scan_part, NULL, &scan);
 }
 
 guint
@@ -196,141 +248,152 @@ d9_loader_wakes_track (D9Loader *l)
   return l->wakes_track;
 }
 
-/* A k-way merge of the workers' sorted edges and the wakes, in time order:
- * a wake needs to know which task each worker polls at its time. */
+/* One sorted run of a worker's edges or of the wakes. */
 typedef struct {
-  KymoTime ts;
-  guint32  source;
-  guint    stream;
-} D9Head;
+  guint32  stream;   /* worker index, or the number of workers: the wakes */
+  gsize    next;
+  gsize    end;
+} D9Run;
 
-static gboolean
-head_less (const D9Head *a,
-           const D9Head *b)
+/* A run's head as one number that orders as the merge must: by time, then
+ * by the event's place in the file, then by run (on a tie the earlier run
+ * goes first, which keeps a worker's edges in the order a stable sort
+ * gives); a run that is done, past all others. Compared without
+ * branches: the heads of copies that overlap in time win in turn. */
+typedef unsigned __int128 D9Key;
+
+static inline D9Key
+run_key (const D9Run  *run,
+         guint         index,
+         const guint8 *data,
+         gsize         size,
+         gsize         ts_at,
+         gsize         source_at)
 {
-  return a->ts < b->ts || (a->ts == b->ts && a->source < b->source);
+  const guint8 *head = data + run->next * size;
+  guint64 ts;
+  guint32 source;
+
+  if (run->next >= run->end)
+    return ~(D9Key) 0;
+  memcpy (&ts, head + ts_at, sizeof ts);
+  memcpy (&source, head + source_at, sizeof source);
+  /* Signed times order as unsigned once the sign bit is flipped. */
+  return (D9Key) (ts ^ G_GUINT64_CONSTANT (0x8000000000000000)) << 64 | (D9Key) source << 32 | index;
 }
 
-static void
-heap_push (D9Head *heap,
-           guint  *n,
-           D9Head  item)
-{
-  guint i = (*n)++;
-
-  while (i > 0 && head_less (&item, &heap[(i - 1) / 2]))
-    {
-      heap[i] = heap[(i - 1) / 2];
-      i = (i - 1) / 2;
-    }
-  heap[i] = item;
-}
-
-static D9Head
-heap_pop (D9Head *heap,
-          guint  *n)
-{
-  D9Head top = heap[0], last = heap[--(*n)];
-  guint i = 0;
-
-  for (;;)
-    {
-      guint c = 2 * i + 1;
-      if (c >= *n)
-        break;
-      if (c + 1 < *n && head_less (&heap[c + 1], &heap[c]))
-        c++;
-      if (!head_less (&heap[c], &last))
-        break;
-      heap[i] = heap[c];
-      i = c;
-    }
-  if (*n > 0)
-    heap[i] = last;
-  return top;
-}
-
-static gboolean
-stream_head (D9Loader *l,
-             guint     stream,
-             D9Head   *head)
-{
-  D9Worker *w = g_ptr_array_index (l->workers, stream);
-  const D9Edge *e;
-
-  if (w->next >= w->edges->len)
-    return FALSE;
-  e = &g_array_index (w->edges, D9Edge, w->next);
-  head->stream = stream;
-  head->ts = e->ts;
-  head->source = e->source;
-  return TRUE;
-}
-
+/* A merge of every run of the workers' edges and of the wakes, in time
+ * order, through a tournament (loser) tree: a wake needs to know which
+ * task each worker polls at its time. One comparison per level and
+ * element, and no copy of the edges: sorting each worker's runs first
+ * cost a pass over them per doubling of the runs, and as much memory
+ * again. */
 static void
 merge (D9Loader *l)
 {
-  guint n_streams = l->workers->len + 1, n = 0;
-  g_autofree D9Head *heap = g_new (D9Head, n_streams);
-  guint next_wake = 0;
-  D9Head head;
+  guint n_streams = l->workers->len + 1, n_runs = 0, size = 1;
+  g_autofree GArray **starts = g_new (GArray *, n_streams);
+  g_autofree const guint8 **data = g_new (const guint8 *, n_streams);
+  g_autofree D9Run *runs = NULL;
+  g_autofree D9Key *keys = NULL;
+  g_autofree guint *tree = NULL;
+  g_autofree guint *win = NULL;
+  guint r = 0;
 
-  for (guint s = 0; s < l->workers->len; s++)
-    if (stream_head (l, s, &head))
-      heap_push (heap, &n, head);
-  if (l->wakes->len > 0)
+  for (guint s = 0; s < n_streams; s++)
+    starts[s] = g_array_new (FALSE, FALSE, sizeof (gsize));
+  scan_runs (l, starts);
+  for (guint s = 0; s < n_streams; s++)
+    n_runs += starts[s]->len;
+  while (size < n_runs)
+    size *= 2;
+
+#define EDGE_KEY(run, index) \
+  run_key (run, index, data[(run)->stream], sizeof (D9Edge), G_STRUCT_OFFSET (D9Edge, ts), G_STRUCT_OFFSET (D9Edge, source))
+#define WAKE_KEY(run, index) \
+  run_key (run, index, data[(run)->stream], sizeof (D9Wake), G_STRUCT_OFFSET (D9Wake, ts), G_STRUCT_OFFSET (D9Wake, source))
+
+  runs = g_new0 (D9Run, size);
+  keys = g_new (D9Key, size);
+  for (guint s = 0; s < n_streams; s++)
     {
-      const D9Wake *wake = &g_array_index (l->wakes, D9Wake, 0);
-      head.ts = wake->ts;
-      head.source = wake->source;
-      head.stream = l->workers->len;
-      heap_push (heap, &n, head);
-    }
+      gboolean wakes = s == l->workers->len;
+      GArray *array = wakes ? l->wakes : ((D9Worker *) g_ptr_array_index (l->workers, s))->edges;
 
-  while (n > 0)
-    {
-      D9Head top = heap_pop (heap, &n);
-
-      /* Run one stream for as long as it stays first: workers rarely
-       * interleave at a fine grain, so this saves most heap traffic. */
-      if (top.stream == l->workers->len)
+      data[s] = (const guint8 *) array->data;
+      for (guint k = 0; k < starts[s]->len; k++, r++)
         {
-          for (;;)
-            {
-              const D9Wake *wake;
+          runs[r].stream = s;
+          runs[r].next = g_array_index (starts[s], gsize, k);
+          runs[r].end = k + 1 < starts[s]->len ? g_array_index (starts[s], gsize, k + 1) : array->len;
+          keys[r] = wakes ? WAKE_KEY (&runs[r], r) : EDGE_KEY (&runs[r], r);
+        }
+      g_array_unref (starts[s]);
+    }
+  for (; r < size; r++)
+    keys[r] = ~(D9Key) 0;
 
-              d9_pair_wake (l, &g_array_index (l->wakes, D9Wake, next_wake++));
-              if (next_wake >= l->wakes->len)
-                break;
-              wake = &g_array_index (l->wakes, D9Wake, next_wake);
-              head.ts = wake->ts;
-              head.source = wake->source;
-              head.stream = top.stream;
-              if (n > 0 && head_less (&heap[0], &head))
-                {
-                  heap_push (heap, &n, head);
-                  break;
-                }
-            }
+  /* tree[0] is the winner, tree[node] the loser at each inner node. */
+  tree = g_new (guint, size);
+  win = g_new (guint, 2 * size);
+  for (guint i = 0; i < size; i++)
+    win[size + i] = i;
+  for (guint node = size; node-- > 1;)
+    {
+      guint a = win[2 * node], b = win[2 * node + 1];
+      gboolean a_first = keys[a] < keys[b];
+
+      win[node] = a_first ? a : b;
+      tree[node] = a_first ? b : a;
+    }
+  tree[0] = size > 1 ? win[1] : 0;
+
+  while (keys[tree[0]] != ~(D9Key) 0)
+    {
+      guint top = tree[0], winner = top;
+      D9Run *run = &runs[top];
+      D9Key key;
+
+      if (run->stream == l->workers->len)
+        {
+          d9_pair_wake (l, (const D9Wake *) (gconstpointer) data[run->stream] + run->next);
+          run->next++;
+          key = WAKE_KEY (run, top);
         }
       else
         {
-          D9Worker *w = g_ptr_array_index (l->workers, top.stream);
-
-          for (;;)
-            {
-              d9_pair_edge (l, top.stream, w, &g_array_index (w->edges, D9Edge, w->next));
-              w->next++;
-              if (!stream_head (l, top.stream, &head))
-                break;
-              if (n > 0 && head_less (&heap[0], &head))
-                {
-                  heap_push (heap, &n, head);
-                  break;
-                }
-            }
+          d9_pair_edge (l, run->stream, g_ptr_array_index (l->workers, run->stream),
+                        (const D9Edge *) (gconstpointer) data[run->stream] + run->next);
+          run->next++;
+          key = EDGE_KEY (run, top);
         }
+      keys[top] = key;
+
+      for (guint node = (top + size) / 2; node > 0; node /= 2)
+        {
+          guint other = tree[node];
+          D9Key other_key = keys[other];
+          gboolean swap = other_key < key;
+
+          tree[node] = swap ? winner : other;
+          winner = swap ? other : winner;
+          key = swap ? other_key : key;
+        }
+      tree[0] = winner;
     }
+#undef EDGE_KEY
+#undef WAKE_KEY
+
+  /* Done with: their memory goes back before the tracks are built. */
+  for (guint i = 0; i < l->workers->len; i++)
+    {
+      D9Worker *w = g_ptr_array_index (l->workers, i);
+
+      g_array_unref (w->edges);
+      w->edges = g_array_new (FALSE, FALSE, sizeof (D9Edge));
+    }
+  g_array_unref (l->wakes);
+  l->wakes = g_array_new (FALSE, FALSE, sizeof (D9Wake));
 }
 
 typedef struct {
@@ -448,6 +511,41 @@ replay_flows (D9Loader *l)
   kymo_trace_take_flows (l->trace, out, n);
 }
 
+/* The order a track's tree needs (kymo-span-tree.c): by start, longer
+ * first. Pairing closes spans in time order, so only spans that start
+ * together can be the wrong way round: a poll that another poll's start
+ * cut short at once, before the one that then ran (copies of a trace
+ * overlapping in time make that every time). Each moves back past the
+ * few that start with it, as a stable sort would put it; past a budget
+ * the rest is left to the track's sort at seal, which then has less to
+ * do. */
+#define SEAL_LESS(x, y) ((x)->start < (y)->start || ((x)->start == (y)->start && (x)->end > (y)->end))
+
+static void
+order_spans (KymoSpan *spans,
+             gsize     n)
+{
+  gsize budget = n + 64;
+
+  for (gsize i = 1; i < n; i++)
+    if (G_UNLIKELY (SEAL_LESS (&spans[i], &spans[i - 1])))
+      {
+        KymoSpan t = spans[i];
+        gsize j = i;
+
+        do
+          {
+            spans[j] = spans[j - 1];
+            j--;
+          }
+        while (j > 0 && SEAL_LESS (&t, &spans[j - 1]));
+        spans[j] = t;
+        if (budget <= i - j)
+          return;
+        budget -= i - j;
+      }
+}
+
 static void
 finish_worker (D9Loader *l,
                D9Worker *w)
@@ -455,15 +553,16 @@ finish_worker (D9Loader *l,
   KymoTrack *track = kymo_trace_get_track (l->trace, w->track);
 
   d9_pair_close_depth0 (l, w, l->max_ts, KYMO_EVENT_INCOMPLETE);
-  if (l->streaming)
-    {
-      /* Nothing is staged on the new track yet: it adopts the array, and
-       * the deeper spans go into the room after it. */
-      gsize n = w->spans0->len, cap;
-      KymoSpan *spans = d9_vec_steal_with_room (w->spans0, &cap);
+  {
+    /* Nothing is staged on the new track yet: it adopts the array, and
+     * the deeper spans go into the room after it. */
+    gsize n = w->spans0->len, cap;
+    KymoSpan *spans;
 
-      kymo_track_take_spans_with_room (track, 0, spans, n, cap);
-    }
+    order_spans ((KymoSpan *) (gpointer) w->spans0->data, n);
+    spans = d9_vec_steal_with_room (w->spans0, &cap);
+    kymo_track_take_spans_with_room (track, 0, spans, n, cap);
+  }
   for (guint j = w->stack->len; j-- > 0;)
     d9_pair_close_deep (w, j, l->max_ts, KYMO_EVENT_INCOMPLETE);
   g_array_set_size (w->stack, 0);
@@ -639,7 +738,6 @@ d9_build_model (D9Loader  *l,
       if (!d9_loader_assemble (l, NULL, &first_done, error))
         return FALSE;
       d9_loader_release_parts (l);
-      sort_for_merge (l);
       merge (l);
       for (guint i = 0; i < l->workers->len; i++)
         finish_worker (l, g_ptr_array_index (l->workers, i));
