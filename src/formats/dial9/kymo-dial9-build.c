@@ -9,8 +9,12 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "kymo-dial9-pair.h"
+#include "kymo-page-queue.h"
 #include "kymo-parts.h"
 #include "kymo-run-sort.h"
 #define MAX_LANES      64
@@ -140,41 +144,113 @@ create_worker_tracks (D9Loader *l)
 }
 
 /* The merge takes each worker's edges and the wakes as the sorted runs
- * they already hold (a file is per-thread batches: a few runs each), so
- * that nothing is sorted or copied. Past this many runs in one array it
- * is sorted first, which keeps the merge's tournament small on any input. */
-#define MAX_STREAM_RUNS 256
+ * they already hold, so that nothing is sorted or copied. A file is
+ * per-thread batches: the runs of one thread follow on from each other in
+ * time, and are chained into one sorted sequence (a run goes after the
+ * chain it follows most closely), which keeps the merge's tournament
+ * small however many batches there are. Past this many chains in one
+ * array it is sorted first. */
+#define MAX_CHAINS 256
 
-/* The runs of stream i (worker i's edges, or the wakes as the last):
- * where each starts, found (and the array sorted when there are too
- * many) as parts, one stream each. */
+/* An element's place in the merge as one number: by time, then by the
+ * event's place in the file, then by its place in its array (what a
+ * stable sort keeps), compared without branches (the heads of copies that
+ * overlap in time win in turn). Nothing live is ever D9_DONE. */
+typedef unsigned __int128 D9Key;
+#define D9_DONE (~(D9Key) 0)
+
+/* A worker's edges, or the wakes. */
 typedef struct {
-  D9Loader *l;
-  GArray  **starts;   /* gsize, per stream */
-} D9RunScan;
+  const guint8 *data;
+  gsize         size;       /* of an element */
+  gsize         source_at;  /* where its source is (its time is first) */
+  gsize         len;
+} D9Stream;
 
-#define D9_DEFINE_RUN_SCAN(name, Type)                                         \
-static gboolean                                                                \
-name (const Type *a,                                                           \
-      gsize       n,                                                           \
-      GArray     *starts)                                                      \
-{                                                                              \
-  gsize zero = 0;                                                              \
-                                                                               \
-  if (n > 0)                                                                   \
-    g_array_append_val (starts, zero);                                         \
-  for (gsize i = 1; i < n; i++)                                                \
-    if (TS_LESS (&a[i], &a[i - 1]))                                            \
-      {                                                                        \
-        if (starts->len == MAX_STREAM_RUNS)                                    \
-          return FALSE;                                                        \
-        g_array_append_val (starts, i);                                        \
-      }                                                                        \
-  return TRUE;                                                                 \
+G_STATIC_ASSERT (G_STRUCT_OFFSET (D9Edge, ts) == 0 && G_STRUCT_OFFSET (D9Wake, ts) == 0);
+
+static inline D9Key
+stream_key (const D9Stream *s,
+            gsize           i)
+{
+  const guint8 *e = s->data + i * s->size;
+  guint64 ts;
+  guint32 source;
+
+  memcpy (&ts, e, sizeof ts);
+  memcpy (&source, e + s->source_at, sizeof source);
+  /* Signed times order as unsigned once the sign bit is flipped. */
+  return (D9Key) (ts ^ G_GUINT64_CONSTANT (0x8000000000000000)) << 64 | (D9Key) source << 32 |
+         MIN (i, (gsize) G_MAXUINT32 - 1);
 }
 
-D9_DEFINE_RUN_SCAN (scan_edge_runs, D9Edge)
-D9_DEFINE_RUN_SCAN (scan_wake_runs, D9Wake)
+/* A sorted run [from, to) of a stream, and the next run of its chain. */
+typedef struct {
+  gsize   from;
+  gsize   to;
+  guint32 next;      /* index in the stream's segs, or G_MAXUINT32 */
+} D9Seg;
+
+typedef struct {
+  D9Stream  stream;
+  GArray   *segs;    /* D9Seg */
+  GArray   *heads;   /* guint32: each chain's first run */
+} D9StreamRuns;
+
+/* Finds @s's runs and chains them; FALSE past MAX_CHAINS chains. */
+static gboolean
+chain_runs (D9StreamRuns *s)
+{
+  D9Key last[MAX_CHAINS];
+  guint32 tail[MAX_CHAINS];
+  guint n_chains = 0;
+  gsize n = s->stream.len, from = 0;
+  D9Key first = 0, prev = 0;
+
+  for (gsize i = 0; i <= n; i++)
+    {
+      D9Key key = i < n ? stream_key (&s->stream, i) : 0;
+
+      if (i == n || (i > from && key < prev))
+        {
+          D9Seg seg = { from, i, G_MAXUINT32 };
+          guint32 index = s->segs->len;
+          guint best = G_MAXUINT;
+
+          if (i == from)
+            break;
+          for (guint c = 0; c < n_chains; c++)
+            if (last[c] < first && (best == G_MAXUINT || last[c] > last[best]))
+              best = c;
+          if (best != G_MAXUINT)
+            g_array_index (s->segs, D9Seg, tail[best]).next = index;
+          else if (n_chains == MAX_CHAINS)
+            return FALSE;
+          else
+            {
+              best = n_chains++;
+              g_array_append_val (s->heads, index);
+            }
+          g_array_append_val (s->segs, seg);
+          tail[best] = index;
+          last[best] = prev;
+          from = i;
+          first = key;
+        }
+      else if (i == from)
+        first = key;
+      prev = key;
+    }
+  return TRUE;
+}
+
+/* The runs of stream i (worker i's edges, or the wakes as the last),
+ * found, and the array sorted when they make too many chains, as parts,
+ * one stream each. */
+typedef struct {
+  D9Loader     *l;
+  D9StreamRuns *streams;
+} D9RunScan;
 
 static void
 scan_part (guint    index,
@@ -182,39 +258,43 @@ scan_part (guint    index,
 {
   D9RunScan *scan = data;
   D9Loader *l = scan->l;
-  GArray *starts = scan->starts[index];
-  gsize zero = 0;
+  D9StreamRuns *s = &scan->streams[index];
+  D9Seg whole = { 0, s->stream.len, G_MAXUINT32 };
+  guint32 zero = 0;
 
+  if (chain_runs (s))
+    return;
   if (index < l->workers->len)
-    {
-      D9Worker *w = g_ptr_array_index (l->workers, index);
-      D9Edge *edges = (D9Edge *) (gpointer) w->edges->data;
-
-      if (scan_edge_runs (edges, w->edges->len, starts))
-        return;
-      sort_edges (edges, w->edges->len);
-    }
+    sort_edges ((D9Edge *) (gpointer) s->stream.data, s->stream.len);
   else
-    {
-      D9Wake *wakes = (D9Wake *) (gpointer) l->wakes->data;
-
-      if (scan_wake_runs (wakes, l->wakes->len, starts))
-        return;
-      sort_wakes (wakes, l->wakes->len);
-    }
-  g_array_set_size (starts, 0);
-  g_array_append_val (starts, zero);
+    sort_wakes ((D9Wake *) (gpointer) s->stream.data, s->stream.len);
+  g_array_set_size (s->segs, 0);
+  g_array_set_size (s->heads, 0);
+  g_array_append_val (s->segs, whole);
+  g_array_append_val (s->heads, zero);
 }
 
 static void
-scan_runs (D9Loader  *l,
-           GArray   **starts)
+scan_runs (D9Loader     *l,
+           D9StreamRuns *streams)
 {
-  D9RunScan scan = { l, starts };
-  gsize n = l->wakes->len;
+  D9RunScan scan = { l, streams };
+  gsize n = 0;
 
-  for (guint i = 0; i < l->workers->len; i++)
-    n += ((D9Worker *) g_ptr_array_index (l->workers, i))->edges->len;
+  for (guint i = 0; i <= l->workers->len; i++)
+    {
+      gboolean wakes = i == l->workers->len;
+      GArray *array = wakes ? l->wakes : ((D9Worker *) g_ptr_array_index (l->workers, i))->edges;
+      D9StreamRuns *s = &streams[i];
+
+      s->stream.data = (const guint8 *) array->data;
+      s->stream.size = wakes ? sizeof (D9Wake) : sizeof (D9Edge);
+      s->stream.source_at = wakes ? G_STRUCT_OFFSET (D9Wake, source) : G_STRUCT_OFFSET (D9Edge, source);
+      s->stream.len = array->len;
+      s->segs = g_array_new (FALSE, FALSE, sizeof (D9Seg));
+      s->heads = g_array_new (FALSE, FALSE, sizeof (guint32));
+      n += array->len;
+    }
   kymo_parts_run (kymo_load_job_get_options (l->job), n, SORT_THREAD_MIN, l->workers->len + 1, 0,
                   scan_part, NULL, &scan);
 }
@@ -248,90 +328,94 @@ d9_loader_wakes_track (D9Loader *l)
   return l->wakes_track;
 }
 
-/* One sorted run of a worker's edges or of the wakes. */
+/* A chain of runs, as the merge reads it. */
 typedef struct {
-  guint32  stream;   /* worker index, or the number of workers: the wakes */
-  gsize    next;
-  gsize    end;
+  guint32 stream;
+  guint32 seg;
+  gsize   next;
+  gsize   end;
+  guint8 *released;  /* the run's pages before this are given back */
+  guint8 *release_at;
 } D9Run;
 
-/* A run's head as one number that orders as the merge must: by time, then
- * by the event's place in the file, then by run (on a tie the earlier run
- * goes first, which keeps a worker's edges in the order a stable sort
- * gives); a run that is done, past all others. Compared without
- * branches: the heads of copies that overlap in time win in turn. */
-typedef unsigned __int128 D9Key;
+/* What the merge has read of a run is given back every this many bytes:
+ * the spans it builds then take the room of the edges they come from,
+ * rather than adding to them at the peak. */
+#define RELEASE_EVERY ((gsize) 256 << 10)
 
-static inline D9Key
-run_key (const D9Run  *run,
-         guint         index,
-         const guint8 *data,
-         gsize         size,
-         gsize         ts_at,
-         gsize         source_at)
+static inline guint8 *
+page_up (const guint8 *p)
 {
-  const guint8 *head = data + run->next * size;
-  guint64 ts;
-  guint32 source;
-
-  if (run->next >= run->end)
-    return ~(D9Key) 0;
-  memcpy (&ts, head + ts_at, sizeof ts);
-  memcpy (&source, head + source_at, sizeof source);
-  /* Signed times order as unsigned once the sign bit is flipped. */
-  return (D9Key) (ts ^ G_GUINT64_CONSTANT (0x8000000000000000)) << 64 | (D9Key) source << 32 | index;
+  gsize page = kymo_page_size ();
+  return (guint8 *) (((guintptr) p + page - 1) & ~(guintptr) (page - 1));
 }
 
-/* A merge of every run of the workers' edges and of the wakes, in time
+static void
+run_start (D9Run          *run,
+           const D9Stream *s,
+           const D9Seg    *seg)
+{
+  run->next = seg->from;
+  run->end = seg->to;
+  run->released = page_up (s->data + seg->from * s->size);
+  run->release_at = run->released + RELEASE_EVERY;
+}
+
+/* Gives back the whole pages of the run read so far: nothing reads them
+ * again, and the array is freed whole after the merge. (Pages the run
+ * shares with the next are not whole, so they stay.) */
+static void
+run_release (D9Run          *run,
+             const D9Stream *s)
+{
+  guint8 *to = (guint8 *) (((guintptr) (s->data + run->next * s->size)) & ~(guintptr) (kymo_page_size () - 1));
+
+  if (to > run->released)
+    {
+#if defined(__linux__) && defined(MADV_DONTNEED)
+      madvise (run->released, to - run->released, MADV_DONTNEED);
+#endif
+      run->released = to;
+    }
+  run->release_at = run->released + RELEASE_EVERY;
+}
+
+/* A merge of every chain of the workers' edges and of the wakes, in time
  * order, through a tournament (loser) tree: a wake needs to know which
  * task each worker polls at its time. One comparison per level and
- * element, and no copy of the edges: sorting each worker's runs first
- * cost a pass over them per doubling of the runs, and as much memory
- * again. */
+ * element, and no copy of the edges: sorting each array first cost a
+ * pass over it per doubling of its runs, and as much memory again. */
 static void
 merge (D9Loader *l)
 {
-  guint n_streams = l->workers->len + 1, n_runs = 0, size = 1;
-  g_autofree GArray **starts = g_new (GArray *, n_streams);
-  g_autofree const guint8 **data = g_new (const guint8 *, n_streams);
+  guint n_streams = l->workers->len + 1, n_runs = 0, size = 1, r = 0;
+  g_autofree D9StreamRuns *streams = g_new0 (D9StreamRuns, n_streams);
   g_autofree D9Run *runs = NULL;
   g_autofree D9Key *keys = NULL;
   g_autofree guint *tree = NULL;
   g_autofree guint *win = NULL;
-  guint r = 0;
 
+  scan_runs (l, streams);
   for (guint s = 0; s < n_streams; s++)
-    starts[s] = g_array_new (FALSE, FALSE, sizeof (gsize));
-  scan_runs (l, starts);
-  for (guint s = 0; s < n_streams; s++)
-    n_runs += starts[s]->len;
+    n_runs += streams[s].heads->len;
   while (size < n_runs)
     size *= 2;
-
-#define EDGE_KEY(run, index) \
-  run_key (run, index, data[(run)->stream], sizeof (D9Edge), G_STRUCT_OFFSET (D9Edge, ts), G_STRUCT_OFFSET (D9Edge, source))
-#define WAKE_KEY(run, index) \
-  run_key (run, index, data[(run)->stream], sizeof (D9Wake), G_STRUCT_OFFSET (D9Wake, ts), G_STRUCT_OFFSET (D9Wake, source))
 
   runs = g_new0 (D9Run, size);
   keys = g_new (D9Key, size);
   for (guint s = 0; s < n_streams; s++)
-    {
-      gboolean wakes = s == l->workers->len;
-      GArray *array = wakes ? l->wakes : ((D9Worker *) g_ptr_array_index (l->workers, s))->edges;
+    for (guint k = 0; k < streams[s].heads->len; k++, r++)
+      {
+        guint32 head = g_array_index (streams[s].heads, guint32, k);
+        const D9Seg *seg = &g_array_index (streams[s].segs, D9Seg, head);
 
-      data[s] = (const guint8 *) array->data;
-      for (guint k = 0; k < starts[s]->len; k++, r++)
-        {
-          runs[r].stream = s;
-          runs[r].next = g_array_index (starts[s], gsize, k);
-          runs[r].end = k + 1 < starts[s]->len ? g_array_index (starts[s], gsize, k + 1) : array->len;
-          keys[r] = wakes ? WAKE_KEY (&runs[r], r) : EDGE_KEY (&runs[r], r);
-        }
-      g_array_unref (starts[s]);
-    }
+        runs[r].stream = s;
+        runs[r].seg = head;
+        run_start (&runs[r], &streams[s].stream, seg);
+        keys[r] = stream_key (&streams[s].stream, seg->from);
+      }
   for (; r < size; r++)
-    keys[r] = ~(D9Key) 0;
+    keys[r] = D9_DONE;
 
   /* tree[0] is the winner, tree[node] the loser at each inner node. */
   tree = g_new (guint, size);
@@ -348,24 +432,37 @@ merge (D9Loader *l)
     }
   tree[0] = size > 1 ? win[1] : 0;
 
-  while (keys[tree[0]] != ~(D9Key) 0)
+  while (keys[tree[0]] != D9_DONE)
     {
       guint top = tree[0], winner = top;
       D9Run *run = &runs[top];
+      const D9StreamRuns *s = &streams[run->stream];
       D9Key key;
 
       if (run->stream == l->workers->len)
+        d9_pair_wake (l, (const D9Wake *) (gconstpointer) s->stream.data + run->next);
+      else
+        d9_pair_edge (l, run->stream, g_ptr_array_index (l->workers, run->stream),
+                      (const D9Edge *) (gconstpointer) s->stream.data + run->next);
+      if (++run->next == run->end)
         {
-          d9_pair_wake (l, (const D9Wake *) (gconstpointer) data[run->stream] + run->next);
-          run->next++;
-          key = WAKE_KEY (run, top);
+          guint32 next = g_array_index (s->segs, D9Seg, run->seg).next;
+
+          run_release (run, &s->stream);
+          if (next == G_MAXUINT32)
+            key = D9_DONE;
+          else
+            {
+              run->seg = next;
+              run_start (run, &s->stream, &g_array_index (s->segs, D9Seg, next));
+              key = stream_key (&s->stream, run->next);
+            }
         }
       else
         {
-          d9_pair_edge (l, run->stream, g_ptr_array_index (l->workers, run->stream),
-                        (const D9Edge *) (gconstpointer) data[run->stream] + run->next);
-          run->next++;
-          key = EDGE_KEY (run, top);
+          if (G_UNLIKELY (s->stream.data + run->next * s->stream.size >= run->release_at))
+            run_release (run, &s->stream);
+          key = stream_key (&s->stream, run->next);
         }
       keys[top] = key;
 
@@ -381,8 +478,11 @@ merge (D9Loader *l)
         }
       tree[0] = winner;
     }
-#undef EDGE_KEY
-#undef WAKE_KEY
+  for (guint s = 0; s < n_streams; s++)
+    {
+      g_array_unref (streams[s].segs);
+      g_array_unref (streams[s].heads);
+    }
 
   /* Done with: their memory goes back before the tracks are built. */
   for (guint i = 0; i < l->workers->len; i++)
