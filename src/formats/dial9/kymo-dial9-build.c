@@ -328,98 +328,210 @@ d9_loader_wakes_track (D9Loader *l)
   return l->wakes_track;
 }
 
-/* A chain of runs, as the merge reads it. */
+/* A place in a chain: a run (index in the stream's segs) and an element
+ * of it. A run's end is written as the next run's start, so that a place
+ * has one form; a chain's end is its last run's end. */
 typedef struct {
-  guint32 stream;
   guint32 seg;
+  gsize   pos;
+} D9Pos;
+
+static inline void
+pos_normalize (const D9StreamRuns *s,
+               D9Pos              *p)
+{
+  const D9Seg *seg = &g_array_index (s->segs, D9Seg, p->seg);
+
+  if (p->pos == seg->to && seg->next != G_MAXUINT32)
+    {
+      p->seg = seg->next;
+      p->pos = g_array_index (s->segs, D9Seg, p->seg).from;
+    }
+}
+
+/* The merge is cut into parts by key: a part is every chain's elements
+ * between two keys. The load's threads order the parts' elements (the
+ * tournament) while the loading thread pairs those of the parts before,
+ * in order: the pairing is what must stay in one thread. */
+#define MERGE_PART   ((gsize) 1 << 17)
+/* One key in this many picks where the parts are cut. */
+#define MERGE_SAMPLE 512
+/* Parts ordered ahead of the pairing (each holds MERGE_PART steps). */
+#define MERGE_AHEAD  4
+
+/* One element in merge order. */
+typedef struct {
+  guint64 index;
+  guint32 stream;
+} D9Step;
+
+typedef struct {
+  const guint8 *ptr;   /* the chain's pages before this are given back */
+  guint32       seg;
+} D9Released;
+
+typedef struct {
+  D9Loader     *l;
+  D9StreamRuns *streams;
+  guint         n_chains;
+  guint32      *chain_stream;  /* per chain */
+  D9Pos        *bounds;        /* (n_parts + 1) × n_chains: where part i starts */
+  guint         n_parts;
+  GArray      **steps;         /* per part: D9Step */
+  D9Released   *released;      /* per chain */
+  GMutex        lock;
+  GPtrArray    *spare;         /* step arrays paired and emptied: their
+                                * pages are in memory already */
+} D9Order;
+
+static int
+compare_keys (gconstpointer a,
+              gconstpointer b)
+{
+  const D9Key *x = a, *y = b;
+
+  return *x < *y ? -1 : *x > *y;
+}
+
+/* Where each part starts in each chain, from a sample of the keys. */
+static void
+cut_parts (D9Order *o,
+           gsize    total)
+{
+  g_autoptr(GArray) samples = g_array_new (FALSE, FALSE, sizeof (D9Key));
+  g_autofree D9Key *cuts = NULL;
+
+  for (guint c = 0; c < o->n_chains; c++)
+    {
+      const D9StreamRuns *s = &o->streams[o->chain_stream[c]];
+      D9Pos start = o->bounds[c];
+
+      for (guint32 k = start.seg; k != G_MAXUINT32; k = g_array_index (s->segs, D9Seg, k).next)
+        {
+          const D9Seg *seg = &g_array_index (s->segs, D9Seg, k);
+
+          for (gsize i = seg->from; i < seg->to; i += MERGE_SAMPLE)
+            {
+              D9Key key = stream_key (&s->stream, i);
+              g_array_append_val (samples, key);
+            }
+          o->bounds[o->n_chains + c] = (D9Pos) { k, seg->to };
+        }
+    }
+  g_array_sort (samples, compare_keys);
+  o->n_parts = (guint) CLAMP (total / MERGE_PART, 1, MAX (samples->len, 1));
+  cuts = g_new (D9Key, o->n_parts);
+  for (guint k = 1; k < o->n_parts; k++)
+    cuts[k] = g_array_index (samples, D9Key, (gsize) k * samples->len / o->n_parts);
+
+  for (guint c = 0; c < o->n_chains; c++)
+    {
+      const D9StreamRuns *s = &o->streams[o->chain_stream[c]];
+      D9Pos p = o->bounds[c], end = o->bounds[o->n_chains + c];
+
+      for (guint k = 1; k < o->n_parts; k++)
+        {
+          for (;;)
+            {
+              const D9Seg *seg = &g_array_index (s->segs, D9Seg, p.seg);
+              gsize lo = p.pos, hi = seg->to;
+
+              if (stream_key (&s->stream, seg->to - 1) >= cuts[k] || seg->next == G_MAXUINT32)
+                {
+                  /* The first element at or after the cut. */
+                  while (lo < hi)
+                    {
+                      gsize mid = lo + (hi - lo) / 2;
+
+                      if (stream_key (&s->stream, mid) < cuts[k])
+                        lo = mid + 1;
+                      else
+                        hi = mid;
+                    }
+                  p.pos = lo;
+                  pos_normalize (s, &p);
+                  break;
+                }
+              p.seg = seg->next;
+              p.pos = g_array_index (s->segs, D9Seg, p.seg).from;
+            }
+          o->bounds[(gsize) k * o->n_chains + c] = p;
+        }
+      /* Where the chain ends, noted while there was one part. */
+      o->bounds[(gsize) o->n_parts * o->n_chains + c] = end;
+    }
+}
+
+/* A chain within a part, as the tournament reads it: its current run's
+ * elements [next, end) (end cut at the part's end in its last run). */
+typedef struct {
   gsize   next;
   gsize   end;
-  guint8 *released;  /* the run's pages before this are given back */
-  guint8 *release_at;
-} D9Run;
+  guint32 seg;
+  guint32 stream;
+} D9Leaf;
 
-/* What the merge has read of a run is given back every this many bytes:
- * the spans it builds then take the room of the edges they come from,
- * rather than adding to them at the peak. */
-#define RELEASE_EVERY ((gsize) 256 << 10)
-
-static inline guint8 *
-page_up (const guint8 *p)
+static inline gboolean
+leaf_start (D9Leaf             *leaf,
+            const D9StreamRuns *s,
+            const D9Pos        *to)
 {
-  gsize page = kymo_page_size ();
-  return (guint8 *) (((guintptr) p + page - 1) & ~(guintptr) (page - 1));
+  leaf->end = leaf->seg == to->seg ? to->pos : g_array_index (s->segs, D9Seg, leaf->seg).to;
+  return leaf->next < leaf->end;
 }
 
+/* Orders part @index's elements (on any thread). */
 static void
-run_start (D9Run          *run,
-           const D9Stream *s,
-           const D9Seg    *seg)
+order_part (guint    index,
+            gpointer data)
 {
-  run->next = seg->from;
-  run->end = seg->to;
-  run->released = page_up (s->data + seg->from * s->size);
-  run->release_at = run->released + RELEASE_EVERY;
-}
-
-/* Gives back the whole pages of the run read so far: nothing reads them
- * again, and the array is freed whole after the merge. (Pages the run
- * shares with the next are not whole, so they stay.) */
-static void
-run_release (D9Run          *run,
-             const D9Stream *s)
-{
-  guint8 *to = (guint8 *) (((guintptr) (s->data + run->next * s->size)) & ~(guintptr) (kymo_page_size () - 1));
-
-  if (to > run->released)
-    {
-#if defined(__linux__) && defined(MADV_DONTNEED)
-      madvise (run->released, to - run->released, MADV_DONTNEED);
-#endif
-      run->released = to;
-    }
-  run->release_at = run->released + RELEASE_EVERY;
-}
-
-/* A merge of every chain of the workers' edges and of the wakes, in time
- * order, through a tournament (loser) tree: a wake needs to know which
- * task each worker polls at its time. One comparison per level and
- * element, and no copy of the edges: sorting each array first cost a
- * pass over it per doubling of its runs, and as much memory again. */
-static void
-merge (D9Loader *l)
-{
-  guint n_streams = l->workers->len + 1, n_runs = 0, size = 1, r = 0;
-  g_autofree D9StreamRuns *streams = g_new0 (D9StreamRuns, n_streams);
-  g_autofree D9Run *runs = NULL;
+  D9Order *o = data;
+  guint size = 1;
+  g_autofree D9Leaf *leaves = NULL;
   g_autofree D9Key *keys = NULL;
   g_autofree guint *tree = NULL;
   g_autofree guint *win = NULL;
+  const D9Pos *from = o->bounds + (gsize) index * o->n_chains, *to = from + o->n_chains;
+  GArray *steps;
+  D9Step *out;
+  gsize n_out = 0;
 
-  scan_runs (l, streams);
-  for (guint s = 0; s < n_streams; s++)
-    n_runs += streams[s].heads->len;
-  while (size < n_runs)
+  g_mutex_lock (&o->lock);
+  steps = o->spare->len > 0 ? g_ptr_array_steal_index_fast (o->spare, o->spare->len - 1) : NULL;
+  g_mutex_unlock (&o->lock);
+  if (steps == NULL)
+    steps = g_array_new (FALSE, FALSE, sizeof (D9Step));
+
+  while (size < o->n_chains)
     size *= 2;
-
-  runs = g_new0 (D9Run, size);
+  leaves = g_new0 (D9Leaf, size);
   keys = g_new (D9Key, size);
-  for (guint s = 0; s < n_streams; s++)
-    for (guint k = 0; k < streams[s].heads->len; k++, r++)
-      {
-        guint32 head = g_array_index (streams[s].heads, guint32, k);
-        const D9Seg *seg = &g_array_index (streams[s].segs, D9Seg, head);
+  for (guint c = 0; c < size; c++)
+    {
+      keys[c] = D9_DONE;
+      if (c < o->n_chains)
+        {
+          const D9StreamRuns *s = &o->streams[o->chain_stream[c]];
 
-        runs[r].stream = s;
-        runs[r].seg = head;
-        run_start (&runs[r], &streams[s].stream, seg);
-        keys[r] = stream_key (&streams[s].stream, seg->from);
-      }
-  for (; r < size; r++)
-    keys[r] = D9_DONE;
+          leaves[c].stream = o->chain_stream[c];
+          leaves[c].seg = from[c].seg;
+          leaves[c].next = from[c].pos;
+          if ((from[c].seg != to[c].seg || from[c].pos != to[c].pos) && leaf_start (&leaves[c], s, &to[c]))
+            {
+              keys[c] = stream_key (&s->stream, from[c].pos);
+              n_out += to[c].seg == from[c].seg ? to[c].pos - from[c].pos : 0;
+            }
+        }
+    }
+  /* Room for every step (a chain's count is exact when the part stays in
+   * one of its runs, and the array grows otherwise). */
+  g_array_set_size (steps, MAX (n_out, MERGE_PART));
+  out = (D9Step *) (gpointer) steps->data;
+  n_out = 0;
 
   /* tree[0] is the winner, tree[node] the loser at each inner node. */
   tree = g_new (guint, size);
-  win = g_new (guint, 2 * size);
+  win = g_new (guint, 2 * (gsize) size);
   for (guint i = 0; i < size; i++)
     win[size + i] = i;
   for (guint node = size; node-- > 1;)
@@ -435,34 +547,26 @@ merge (D9Loader *l)
   while (keys[tree[0]] != D9_DONE)
     {
       guint top = tree[0], winner = top;
-      D9Run *run = &runs[top];
-      const D9StreamRuns *s = &streams[run->stream];
+      D9Leaf *leaf = &leaves[top];
+      const D9StreamRuns *s = &o->streams[leaf->stream];
       D9Key key;
 
-      if (run->stream == l->workers->len)
-        d9_pair_wake (l, (const D9Wake *) (gconstpointer) s->stream.data + run->next);
-      else
-        d9_pair_edge (l, run->stream, g_ptr_array_index (l->workers, run->stream),
-                      (const D9Edge *) (gconstpointer) s->stream.data + run->next);
-      if (++run->next == run->end)
+      if (G_UNLIKELY (n_out == steps->len))
         {
-          guint32 next = g_array_index (s->segs, D9Seg, run->seg).next;
-
-          run_release (run, &s->stream);
-          if (next == G_MAXUINT32)
-            key = D9_DONE;
-          else
-            {
-              run->seg = next;
-              run_start (run, &s->stream, &g_array_index (s->segs, D9Seg, next));
-              key = stream_key (&s->stream, run->next);
-            }
+          g_array_set_size (steps, steps->len * 2);
+          out = (D9Step *) (gpointer) steps->data;
         }
+      out[n_out].index = leaf->next;
+      out[n_out++].stream = leaf->stream;
+      if (++leaf->next < leaf->end)
+        key = stream_key (&s->stream, leaf->next);
+      else if (leaf->seg == to[top].seg)
+        key = D9_DONE;
       else
         {
-          if (G_UNLIKELY (s->stream.data + run->next * s->stream.size >= run->release_at))
-            run_release (run, &s->stream);
-          key = stream_key (&s->stream, run->next);
+          leaf->seg = g_array_index (s->segs, D9Seg, leaf->seg).next;
+          leaf->next = g_array_index (s->segs, D9Seg, leaf->seg).from;
+          key = leaf_start (leaf, s, &to[top]) ? stream_key (&s->stream, leaf->next) : D9_DONE;
         }
       keys[top] = key;
 
@@ -477,6 +581,128 @@ merge (D9Loader *l)
           key = swap ? other_key : key;
         }
       tree[0] = winner;
+    }
+  g_array_set_size (steps, n_out);
+  o->steps[index] = steps;
+}
+
+/* Gives back the whole pages of @s's bytes [@from, @to), which nothing
+ * reads again (the array is freed whole after the merge); returns where
+ * that stopped. */
+static const guint8 *
+release_pages (const guint8 *from,
+               const guint8 *to)
+{
+  gsize page = kymo_page_size ();
+  const guint8 *a = (const guint8 *) (((guintptr) from + page - 1) & ~(guintptr) (page - 1));
+  const guint8 *b = (const guint8 *) ((guintptr) to & ~(guintptr) (page - 1));
+
+  if (b <= a)
+    return from;
+#if defined(__linux__) && defined(MADV_DONTNEED)
+  madvise ((void *) a, b - a, MADV_DONTNEED);
+#endif
+  return b;
+}
+
+/* Pairs part @index's elements in order, on the loading thread, then
+ * gives back the pages of the runs they were read from: the spans the
+ * pairing builds take the room of the edges they come from, rather than
+ * adding to them at the peak. (Pages that runs share are left.) */
+static gboolean
+pair_part (guint    index,
+           gpointer data)
+{
+  D9Order *o = data;
+  D9Loader *l = o->l;
+  GArray *steps = o->steps[index];
+  const D9Step *step = (const D9Step *) (gpointer) steps->data;
+  const D9Pos *to = o->bounds + (gsize) (index + 1) * o->n_chains;
+
+  for (guint i = 0; i < steps->len; i++)
+    {
+      const D9Stream *s = &o->streams[step[i].stream].stream;
+
+      if (step[i].stream == l->workers->len)
+        d9_pair_wake (l, (const D9Wake *) (gconstpointer) s->data + step[i].index);
+      else
+        d9_pair_edge (l, step[i].stream, g_ptr_array_index (l->workers, step[i].stream),
+                      (const D9Edge *) (gconstpointer) s->data + step[i].index);
+    }
+  g_array_set_size (steps, 0);
+  g_mutex_lock (&o->lock);
+  g_ptr_array_add (o->spare, g_steal_pointer (&o->steps[index]));
+  g_mutex_unlock (&o->lock);
+
+  for (guint c = 0; c < o->n_chains; c++)
+    {
+      const D9StreamRuns *s = &o->streams[o->chain_stream[c]];
+      D9Released *r = &o->released[c];
+
+      while (r->seg != to[c].seg)
+        {
+          const D9Seg *seg = &g_array_index (s->segs, D9Seg, r->seg);
+
+          release_pages (MAX (r->ptr, s->stream.data + seg->from * s->stream.size),
+                         s->stream.data + seg->to * s->stream.size);
+          r->seg = seg->next;
+          r->ptr = s->stream.data + g_array_index (s->segs, D9Seg, r->seg).from * s->stream.size;
+        }
+      r->ptr = release_pages (r->ptr, s->stream.data + to[c].pos * s->stream.size);
+    }
+  return TRUE;
+}
+
+/* A merge of every chain of the workers' edges and of the wakes, in time
+ * order, through a tournament (loser) tree: a wake needs to know which
+ * task each worker polls at its time. One comparison per level and
+ * element, and no copy of the edges: sorting each array first cost a
+ * pass over it per doubling of its runs, and as much memory again. */
+static void
+merge (D9Loader *l)
+{
+  guint n_streams = l->workers->len + 1, c = 0;
+  g_autofree D9StreamRuns *streams = g_new0 (D9StreamRuns, n_streams);
+  D9Order o = { l, streams, 0, NULL, NULL, 1, NULL, NULL, { 0 }, NULL };
+  gsize total = 0;
+
+  scan_runs (l, streams);
+  for (guint s = 0; s < n_streams; s++)
+    {
+      o.n_chains += streams[s].heads->len;
+      total += streams[s].stream.len;
+    }
+
+  if (total > 0)
+    {
+      o.chain_stream = g_new (guint32, o.n_chains);
+      o.released = g_new (D9Released, o.n_chains);
+      /* Room for the parts' bounds once their number is known. */
+      o.bounds = g_new (D9Pos, ((gsize) MAX (total / MERGE_PART, 1) + 1) * o.n_chains);
+      for (guint s = 0; s < n_streams; s++)
+        for (guint k = 0; k < streams[s].heads->len; k++, c++)
+          {
+            guint32 head = g_array_index (streams[s].heads, guint32, k);
+            const D9Seg *seg = &g_array_index (streams[s].segs, D9Seg, head);
+
+            o.chain_stream[c] = s;
+            o.bounds[c] = (D9Pos) { head, seg->from };
+            o.released[c] = (D9Released) { streams[s].stream.data + seg->from * streams[s].stream.size, head };
+          }
+      cut_parts (&o, total);
+      o.steps = g_new0 (GArray *, o.n_parts);
+      o.spare = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+      g_mutex_init (&o.lock);
+      kymo_parts_run (kymo_load_job_get_options (l->job), total, SORT_THREAD_MIN, o.n_parts, MERGE_AHEAD,
+                      order_part, pair_part, &o);
+      for (guint k = 0; k < o.n_parts; k++)
+        g_clear_pointer (&o.steps[k], g_array_unref);
+      g_free (o.steps);
+      g_ptr_array_unref (o.spare);
+      g_mutex_clear (&o.lock);
+      g_free (o.bounds);
+      g_free (o.released);
+      g_free (o.chain_stream);
     }
   for (guint s = 0; s < n_streams; s++)
     {
