@@ -37,10 +37,8 @@ default_group (D9Loader *l)
 /* Orders by time, then by the event's place in the file. */
 #define TS_LESS(x, y) ((x)->ts < (y)->ts || ((x)->ts == (y)->ts && (x)->source < (y)->source))
 #define DEEP_LESS(x, y)                                                                 \
-  ((x)->depth < (y)->depth ||                                                           \
-   ((x)->depth == (y)->depth && ((x)->span.start < (y)->span.start ||                  \
-                                 ((x)->span.start == (y)->span.start &&                 \
-                                  (x)->span.source < (y)->span.source))))
+  ((x)->span.start < (y)->span.start ||                                                 \
+   ((x)->span.start == (y)->span.start && (x)->span.source < (y)->span.source))
 #define SPAN_LESS(x, y) ((x)->start < (y)->start || ((x)->start == (y)->start && (x)->source < (y)->source))
 
 /* Below this many edges and wakes, sorting on a second thread costs more
@@ -893,12 +891,32 @@ finish_worker (D9Loader *l,
     d9_pair_close_deep (w, j, l->max_ts, KYMO_EVENT_INCOMPLETE);
   g_array_set_size (w->stack, 0);
 
-  sort_deep ((D9DeepSpan *) (gpointer) w->deep->data, w->deep->len);
-  for (guint i = 0; i < w->deep->len; i++)
+  if (w->deep->len > 0)
     {
-      const D9DeepSpan *deep = &g_array_index (w->deep, D9DeepSpan, i);
-      kymo_track_add_span (track, deep->span.start, deep->span.end, kymo_span_name (&deep->span),
-                           deep->depth, kymo_span_flags (&deep->span), deep->span.source);
+      /* By depth, then by start: spans close in time order, so each
+       * depth alone is in start order, or a few chains of it (copies
+       * that overlap in time); all depths together are not, by far. */
+      gsize n = w->deep->len, at[D9_MAX_SPAN_DEPTH + 2] = { 0 };
+      const D9DeepSpan *in = (const D9DeepSpan *) (gpointer) w->deep->data;
+      g_autofree D9DeepSpan *deep = g_new (D9DeepSpan, n);
+
+      for (gsize i = 0; i < n; i++)
+        at[MIN (in[i].depth, D9_MAX_SPAN_DEPTH) + 1]++;
+      for (guint d = 0; d <= D9_MAX_SPAN_DEPTH; d++)
+        at[d + 1] += at[d];
+      for (gsize i = 0; i < n; i++)
+        deep[at[MIN (in[i].depth, D9_MAX_SPAN_DEPTH)]++] = in[i];
+      g_array_unref (w->deep);
+      w->deep = g_array_new (FALSE, FALSE, sizeof (D9DeepSpan));
+      for (gsize i = 0, from = 0; i < n; i++)
+        if (i + 1 == n || deep[i + 1].depth != deep[from].depth)
+          {
+            sort_deep (deep + from, i + 1 - from);
+            from = i + 1;
+          }
+      for (gsize i = 0; i < n; i++)
+        kymo_track_add_span (track, deep[i].span.start, deep[i].span.end, kymo_span_name (&deep[i].span),
+                             deep[i].depth, kymo_span_flags (&deep[i].span), deep[i].span.source);
     }
 
   /* Two sorted runs (samples in file order, wakes from the merge): merge
