@@ -617,6 +617,9 @@ pair_part (guint    index,
   const D9Step *step = (const D9Step *) (gpointer) steps->data;
   const D9Pos *to = o->bounds + (gsize) (index + 1) * o->n_chains;
 
+  /* Stop at a cancel: what was paired is only freed then. */
+  if (g_cancellable_is_cancelled (kymo_load_job_get_cancellable (l->job)))
+    return FALSE;
   for (guint i = 0; i < steps->len; i++)
     {
       const D9Stream *s = &o->streams[step[i].stream].stream;
