@@ -131,27 +131,6 @@ coverage_upto (const Coverage *cov,
   return g_array_index (cov->before, guint64, lo - 1) + ((guint64) MIN (e, t) - (guint64) s);
 }
 
-/* First span of a depth run (sorted by start) with start >= t (or > t). */
-static gsize
-lower_bound (const KymoSpan *spans,
-             gsize           n,
-             KymoTime        t,
-             gboolean        strict)
-{
-  gsize lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (spans[mid].start < t || (strict && spans[mid].start == t))
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 static gboolean
 accumulate_track (KymoTrack    *track,
                   KymoTime      from,
@@ -176,8 +155,8 @@ accumulate_track (KymoTrack    *track,
       KymoTime max_end;
 
       spans = kymo_track_get_depth_spans (track, d, &n, NULL);
-      lo = lower_bound (spans, n, from, FALSE);
-      hi = lower_bound (spans, n, to, TRUE);
+      lo = kymo_spans_lower_bound (spans, n, from, FALSE);
+      hi = kymo_spans_lower_bound (spans, n, to, TRUE);
       if (lo >= hi)
         continue;
 

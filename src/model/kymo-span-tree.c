@@ -342,12 +342,22 @@ gsize
 kymo_span_tree_lower_bound (const KymoSpanTree *tree,
                             KymoTime            ts)
 {
-  gsize lo = 0, hi = tree->n_spans;
+  return kymo_spans_lower_bound (tree->spans, tree->n_spans, ts, FALSE);
+}
+
+gsize
+kymo_spans_lower_bound (const KymoSpan *spans,
+                        gsize           n,
+                        KymoTime        ts,
+                        gboolean        after)
+{
+  gsize lo = 0, hi = n;
 
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
-      if (tree->spans[mid].start < ts)
+
+      if (spans[mid].start < ts || (after && spans[mid].start == ts))
         lo = mid + 1;
       else
         hi = mid;

@@ -72,6 +72,13 @@ guint32 kymo_span_tree_longest (const KymoSpanTree *tree,
 /* First span with start >= ts. */
 gsize   kymo_span_tree_lower_bound (const KymoSpanTree *tree,
                                     KymoTime        ts);
+/* First of @spans[0, @n) (sorted by start, as a depth run is) with start
+ * >= @ts, or > @ts when @after: [lower_bound (t0, FALSE), lower_bound (t1,
+ * TRUE)) are the spans starting in [t0, t1]. */
+gsize   kymo_spans_lower_bound     (const KymoSpan *spans,
+                                    gsize           n,
+                                    KymoTime        ts,
+                                    gboolean        after);
 /* The latest end of any span (G_MININT64 when empty). */
 KymoTime kymo_span_tree_max_end (const KymoSpanTree *tree);
 gsize   kymo_span_tree_memory  (const KymoSpanTree *tree);

@@ -196,7 +196,8 @@ encode_band (guint    index,
   Band *band = &e->bands[index];
   int y0 = (int) index * BAND_ROWS, y1 = MIN (e->height, y0 + BAND_ROWS);
   gsize stride = row_bytes (e);
-  g_autofree guint8 *rows = g_malloc (stride * (gsize) (y1 - y0));
+  /* One byte past the last row: convert_row stores four bytes a pixel. */
+  g_autofree guint8 *rows = g_malloc (stride * (gsize) (y1 - y0) + 1);
   gboolean last = index + 1 == e->n_bands;
 
   for (int y = y0; y < y1; y++)

@@ -190,6 +190,31 @@ test_find_span_at (void)
   g_assert_cmpuint (kymo_span_flags (&spans[idx]), ==, KYMO_EVENT_INCOMPLETE);
 }
 
+/* The window [t0, t1] of a depth run is [lower_bound (t0, FALSE),
+ * lower_bound (t1, TRUE)): spans starting exactly on either edge are in it,
+ * however many share that start. */
+static void
+test_spans_lower_bound (void)
+{
+  static const KymoTime starts[] = { 10, 20, 20, 20, 30, 40 };
+  KymoSpan spans[G_N_ELEMENTS (starts)] = { 0 };
+  gsize n = G_N_ELEMENTS (starts);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      spans[i].start = starts[i];
+      spans[i].end = starts[i] + 5;
+    }
+  g_assert_cmpuint (kymo_spans_lower_bound (spans, 0, 20, FALSE), ==, 0);
+  g_assert_cmpuint (kymo_spans_lower_bound (spans, n, 5, FALSE), ==, 0);
+  g_assert_cmpuint (kymo_spans_lower_bound (spans, n, 20, FALSE), ==, 1);
+  g_assert_cmpuint (kymo_spans_lower_bound (spans, n, 20, TRUE), ==, 4);
+  g_assert_cmpuint (kymo_spans_lower_bound (spans, n, 25, FALSE), ==, 4);
+  g_assert_cmpuint (kymo_spans_lower_bound (spans, n, 25, TRUE), ==, 4);
+  g_assert_cmpuint (kymo_spans_lower_bound (spans, n, 40, TRUE), ==, n);
+  g_assert_cmpuint (kymo_spans_lower_bound (spans, n, G_MAXINT64, FALSE), ==, n);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -200,5 +225,6 @@ main (int   argc,
   g_test_add_func ("/span-tree/lod-longest", test_lod_longest);
   g_test_add_func ("/span-tree/depth-runs-sorted", test_depth_runs_sorted);
   g_test_add_func ("/span-tree/find-span-at", test_find_span_at);
+  g_test_add_func ("/span-tree/spans-lower-bound", test_spans_lower_bound);
   return g_test_run ();
 }

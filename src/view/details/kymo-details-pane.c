@@ -14,44 +14,13 @@
 #include <adwaita.h>
 
 #include "kymo-details-pane.h"
+#include "kymo-details-pane-private.h"
 #include "dial9/kymo-dial9-poll-stacks.h"
 #include "dial9/kymo-dial9-worker-cpu.h"
 #include "kymo-details-private.h"
 #include "kymo-event-item.h"
 #include "kymo-instant-list-model.h"
 #include "atf/kymo-atf.h"
-
-#define TOP_CHILD_NAMES 5
-#define INDENT 14
-
-struct _KymoDetailsPane
-{
-  GtkWidget           parent_instance;
-
-  KymoSession        *session;
-  GSignalGroup       *session_signals;
-
-  GtkWidget          *header;
-  GtkWidget          *title;
-  GtkWidget          *subtitle;
-  GtkWidget          *link_button;
-  GtkWidget          *copy_button;
-  GtkWidget          *split;       /* fields over detail records */
-  GtkWidget          *stack;
-  GtkWidget          *scroller;
-  GtkWidget          *content;
-
-  GtkWidget          *records_box;
-  GtkWidget          *records_title;
-  GtkWidget          *records_view;
-  GtkSingleSelection *records_selection;
-  guint               records_track;
-  gboolean            syncing;
-
-  gboolean            has_current;
-  KymoEventRef        current;
-  JsonObject         *args;
-};
 
 G_DEFINE_FINAL_TYPE (KymoDetailsPane, kymo_details_pane, GTK_TYPE_WIDGET)
 
@@ -65,22 +34,9 @@ static GParamSpec *properties[N_PROPS];
 
 /* ------------------------------------------------------------ helpers */
 
-static KymoTrace *
-get_trace (KymoDetailsPane *self)
-{
-  return kymo_session_get_trace (self->session);
-}
-
-static gboolean
-ref_equal (const KymoEventRef *a,
-           const KymoEventRef *b)
-{
-  return a->kind == b->kind && a->track == b->track && a->index == b->index;
-}
-
-static gboolean
-is_detail_track (KymoTrace *trace,
-                 guint      track)
+gboolean
+_kymo_details_pane_is_detail_track (KymoTrace *trace,
+                                    guint      track)
 {
   KymoTrack *t;
 
@@ -111,8 +67,8 @@ track_path (KymoTrace *trace,
   return g_string_free (out, FALSE);
 }
 
-static char *
-flags_to_string (guint flags)
+char *
+_kymo_details_pane_flags_to_string (guint flags)
 {
   static const struct { guint flag; const char *name; } names[] = {
     { KYMO_EVENT_INCOMPLETE, N_("incomplete") },
@@ -135,490 +91,6 @@ flags_to_string (guint flags)
       }
   return g_string_free (out, FALSE);
 }
-
-/* The shortest span at @depth holding [start, end], or G_MAXUINT32. */
-static guint32
-find_enclosing (const KymoTrack *track,
-                guint            depth,
-                KymoTime         start,
-                KymoTime         end)
-{
-  g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (guint32));
-  const KymoSpan *spans;
-  guint32 best = G_MAXUINT32;
-  gsize n;
-
-  spans = kymo_track_get_spans (track, &n);
-  kymo_track_query_spans (track, depth, start, end, hits);
-  for (guint i = 0; i < hits->len; i++)
-    {
-      guint32 idx = g_array_index (hits, guint32, i);
-
-      if (spans[idx].start > start || spans[idx].end < end)
-        continue;
-      if (best == G_MAXUINT32 ||
-          spans[idx].end - spans[idx].start < spans[best].end - spans[best].start)
-        best = idx;
-    }
-  return best;
-}
-
-/* ------------------------------------------------------------ rows */
-
-static GtkWidget *
-value_label (const char *text,
-             gboolean    monospace)
-{
-  g_autoptr(GMenu) menu = g_menu_new ();
-  g_autoptr(GMenuItem) item = g_menu_item_new (_("Copy _Value"), NULL);
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_yalign (GTK_LABEL (label), 0);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_widget_set_hexpand (label, TRUE);
-  /* Selectable labels grab focus; tabbing through values should not select them. */
-  gtk_widget_set_focusable (label, FALSE);
-  if (monospace)
-    gtk_widget_add_css_class (label, "monospace");
-
-  g_menu_item_set_action_and_target_value (item, "event.copy-value", g_variant_new_string (text));
-  g_menu_append_item (menu, item);
-  g_menu_append (menu, _("Copy Event as _JSON"), "event.copy-json");
-  gtk_label_set_extra_menu (GTK_LABEL (label), G_MENU_MODEL (menu));
-  return label;
-}
-
-static GtkWidget *
-new_grid (void)
-{
-  GtkWidget *grid = gtk_grid_new ();
-
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 3);
-  return grid;
-}
-
-static void
-grid_add (GtkWidget  *grid,
-          int        *row,
-          const char *key,
-          const char *value,
-          int         indent,
-          gboolean    monospace)
-{
-  GtkWidget *key_label = gtk_label_new (key);
-
-  gtk_label_set_xalign (GTK_LABEL (key_label), 0);
-  gtk_label_set_yalign (GTK_LABEL (key_label), 0);
-  gtk_widget_add_css_class (key_label, "dim-label");
-  gtk_widget_set_margin_start (key_label, indent * INDENT);
-  gtk_widget_set_name (key_label, "key");
-  if (value == NULL)
-    {
-      /* A heading for nested members. */
-      gtk_grid_attach (GTK_GRID (grid), key_label, 0, *row, 2, 1);
-    }
-  else
-    {
-      gtk_grid_attach (GTK_GRID (grid), key_label, 0, *row, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), value_label (value, monospace), 1, *row, 1, 1);
-    }
-  (*row)++;
-}
-
-static char *
-node_to_text (JsonNode *node)
-{
-  GType type;
-
-  if (JSON_NODE_HOLDS_NULL (node))
-    return g_strdup ("null");
-  if (!JSON_NODE_HOLDS_VALUE (node))
-    return json_to_string (node, FALSE);
-  type = json_node_get_value_type (node);
-  if (type == G_TYPE_STRING)
-    return g_strdup (json_node_get_string (node));
-  if (type == G_TYPE_BOOLEAN)
-    return g_strdup (json_node_get_boolean (node) ? "true" : "false");
-  if (type == G_TYPE_DOUBLE || type == G_TYPE_FLOAT)
-    return g_strdup_printf ("%.17g", json_node_get_double (node));
-  return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
-}
-
-static void add_node (GtkWidget *grid, int *row, const char *key, JsonNode *node, int indent);
-
-static void
-add_object (GtkWidget  *grid,
-            int        *row,
-            JsonObject *object,
-            int         indent)
-{
-  JsonObjectIter iter;
-  const char *member;
-  JsonNode *node;
-
-  json_object_iter_init_ordered (&iter, object);
-  while (json_object_iter_next_ordered (&iter, &member, &node))
-    add_node (grid, row, member, node, indent);
-}
-
-static void
-add_node (GtkWidget  *grid,
-          int        *row,
-          const char *key,
-          JsonNode   *node,
-          int         indent)
-{
-  if (JSON_NODE_HOLDS_OBJECT (node))
-    {
-      grid_add (grid, row, key, NULL, indent, FALSE);
-      add_object (grid, row, json_node_get_object (node), indent + 1);
-    }
-  else if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *array = json_node_get_array (node);
-
-      grid_add (grid, row, key, NULL, indent, FALSE);
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          g_autofree char *index = g_strdup_printf ("[%u]", i);
-          add_node (grid, row, index, json_array_get_element (array, i), indent + 1);
-        }
-    }
-  else
-    {
-      g_autofree char *text = node_to_text (node);
-      grid_add (grid, row, key, text, indent, FALSE);
-    }
-}
-
-static void
-select_ref (KymoDetailsPane *self,
-            guint            track,
-            KymoEventKind    kind,
-            guint            index)
-{
-  KymoEventRef ref = { track, kind, index };
-
-  kymo_session_select_event (self->session, &ref);
-}
-
-static void
-on_span_link_clicked (GtkButton       *button,
-                      KymoDetailsPane *self)
-{
-  guint track = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "track"));
-  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "index"));
-
-  select_ref (self, track, KYMO_EVENT_KIND_SPAN, index);
-}
-
-static GtkWidget *
-span_link (KymoDetailsPane *self,
-           guint            track,
-           guint32          index,
-           const char      *label,
-           int              indent)
-{
-  GtkWidget *button = gtk_button_new_with_label (label);
-  GtkWidget *child = gtk_button_get_child (GTK_BUTTON (button));
-
-  gtk_widget_add_css_class (button, "flat");
-  gtk_widget_set_halign (button, GTK_ALIGN_START);
-  gtk_widget_set_margin_start (button, indent * INDENT);
-  if (GTK_IS_LABEL (child))
-    {
-      gtk_label_set_xalign (GTK_LABEL (child), 0);
-      gtk_label_set_ellipsize (GTK_LABEL (child), PANGO_ELLIPSIZE_END);
-    }
-  g_object_set_data (G_OBJECT (button), "track", GUINT_TO_POINTER (track));
-  g_object_set_data (G_OBJECT (button), "index", GUINT_TO_POINTER (index));
-  g_signal_connect (button, "clicked", G_CALLBACK (on_span_link_clicked), self);
-  return button;
-}
-
-/* ------------------------------------------------------------ sections */
-
-static void
-add_section (KymoDetailsPane *self,
-             const char      *title,
-             GtkWidget       *body)
-{
-  gtk_box_append (GTK_BOX (self->content), _kymo_details_section_title (title));
-  gtk_box_append (GTK_BOX (self->content), body);
-}
-
-/* Outermost first; each one selects its span. */
-static void
-add_parents (KymoDetailsPane *self,
-             const KymoTrack *track,
-             guint            depth,
-             KymoTime         start,
-             KymoTime         end)
-{
-  GtkWidget *box;
-  const KymoSpan *spans;
-  guint32 chain[64];
-  guint n_chain = 0;
-  gsize n;
-
-  if (depth == 0)
-    return;
-  spans = kymo_track_get_spans (track, &n);
-  for (guint d = depth; d > 0 && n_chain < G_N_ELEMENTS (chain); d--)
-    {
-      guint32 idx = find_enclosing (track, d - 1, start, end);
-      if (idx == G_MAXUINT32)
-        continue;
-      chain[n_chain++] = idx;
-      start = spans[idx].start;
-      end = spans[idx].end;
-    }
-  if (n_chain == 0)
-    return;
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_widget_set_name (box, "parents");
-  for (guint i = n_chain; i > 0; i--)
-    {
-      const KymoSpan *span = &spans[chain[i - 1]];
-      g_autofree char *dur = _kymo_details_format_duration (span->end - span->start);
-      g_autofree char *label = g_strdup_printf ("%s  (%s)",
-                                                kymo_trace_get_name (get_trace (self), kymo_span_name (span)),
-                                                dur);
-      gtk_box_append (GTK_BOX (box), span_link (self, kymo_track_get_id (track), chain[i - 1],
-                                                label, (int) (n_chain - i)));
-    }
-  add_section (self, _("Parents"), box);
-}
-
-typedef struct {
-  guint32  name;
-  guint    count;
-  KymoTime total;
-  guint32  longest;
-} ChildName;
-
-static int
-compare_child_names (gconstpointer a,
-                     gconstpointer b)
-{
-  const ChildName *x = a, *y = b;
-
-  if (x->total != y->total)
-    return x->total > y->total ? -1 : 1;
-  return x->name < y->name ? -1 : x->name > y->name;
-}
-
-/* Summarises the direct children and returns the time they cover inside
- * the span (as kymo_stats_compute counts it, for the self time). */
-static KymoTime
-add_children (KymoDetailsPane *self,
-              const KymoTrack *track,
-              guint            depth,
-              const KymoSpan  *span)
-{
-  g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) names = g_array_new (FALSE, FALSE, sizeof (ChildName));
-  g_autoptr(GHashTable) by_name = g_hash_table_new (NULL, NULL);
-  const KymoSpan *spans;
-  KymoTime covered = 0, cursor = span->start, total = 0;
-  guint count = 0;
-  GtkWidget *box, *grid;
-  int row = 0;
-  gsize n;
-
-  if (depth + 1 >= kymo_track_get_n_depths (track))
-    return 0;
-  spans = kymo_track_get_spans (track, &n);
-  kymo_track_query_spans (track, depth + 1, span->start, span->end, hits);
-
-  /* Hits come in start order, so the covered union is one sweep. */
-  for (guint i = 0; i < hits->len; i++)
-    {
-      guint32 idx = g_array_index (hits, guint32, i);
-      const KymoSpan *child = &spans[idx];
-      KymoTime s = MAX (child->start, span->start);
-      KymoTime e = MIN (child->end, span->end);
-      gpointer slot;
-      ChildName *entry;
-
-      if (e <= s && !(child->start >= span->start && child->end <= span->end))
-        continue;
-      if (e > cursor)
-        {
-          covered += e - MAX (s, cursor);
-          cursor = e;
-        }
-      count++;
-      total += child->end - child->start;
-      if (!g_hash_table_lookup_extended (by_name, GUINT_TO_POINTER (kymo_span_name (child)), NULL, &slot))
-        {
-          ChildName fresh = { kymo_span_name (child), 0, 0, idx };
-          g_array_append_val (names, fresh);
-          slot = GUINT_TO_POINTER (names->len - 1);
-          g_hash_table_insert (by_name, GUINT_TO_POINTER (kymo_span_name (child)), slot);
-        }
-      entry = &g_array_index (names, ChildName, GPOINTER_TO_UINT (slot));
-      entry->count++;
-      entry->total += child->end - child->start;
-      if (child->end - child->start > spans[entry->longest].end - spans[entry->longest].start)
-        entry->longest = idx;
-    }
-  if (count == 0)
-    return 0;
-
-  g_array_sort (names, compare_child_names);
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  gtk_widget_set_name (box, "children");
-  grid = new_grid ();
-  {
-    g_autofree char *count_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u (%u distinct name)", "%u (%u distinct names)", names->len), count, names->len);
-    g_autofree char *total_text = _kymo_details_format_duration (total);
-    grid_add (grid, &row, _("Count"), count_text, 0, FALSE);
-    grid_add (grid, &row, _("Total"), total_text, 0, FALSE);
-  }
-  gtk_box_append (GTK_BOX (box), grid);
-  for (guint i = 0; i < MIN (names->len, TOP_CHILD_NAMES); i++)
-    {
-      const ChildName *entry = &g_array_index (names, ChildName, i);
-      g_autofree char *dur = _kymo_details_format_duration (entry->total);
-      g_autofree char *label = g_strdup_printf ("%s  ×%u  %s",
-                                                kymo_trace_get_name (get_trace (self), entry->name),
-                                                entry->count, dur);
-      GtkWidget *link = span_link (self, kymo_track_get_id (track), entry->longest, label, 0);
-
-      gtk_widget_set_tooltip_text (link, _("Select the longest of these"));
-      gtk_box_append (GTK_BOX (box), link);
-    }
-  if (names->len > TOP_CHILD_NAMES)
-    {
-      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "and %u more name", "and %u more names", names->len - TOP_CHILD_NAMES), names->len - TOP_CHILD_NAMES);
-      GtkWidget *label = gtk_label_new (more);
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_box_append (GTK_BOX (box), label);
-    }
-  add_section (self, _("Children"), box);
-  return covered;
-}
-
-static void
-add_registers (KymoDetailsPane *self,
-               const char      *key,
-               const char      *title)
-{
-  JsonObject *regs;
-  JsonObjectIter iter;
-  const char *member;
-  JsonNode *node;
-  const char *arch;
-  g_autofree char *heading = NULL;
-  GtkWidget *grid;
-  int row = 0;
-
-  if (self->args == NULL || !json_object_has_member (self->args, key))
-    return;
-  node = json_object_get_member (self->args, key);
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return;
-  regs = json_node_get_object (node);
-  if (json_object_get_size (regs) == 0)
-    return;
-
-  arch = kymo_trace_get_metadata (get_trace (self), "arch");
-  heading = arch ? g_strdup_printf ("%s (%s)", title, arch) : g_strdup (title);
-  grid = new_grid ();
-  gtk_widget_set_name (grid, "registers");
-  json_object_iter_init_ordered (&iter, regs);
-  while (json_object_iter_next_ordered (&iter, &member, &node))
-    {
-      g_autofree char *text = node_to_text (node);
-      grid_add (grid, &row, member, text, 0, TRUE);
-    }
-  add_section (self, heading, grid);
-}
-
-static void
-add_stack (KymoDetailsPane *self,
-           const char      *key,
-           const char      *title)
-{
-  g_autofree char *dump = NULL;
-  g_autofree char *heading = NULL;
-  const char *hex;
-  GtkWidget *label, *scroller;
-  JsonNode *node;
-
-  if (self->args == NULL || !json_object_has_member (self->args, key))
-    return;
-  node = json_object_get_member (self->args, key);
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return;
-  hex = json_node_get_string (node);
-  dump = _kymo_details_hex_dump (hex);
-  if (dump == NULL || *dump == '\0')
-    return;
-
-  /* Translators: a section heading, e.g. "Stack (512 bytes)" */
-  heading = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (%zu byte)", "%s (%zu bytes)", strlen (hex) / 2), title, strlen (hex) / 2);
-  label = value_label (dump, TRUE);
-  gtk_label_set_wrap (GTK_LABEL (label), FALSE);
-  gtk_widget_set_name (label, "stack");
-  /* A dump line is ~72 columns: scroll it sideways rather than widen the pane. */
-  scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), label);
-  /* The copy item copies the raw hex, not the formatted dump. */
-  {
-    g_autoptr(GMenu) menu = g_menu_new ();
-    g_autoptr(GMenuItem) item = g_menu_item_new (_("Copy _Value"), NULL);
-
-    g_menu_item_set_action_and_target_value (item, "event.copy-value", g_variant_new_string (hex));
-    g_menu_append_item (menu, item);
-    g_menu_append (menu, _("Copy Event as _JSON"), "event.copy-json");
-    gtk_label_set_extra_menu (GTK_LABEL (label), G_MENU_MODEL (menu));
-  }
-  add_section (self, heading, scroller);
-}
-
-static gboolean
-is_special_key (const char *key)
-{
-  return g_str_equal (key, "regs") || g_str_equal (key, "stack") ||
-         g_str_equal (key, "return_regs") || g_str_equal (key, "return_stack");
-}
-
-static void
-add_arguments (KymoDetailsPane *self)
-{
-  JsonObjectIter iter;
-  const char *member;
-  JsonNode *node;
-  GtkWidget *grid;
-  int row = 0;
-
-  if (self->args == NULL)
-    return;
-  grid = new_grid ();
-  gtk_widget_set_name (grid, "arguments");
-  json_object_iter_init_ordered (&iter, self->args);
-  while (json_object_iter_next_ordered (&iter, &member, &node))
-    if (!is_special_key (member))
-      add_node (grid, &row, member, node, 0);
-  if (row == 0)
-    {
-      g_object_ref_sink (grid);
-      g_object_unref (grid);
-      return;
-    }
-  add_section (self, _("Arguments"), grid);
-}
-
 /* ------------------------------------------------------------ links */
 
 static gboolean
@@ -642,7 +114,8 @@ update_link_button (KymoDetailsPane *self)
       return;
     }
   gtk_button_set_label (GTK_BUTTON (self->link_button),
-                        is_detail_track (get_trace (self), to.track) ? _("Go to Detail Event") : _("Go to Index Event"));
+                        _kymo_details_pane_is_detail_track (get_trace (self), to.track)
+                        ? _("Go to Detail Event") : _("Go to Index Event"));
   gtk_widget_set_visible (self->link_button, TRUE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "event.follow-link", TRUE);
 }
@@ -660,161 +133,6 @@ kymo_details_pane_follow_link (KymoDetailsPane *self)
   return TRUE;
 }
 
-/* ------------------------------------------------------------ detail records */
-
-static void
-records_setup (GtkSignalListItemFactory *factory,
-               GtkListItem              *list_item,
-               gpointer                  user_data)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *time = gtk_label_new (NULL);
-  GtkWidget *name = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (time), 1);
-  gtk_label_set_width_chars (GTK_LABEL (time), 12);
-  gtk_widget_add_css_class (time, "dim-label");
-  gtk_widget_add_css_class (time, "numeric");
-  gtk_label_set_xalign (GTK_LABEL (name), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_hexpand (name, TRUE);
-  gtk_widget_set_margin_top (box, 3);
-  gtk_widget_set_margin_bottom (box, 3);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_box_append (GTK_BOX (box), time);
-  gtk_box_append (GTK_BOX (box), name);
-  gtk_list_item_set_child (list_item, box);
-}
-
-static void
-records_bind (GtkSignalListItemFactory *factory,
-              GtkListItem              *list_item,
-              KymoDetailsPane          *self)
-{
-  KymoEventItem *item = gtk_list_item_get_item (list_item);
-  GtkWidget *box = gtk_list_item_get_child (list_item);
-  GtkWidget *time = gtk_widget_get_first_child (box);
-  GtkWidget *name = gtk_widget_get_next_sibling (time);
-  g_autofree char *time_text = _kymo_details_format_time (self->session, kymo_event_item_get_start (item));
-  g_autofree char *name_text = NULL;
-
-  name_text = g_strdup_printf ("%s%s", kymo_event_item_get_name (item),
-                               (kymo_event_item_get_flags (item) & KYMO_EVENT_LINKED) ? "" : _("  (unlinked)"));
-  gtk_label_set_text (GTK_LABEL (time), time_text);
-  gtk_label_set_text (GTK_LABEL (name), name_text);
-}
-
-static void
-on_record_selected (GtkSingleSelection *selection,
-                    guint               position,
-                    guint               n_items,
-                    KymoDetailsPane    *self)
-{
-  guint selected = gtk_single_selection_get_selected (selection);
-  KymoEventRef from = { self->records_track, KYMO_EVENT_KIND_INSTANT, selected }, to;
-
-  if (self->syncing || selected == GTK_INVALID_LIST_POSITION)
-    return;
-  /* Selecting a record selects the call it belongs to; an unlinked record
-   * selects itself. */
-  self->syncing = TRUE;
-  if (kymo_trace_follow_link (get_trace (self), &from, &to))
-    kymo_session_select_event (self->session, &to);
-  else
-    kymo_session_select_event (self->session, &from);
-  self->syncing = FALSE;
-}
-
-static void
-set_records_track (KymoDetailsPane *self,
-                   guint            track,
-                   guint            thread)
-{
-  g_autoptr(KymoInstantListModel) model = NULL;
-  g_autofree char *title = NULL;
-  gsize n;
-
-  if (track == self->records_track)
-    return;
-  self->records_track = track;
-  self->syncing = TRUE;
-  if (track == KYMO_NO_TRACK)
-    {
-      gtk_single_selection_set_model (self->records_selection, NULL);
-      gtk_widget_set_visible (self->records_box, FALSE);
-      self->syncing = FALSE;
-      return;
-    }
-  model = kymo_instant_list_model_new (get_trace (self), track);
-  gtk_single_selection_set_model (self->records_selection, G_LIST_MODEL (model));
-  gtk_single_selection_set_selected (self->records_selection, GTK_INVALID_LIST_POSITION);
-  kymo_track_get_instants (kymo_trace_get_track (get_trace (self), track), &n);
-  /* Translators: %s is a thread name, %zu the number of records */
-  title = g_strdup_printf (_("Detail Records of %s (%zu)"),
-                           kymo_track_get_name (kymo_trace_get_track (get_trace (self), thread)), n);
-  gtk_label_set_text (GTK_LABEL (self->records_title), title);
-  gtk_widget_set_visible (self->records_box, TRUE);
-  self->syncing = FALSE;
-}
-
-/* Shows the records of the selected event's thread with the linked one selected. */
-static void
-sync_records (KymoDetailsPane *self)
-{
-  KymoTrace *trace = get_trace (self);
-  guint thread = KYMO_NO_TRACK, records = KYMO_NO_TRACK;
-  guint want = GTK_INVALID_LIST_POSITION;
-  guint selected;
-  KymoEventRef to;
-
-  if (self->has_current)
-    {
-      if (is_detail_track (trace, self->current.track))
-        {
-          thread = kymo_track_get_parent (kymo_trace_get_track (trace, self->current.track));
-          records = self->current.track;
-        }
-      else
-        {
-          thread = self->current.track;
-          records = _kymo_details_find_child_track (trace, thread, KYMO_ATF_DETAIL_TRACK_NAME);
-        }
-      if (records != KYMO_NO_TRACK &&
-          kymo_track_get_kind (kymo_trace_get_track (trace, records)) != KYMO_TRACK_INSTANT)
-        records = KYMO_NO_TRACK;
-    }
-  /* Keep the list while nothing is selected, so a click in it is not lost. */
-  if (!self->has_current)
-    return;
-  set_records_track (self, records, thread);
-  if (records == KYMO_NO_TRACK)
-    return;
-
-  selected = gtk_single_selection_get_selected (self->records_selection);
-  if (self->current.track == records && self->current.kind == KYMO_EVENT_KIND_INSTANT)
-    want = self->current.index;
-  else
-    {
-      KymoEventRef from = { records, KYMO_EVENT_KIND_INSTANT, selected };
-
-      /* A span has a CALL and maybe a RETURN record: keep whichever is
-       * selected when it leads to this span. */
-      if (selected != GTK_INVALID_LIST_POSITION &&
-          kymo_trace_follow_link (trace, &from, &to) && ref_equal (&to, &self->current))
-        want = selected;
-      else if (kymo_trace_follow_link (trace, &self->current, &to) && to.track == records)
-        want = to.index;
-    }
-
-  if (want == selected)
-    return;
-  self->syncing = TRUE;
-  gtk_single_selection_set_selected (self->records_selection, want);
-  if (want != GTK_INVALID_LIST_POSITION)
-    gtk_widget_activate_action (self->records_view, "list.scroll-to-item", "u", want);
-  self->syncing = FALSE;
-}
-
 /* ------------------------------------------------------------ rebuild */
 
 static void
@@ -824,69 +142,6 @@ clear_content (KymoDetailsPane *self)
 
   while ((child = gtk_widget_get_first_child (self->content)))
     gtk_box_remove (GTK_BOX (self->content), child);
-}
-
-static void
-add_span (KymoDetailsPane *self,
-          GtkWidget       *grid,
-          int             *row,
-          const KymoTrack *track)
-{
-  gsize n;
-  const KymoSpan *span = &kymo_track_get_spans (track, &n)[self->current.index];
-  guint depth = kymo_track_get_span_depth (track, self->current.index);
-  g_autofree char *start = _kymo_details_format_time (self->session, span->start);
-  g_autofree char *end = _kymo_details_format_time (self->session, span->end);
-  g_autofree char *dur = _kymo_details_format_duration (span->end - span->start);
-  g_autofree char *depth_text = g_strdup_printf ("%u", depth);
-  g_autofree char *self_text = NULL;
-  g_autofree char *flags = flags_to_string (kymo_span_flags (span));
-  KymoTime covered;
-  int self_row;
-
-  grid_add (grid, row, _("Start"), start, 0, FALSE);
-  grid_add (grid, row, _("End"), end, 0, FALSE);
-  grid_add (grid, row, _("Duration"), dur, 0, FALSE);
-  /* The self-time row is filled after the children are summed. */
-  self_row = *row;
-  grid_add (grid, row, _("Self time"), "", 0, FALSE);
-  grid_add (grid, row, _("Depth"), depth_text, 0, FALSE);
-  if (*flags)
-    grid_add (grid, row, _("Flags"), flags, 0, FALSE);
-
-  add_parents (self, track, depth, span->start, span->end);
-  covered = add_children (self, track, depth, span);
-  self_text = _kymo_details_format_duration (span->end - span->start - covered);
-  {
-    GtkWidget *value = gtk_grid_get_child_at (GTK_GRID (grid), 1, self_row);
-    g_autoptr(GMenu) menu = g_menu_new ();
-    g_autoptr(GMenuItem) item = g_menu_item_new (_("Copy _Value"), NULL);
-
-    gtk_label_set_text (GTK_LABEL (value), self_text);
-    g_menu_item_set_action_and_target_value (item, "event.copy-value", g_variant_new_string (self_text));
-    g_menu_append_item (menu, item);
-    g_menu_append (menu, _("Copy Event as _JSON"), "event.copy-json");
-    gtk_label_set_extra_menu (GTK_LABEL (value), G_MENU_MODEL (menu));
-  }
-}
-
-static void
-add_point_parents (KymoDetailsPane *self,
-                   const KymoTrack *track,
-                   KymoTime         ts)
-{
-  guint n_depths = kymo_track_get_n_depths (track);
-
-  /* The innermost span around an instant is at the deepest depth holding it. */
-  for (guint d = n_depths; d > 0; d--)
-    {
-      guint32 idx = find_enclosing (track, d - 1, ts, ts);
-      if (idx != G_MAXUINT32)
-        {
-          add_parents (self, track, d, ts, ts);
-          return;
-        }
-    }
 }
 
 static void
@@ -919,10 +174,10 @@ rebuild (KymoDetailsPane *self)
   track = kymo_trace_get_track (trace, self->current.track);
   self->args = kymo_trace_describe_event (trace, &self->current);
   path = track_path (trace, self->current.track);
-  grid = new_grid ();
+  grid = _kymo_details_pane_new_grid ();
   gtk_widget_set_name (grid, "event");
   gtk_box_append (GTK_BOX (self->content), grid);
-  grid_add (grid, &row, _("Track"), path, 0, FALSE);
+  _kymo_details_pane_grid_add (grid, &row, _("Track"), path, 0, FALSE);
 
   switch (self->current.kind)
     {
@@ -930,8 +185,8 @@ rebuild (KymoDetailsPane *self)
       {
         const KymoSpan *span = &kymo_track_get_spans (track, &n)[self->current.index];
         name = kymo_trace_get_name (trace, kymo_span_name (span));
-        grid_add (grid, &row, _("Name"), name, 0, FALSE);
-        add_span (self, grid, &row, track);
+        _kymo_details_pane_grid_add (grid, &row, _("Name"), name, 0, FALSE);
+        _kymo_details_pane_add_span (self, grid, &row, track);
       }
       break;
 
@@ -939,14 +194,14 @@ rebuild (KymoDetailsPane *self)
       {
         const KymoInstant *instant = &kymo_track_get_instants (track, &n)[self->current.index];
         g_autofree char *ts = _kymo_details_format_time (self->session, instant->ts);
-        g_autofree char *flags = flags_to_string (instant->name_flags >> 24);
+        g_autofree char *flags = _kymo_details_pane_flags_to_string (instant->name_flags >> 24);
 
         name = kymo_trace_get_name (trace, instant->name_flags & KYMO_NAME_MAX);
-        grid_add (grid, &row, _("Name"), name, 0, FALSE);
-        grid_add (grid, &row, _("Time"), ts, 0, FALSE);
+        _kymo_details_pane_grid_add (grid, &row, _("Name"), name, 0, FALSE);
+        _kymo_details_pane_grid_add (grid, &row, _("Time"), ts, 0, FALSE);
         if (*flags)
-          grid_add (grid, &row, _("Flags"), flags, 0, FALSE);
-        add_point_parents (self, track, instant->ts);
+          _kymo_details_pane_grid_add (grid, &row, _("Flags"), flags, 0, FALSE);
+        _kymo_details_pane_add_point_parents (self, track, instant->ts);
       }
       break;
 
@@ -958,8 +213,8 @@ rebuild (KymoDetailsPane *self)
         g_autofree char *value = g_strdup_printf ("%.17g%s%s", sample->value, unit ? " " : "", unit ? unit : "");
 
         name = kymo_track_get_name (track);
-        grid_add (grid, &row, _("Time"), ts, 0, FALSE);
-        grid_add (grid, &row, _("Value"), value, 0, FALSE);
+        _kymo_details_pane_grid_add (grid, &row, _("Time"), ts, 0, FALSE);
+        _kymo_details_pane_grid_add (grid, &row, _("Value"), value, 0, FALSE);
       }
       break;
 
@@ -969,17 +224,18 @@ rebuild (KymoDetailsPane *self)
         g_autofree char *start = _kymo_details_format_time (self->session, annotation->start);
 
         name = kymo_trace_get_name (trace, annotation->name);
-        grid_add (grid, &row, _("Name"), name, 0, FALSE);
-        grid_add (grid, &row, annotation->end > annotation->start ? _("Start") : _("Time"), start, 0, FALSE);
+        _kymo_details_pane_grid_add (grid, &row, _("Name"), name, 0, FALSE);
+        _kymo_details_pane_grid_add (grid, &row, annotation->end > annotation->start ? _("Start") : _("Time"), start,
+                                     0, FALSE);
         if (annotation->end > annotation->start)
           {
             g_autofree char *end = _kymo_details_format_time (self->session, annotation->end);
             g_autofree char *dur = _kymo_details_format_duration (annotation->end - annotation->start);
-            grid_add (grid, &row, _("End"), end, 0, FALSE);
-            grid_add (grid, &row, _("Duration"), dur, 0, FALSE);
+            _kymo_details_pane_grid_add (grid, &row, _("End"), end, 0, FALSE);
+            _kymo_details_pane_grid_add (grid, &row, _("Duration"), dur, 0, FALSE);
           }
         if (annotation->text && *annotation->text)
-          grid_add (grid, &row, _("Text"), annotation->text, 0, FALSE);
+          _kymo_details_pane_grid_add (grid, &row, _("Text"), annotation->text, 0, FALSE);
       }
       break;
 
@@ -988,11 +244,11 @@ rebuild (KymoDetailsPane *self)
       g_assert_not_reached ();
     }
 
-  add_registers (self, "regs", _("Registers"));
-  add_stack (self, "stack", _("Stack"));
-  add_registers (self, "return_regs", _("Registers at Return"));
-  add_stack (self, "return_stack", _("Stack at Return"));
-  add_arguments (self);
+  _kymo_details_pane_add_registers (self, "regs", _("Registers"));
+  _kymo_details_pane_add_stack (self, "stack", _("Stack"));
+  _kymo_details_pane_add_registers (self, "return_regs", _("Registers at Return"));
+  _kymo_details_pane_add_stack (self, "return_stack", _("Stack at Return"));
+  _kymo_details_pane_add_arguments (self);
   _kymo_dial9_add_poll_stacks (self->session, GTK_BOX (self->content), &self->current);
   _kymo_dial9_add_active_period (self->session, GTK_BOX (self->content), &self->current);
 
@@ -1020,7 +276,7 @@ on_selected_event_changed (KymoDetailsPane *self)
       self->current = *ref;
     }
   rebuild (self);
-  sync_records (self);
+  _kymo_details_pane_sync_records (self);
 }
 
 /* ------------------------------------------------------------ JSON */
@@ -1294,10 +550,11 @@ kymo_details_pane_init (KymoDetailsPane *self)
   self->records_selection = gtk_single_selection_new (NULL);
   gtk_single_selection_set_autoselect (self->records_selection, FALSE);
   gtk_single_selection_set_can_unselect (self->records_selection, TRUE);
-  g_signal_connect (self->records_selection, "selection-changed", G_CALLBACK (on_record_selected), self);
+  g_signal_connect (self->records_selection, "selection-changed",
+                    G_CALLBACK (_kymo_details_pane_on_record_selected), self);
   factory = gtk_signal_list_item_factory_new ();
-  g_signal_connect (factory, "setup", G_CALLBACK (records_setup), self);
-  g_signal_connect (factory, "bind", G_CALLBACK (records_bind), self);
+  g_signal_connect (factory, "setup", G_CALLBACK (_kymo_details_pane_records_setup), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (_kymo_details_pane_records_bind), self);
   self->records_view = gtk_list_view_new (GTK_SELECTION_MODEL (g_object_ref (self->records_selection)),
                                           g_steal_pointer (&factory));
   records_scroller = gtk_scrolled_window_new ();
