@@ -21,6 +21,8 @@ struct _KymoWindow
   GtkProgressBar       *progress_bar;
   AdwBin               *trace_bin;
   GMenu                *recent_menu;
+  GtkWidget            *preview_bar;
+  GtkProgressBar       *preview_progress;
 
   /* NULL when the schema is not installed (running from a bare build). */
   GSettings            *settings;
@@ -32,6 +34,9 @@ struct _KymoWindow
   GPtrArray            *loading_files;
   char                 *tband_mode;
   KymoTrace            *trace;
+  /* self->trace is a preview of the running load (or what a cancelled one
+   * left): the full trace replaces it in place. */
+  gboolean              showing_preview;
   GtkNativeDialog      *chooser;
   GtkNativeDialog      *export_chooser;
 };
@@ -43,6 +48,18 @@ void _kymo_window_clock_apply        (KymoWindow     *self);
 void _kymo_window_init_actions       (KymoWindow     *self);
 void _kymo_window_update_actions     (KymoWindow     *self);
 void _kymo_window_init_dnd           (KymoWindow     *self);
+/* Previews of a big load (kymo-window-preview.c). */
+void _kymo_window_watch_previews     (KymoWindow     *self,
+                                      KymoLoader     *loader);
+/* Shows @trace, in place of the preview when one is shown (its view state
+ * carried over); @partial: a preview, the load goes on. */
+void _kymo_window_show_trace_view    (KymoWindow     *self,
+                                      KymoTrace      *trace,
+                                      gboolean        partial);
+/* The load ended without a trace: TRUE when a preview stays on screen
+ * (the user cancelled: what was loaded is kept). */
+gboolean _kymo_window_keep_preview   (KymoWindow     *self,
+                                      const GError   *error);
 /* Export formats, as the Export dialog's "format" choice names them. */
 #define KYMO_WINDOW_EXPORT_PNG    "png"
 #define KYMO_WINDOW_EXPORT_SVG    "svg"

@@ -87,10 +87,8 @@ show_trace (KymoWindow *self,
   const char *title = kymo_trace_get_title (trace);
   g_autofree char *uri = NULL;
 
-  g_set_object (&self->trace, trace);
-  adw_bin_set_child (self->trace_bin, kymo_trace_view_new (trace));
+  _kymo_window_show_trace_view (self, trace, FALSE);
   _kymo_window_clock_apply (self);
-  gtk_stack_set_visible_child_name (self->stack, "trace");
   set_title (self, title != NULL && *title != '\0' ? title : fallback,
              format != NULL && format->title != NULL ? _(format->title) : NULL);
 
@@ -128,7 +126,7 @@ load_cb (GObject      *object,
 
   if (trace != NULL)
     show_trace (self, trace);
-  else
+  else if (!_kymo_window_keep_preview (self, error))
     {
       /* A failed reload leaves nothing on screen: nothing to export either. */
       g_clear_object (&self->trace);
@@ -193,7 +191,13 @@ kymo_window_load_full (KymoWindow            *self,
     self->tband_mode = mode;
   }
   g_clear_object (&self->loader);
-  self->loader = kymo_loader_new (input, options);
+  {
+    KymoLoadOptions with_preview = options != NULL ? *options : (KymoLoadOptions) { 0 };
+
+    with_preview.preview = TRUE;
+    self->loader = kymo_loader_new (input, &with_preview);
+  }
+  _kymo_window_watch_previews (self, self->loader);
 
   g_object_bind_property (self->loader, "fraction", self->progress_bar, "fraction", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->loader, "message", self->loading_page, "description", G_BINDING_SYNC_CREATE);
@@ -300,6 +304,8 @@ kymo_window_class_init (KymoWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KymoWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, KymoWindow, trace_bin);
   gtk_widget_class_bind_template_child (widget_class, KymoWindow, recent_menu);
+  gtk_widget_class_bind_template_child (widget_class, KymoWindow, preview_bar);
+  gtk_widget_class_bind_template_child (widget_class, KymoWindow, preview_progress);
 
   _kymo_window_class_init_actions (widget_class);
   _kymo_window_class_init_export (widget_class);

@@ -33,6 +33,9 @@ typedef struct {
    * small input on one), 1 sequential, N exactly N where the format can
    * split its input. The result is the same for every value. */
   guint       threads;
+  /* Publish partial traces while a big input loads (KymoLoader::preview);
+   * the app asks for them, kymo-cli never does. */
+  gboolean    preview;
 } KymoLoadOptions;
 
 /* The threads a load of @size bytes runs on, from @options->threads: 0
@@ -40,6 +43,18 @@ typedef struct {
 guint kymo_load_options_get_threads (const KymoLoadOptions *options,
                                      gsize                  size,
                                      gsize                  parallel_min);
+
+/* What a format's decoder makes of part of its input, for previews of a
+ * load (KymoLoadOptions.preview). */
+typedef enum {
+  KYMO_FORMAT_PREVIEW_NONE   = 0,
+  /* A prefix of a single file decodes to the start of its trace (the
+   * decoder keeps everything before the cut). */
+  KYMO_FORMAT_PREVIEW_PREFIX = 1 << 0,
+  /* A folder's first files in name order, given as a list of files, decode
+   * to the start of the folder's trace. */
+  KYMO_FORMAT_PREVIEW_FILES  = 1 << 1,
+} KymoFormatPreview;
 
 struct _KymoFormat
 {
@@ -69,6 +84,7 @@ struct _KymoFormat
   gboolean    (*follow_link) (KymoTrace          *trace,
                               const KymoEventRef *from,
                               KymoEventRef       *to);
+  KymoFormatPreview preview;
 };
 
 KymoInput             *kymo_load_job_get_input   (KymoLoadJob      *job);

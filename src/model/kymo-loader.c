@@ -10,6 +10,7 @@
 #include "kymo-input.h"
 #include "kymo-load-job-private.h"
 #include "kymo-loader-private.h"
+#include "kymo-preview-private.h"
 #include "kymo-trace-private.h"
 
 /* The decoders register themselves (src/formats, before main runs): the
@@ -116,29 +117,25 @@ trace_is_empty (KymoTrace *trace)
   return spans + instants + samples + annotations == 0;
 }
 
-KymoTrace *
-kymo_load_sync (KymoInput              *input,
-                const KymoLoadOptions  *options,
-                KymoProgressFunc        progress,
-                gpointer                progress_data,
-                GCancellable           *cancellable,
-                GError                **error)
+/* @partial: @input is the start of a bigger one (a preview): where it
+ * stops is no damage of the trace, and the trace is kept even when empty. */
+static KymoTrace *
+load_as (KymoInput              *input,
+         const KymoFormat       *format,
+         const KymoLoadOptions  *options,
+         const char             *title,
+         gboolean                partial,
+         KymoProgressFunc        progress,
+         gpointer                progress_data,
+         GCancellable           *cancellable,
+         GError                **error)
 {
   g_autoptr(KymoTrace) trace = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *title = NULL;
-  const KymoFormat *format;
   KymoLoadJob job;
   gboolean ok;
 
-  g_return_val_if_fail (input != NULL, NULL);
-
-  format = choose_format (input, options, error);
-  if (format == NULL)
-    return NULL;
-
   trace = kymo_trace_new ();
-  title = g_path_get_basename (kymo_input_get_path (input));
   kymo_trace_set_title (trace, title);
   kymo_trace_set_format (trace, format);
   kymo_trace_set_input (trace, input);
@@ -156,14 +153,17 @@ kymo_load_sync (KymoInput              *input,
           !g_error_matches (local_error, KYMO_LOAD_ERROR, local_error->code) ||
           local_error->code == KYMO_LOAD_ERROR_UNKNOWN_FORMAT ||
           local_error->code == KYMO_LOAD_ERROR_IO ||
-          trace_is_empty (trace))
+          (!partial && trace_is_empty (trace)))
         {
           g_propagate_error (error, g_steal_pointer (&local_error));
           return NULL;
         }
 
-      kymo_trace_set_stop_error (trace, local_error);
-      kymo_trace_add_warning (trace, KYMO_NO_OFFSET, KYMO_TIME_NONE, "%s", local_error->message);
+      if (!partial)
+        {
+          kymo_trace_set_stop_error (trace, local_error);
+          kymo_trace_add_warning (trace, KYMO_NO_OFFSET, KYMO_TIME_NONE, "%s", local_error->message);
+        }
     }
 
   kymo_trace_seal (trace);
@@ -171,6 +171,27 @@ kymo_load_sync (KymoInput              *input,
     progress (1.0, NULL, progress_data);
 
   return g_steal_pointer (&trace);
+}
+
+KymoTrace *
+kymo_load_sync (KymoInput              *input,
+                const KymoLoadOptions  *options,
+                KymoProgressFunc        progress,
+                gpointer                progress_data,
+                GCancellable           *cancellable,
+                GError                **error)
+{
+  g_autofree char *title = NULL;
+  const KymoFormat *format;
+
+  g_return_val_if_fail (input != NULL, NULL);
+
+  format = choose_format (input, options, error);
+  if (format == NULL)
+    return NULL;
+
+  title = g_path_get_basename (kymo_input_get_path (input));
+  return load_as (input, format, options, title, FALSE, progress, progress_data, cancellable, error);
 }
 
 gboolean
@@ -230,6 +251,13 @@ struct _KymoLoader
 
   double           fraction;
   char            *message;
+
+  /* The latest preview: the worker hands it over under the mutex, an idle
+   * on the main context publishes it. */
+  KymoTrace       *pending_preview;
+  GSource         *preview_idle;
+  KymoTrace       *preview;
+  gboolean         finished;
 };
 
 G_DEFINE_FINAL_TYPE (KymoLoader, kymo_loader, G_TYPE_OBJECT)
@@ -238,10 +266,39 @@ enum {
   PROP_0,
   PROP_FRACTION,
   PROP_MESSAGE,
+  PROP_PREVIEW,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  PREVIEW,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static KymoLoaderPreviewHook preview_hook;
+static gpointer              preview_hook_data;
+
+void
+_kymo_loader_set_preview_hook_for_testing (KymoLoaderPreviewHook hook,
+                                           gpointer              user_data)
+{
+  preview_hook = hook;
+  preview_hook_data = user_data;
+}
+
+static void
+drop_preview_idle (KymoLoader *self)
+{
+  if (self->preview_idle)
+    {
+      g_source_destroy (self->preview_idle);
+      g_clear_pointer (&self->preview_idle, g_source_unref);
+    }
+}
 
 static void
 kymo_loader_finalize (GObject *object)
@@ -253,6 +310,9 @@ kymo_loader_finalize (GObject *object)
       g_source_destroy (self->idle);
       g_source_unref (self->idle);
     }
+  drop_preview_idle (self);
+  g_clear_object (&self->pending_preview);
+  g_clear_object (&self->preview);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->input, kymo_input_unref);
   g_free ((char *) self->options.format);
@@ -280,6 +340,9 @@ kymo_loader_get_property (GObject    *object,
     case PROP_MESSAGE:
       g_value_set_string (value, self->message);
       break;
+    case PROP_PREVIEW:
+      g_value_set_object (value, self->preview);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -299,7 +362,16 @@ kymo_loader_class_init (KymoLoaderClass *klass)
   properties[PROP_MESSAGE] =
     g_param_spec_string ("message", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PREVIEW] =
+    g_param_spec_object ("preview", NULL, NULL, KYMO_TYPE_TRACE,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* A sealed trace of the start of the input, while the rest loads; on the
+   * main context, never after the load finished. */
+  signals[PREVIEW] =
+    g_signal_new ("preview", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, KYMO_TYPE_TRACE);
 }
 
 static void
@@ -321,6 +393,7 @@ kymo_loader_new (KymoInput             *input,
       self->options.tband_mode = g_strdup (options->tband_mode);
       self->options.show_internal = options->show_internal;
       self->options.threads = options->threads;
+      self->options.preview = options->preview;
     }
   return self;
 }
@@ -341,6 +414,52 @@ const char *
 kymo_loader_get_message (KymoLoader *self)
 {
   return self->message;
+}
+
+KymoTrace *
+kymo_loader_get_preview (KymoLoader *self)
+{
+  g_return_val_if_fail (KYMO_IS_LOADER (self), NULL);
+
+  return self->preview;
+}
+
+static gboolean
+publish_preview (gpointer data)
+{
+  KymoLoader *self = data;
+  g_autoptr(KymoTrace) trace = NULL;
+
+  g_mutex_lock (&self->mutex);
+  trace = g_steal_pointer (&self->pending_preview);
+  g_clear_pointer (&self->preview_idle, g_source_unref);
+  g_mutex_unlock (&self->mutex);
+
+  if (trace == NULL || self->finished)
+    return G_SOURCE_REMOVE;
+  g_set_object (&self->preview, trace);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PREVIEW]);
+  g_signal_emit (self, signals[PREVIEW], 0, trace);
+  return G_SOURCE_REMOVE;
+}
+
+/* In the worker: a later preview replaces one not yet shown. */
+static void
+worker_preview (KymoLoader *self,
+                KymoTrace  *trace)
+{
+  g_mutex_lock (&self->mutex);
+  g_set_object (&self->pending_preview, trace);
+  if (self->preview_idle == NULL)
+    {
+      self->preview_idle = g_idle_source_new ();
+      /* Before the progress: the trace is what the user waits for. */
+      g_source_set_priority (self->preview_idle, G_PRIORITY_DEFAULT_IDLE);
+      g_source_set_callback (self->preview_idle, publish_preview, g_object_ref (self), g_object_unref);
+      g_source_set_static_name (self->preview_idle, "[kymo] load preview");
+      g_source_attach (self->preview_idle, self->context);
+    }
+  g_mutex_unlock (&self->mutex);
 }
 
 static gboolean
@@ -396,6 +515,37 @@ worker_progress (double      fraction,
   g_mutex_unlock (&self->mutex);
 }
 
+/* Decodes the starts of the input the plan gives and publishes each: a
+ * preview that fails is no reason to stop, the full load says what is
+ * wrong. FALSE once the load is cancelled. */
+static gboolean
+load_previews (KymoLoader       *self,
+               const KymoFormat *format,
+               const char       *title,
+               GCancellable     *cancellable)
+{
+  g_autoptr(GPtrArray) plan = _kymo_preview_plan (self->input, format);
+  guint published = 0;
+
+  for (guint i = 0; i < plan->len; i++)
+    {
+      g_autoptr(KymoTrace) trace = NULL;
+      g_autoptr(GError) error = NULL;
+
+      trace = load_as (g_ptr_array_index (plan, i), format, &self->options, title, TRUE,
+                       NULL, NULL, cancellable, &error);
+      if (g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+      if (trace == NULL || trace_is_empty (trace))
+        continue;
+      worker_preview (self, trace);
+      if (preview_hook != NULL)
+        preview_hook (self, published, preview_hook_data);
+      published++;
+    }
+  return TRUE;
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -403,10 +553,28 @@ load_thread (GTask        *task,
              GCancellable *cancellable)
 {
   KymoLoader *self = source_object;
+  g_autofree char *title = NULL;
+  const KymoFormat *format;
   GError *error = NULL;
   KymoTrace *trace;
 
-  trace = kymo_load_sync (self->input, &self->options, worker_progress, self, cancellable, &error);
+  format = choose_format (self->input, &self->options, &error);
+  if (format == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  title = g_path_get_basename (kymo_input_get_path (self->input));
+
+  if (self->options.preview && !load_previews (self, format, title, cancellable))
+    {
+      g_cancellable_set_error_if_cancelled (cancellable, &error);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  trace = load_as (self->input, format, &self->options, title, FALSE,
+                   worker_progress, self, cancellable, &error);
   if (trace == NULL)
     g_task_return_error (task, error);
   else
@@ -425,6 +593,7 @@ kymo_loader_load_async (KymoLoader          *self,
 
   g_clear_pointer (&self->context, g_main_context_unref);
   self->context = g_main_context_ref_thread_default ();
+  self->finished = FALSE;
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, kymo_loader_load_async);
@@ -439,6 +608,13 @@ kymo_loader_load_finish (KymoLoader    *self,
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == kymo_loader_load_async, NULL);
+
+  /* A preview still on its way would come after the trace it previews. */
+  self->finished = TRUE;
+  g_mutex_lock (&self->mutex);
+  drop_preview_idle (self);
+  g_clear_object (&self->pending_preview);
+  g_mutex_unlock (&self->mutex);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -53,12 +53,17 @@ gboolean   kymo_dump_sync_full (KymoInput             *input,
 G_DECLARE_FINAL_TYPE (KymoLoader, kymo_loader, KYMO, LOADER, GObject)
 
 /* Properties "fraction" (double) and "message" (string) follow the load on
- * the main context the load was started from. */
+ * the main context the load was started from. With the load option
+ * "preview", a big input also gives ::preview (KymoTrace *) there, once or
+ * more before the load finishes: a sealed trace of the start of the input,
+ * each later one holding more. The property "preview" keeps the latest:
+ * what a cancelled load leaves to show. */
 KymoLoader *kymo_loader_new         (KymoInput             *input,
                                      const KymoLoadOptions *options);
 KymoInput  *kymo_loader_get_input   (KymoLoader            *self);
 double      kymo_loader_get_fraction (KymoLoader           *self);
 const char *kymo_loader_get_message (KymoLoader            *self);
+KymoTrace  *kymo_loader_get_preview (KymoLoader            *self);
 void        kymo_loader_load_async  (KymoLoader            *self,
                                      GCancellable          *cancellable,
                                      GAsyncReadyCallback    callback,

@@ -293,7 +293,7 @@ test_drop_trace (void)
 
   /* The status page gave way to the trace. */
   page = visible_page (window);
-  g_assert_true (ADW_IS_BIN (page));
+  g_assert_false (ADW_IS_STATUS_PAGE (page));
   kymo_test_wait_until (kymo_test_is_mapped, page);
   g_assert_nonnull (kymo_test_find_descendant (page, KYMO_TYPE_TRACE_VIEW));
   g_assert_true (kymo_trace_view_get_trace (KYMO_TRACE_VIEW (kymo_test_find_descendant (page, KYMO_TYPE_TRACE_VIEW)))

@@ -627,6 +627,117 @@ test_parallel_finish (void)
  * end, which another thread sets): the threads of a session are decoded
  * side by side and joined in order, so what the user is shown does not
  * depend on how many threads the load uses, nor which decoded what. */
+/* The names, then a digest of the spans of every track with their names'
+ * ids: the same for two loads only if names were interned in the same
+ * order. */
+static char *
+spans_and_names (KymoTrace *trace)
+{
+  GString *out = g_string_new (NULL);
+  g_autoptr(GString) spans = g_string_new (NULL);
+
+  for (guint id = 0; id < kymo_trace_get_n_names (trace); id++)
+    g_string_append_printf (out, "name %u %s\n", id, kymo_trace_get_name (trace, id));
+  for (guint t = 0; t < kymo_trace_get_n_tracks (trace); t++)
+    {
+      KymoTrack *track = kymo_trace_get_track (trace, t);
+
+      for (guint d = 0; d < kymo_track_get_n_depths (track); d++)
+        {
+          gsize n, first;
+          const KymoSpan *spans_at = kymo_track_get_depth_spans (track, d, &n, &first);
+
+          for (gsize i = 0; i < n; i++)
+            g_string_append_printf (spans, "%s %u %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %u %x\n",
+                                    kymo_track_get_name (track), d, spans_at[i].start, spans_at[i].end,
+                                    kymo_span_name (&spans_at[i]), kymo_span_flags (&spans_at[i]));
+        }
+    }
+  {
+    g_autofree char *digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, spans->str, (gssize) spans->len);
+
+    g_string_append_printf (out, "%" G_GSIZE_FORMAT " bytes of spans, sha256 %s\n", spans->len, digest);
+  }
+  return g_string_free (out, FALSE);
+}
+
+/* Three threads, no symbol table: main, then 30000 calls under it (their
+ * depth's spans outgrow an array of their own and move into the track),
+ * one left open. With @swap, the file has the second call before the
+ * first, as a writer that went back in time: the match starts again in
+ * time order and names the functions in the order they were first called,
+ * not the order it first met them in. */
+static void
+write_calls (const char *pid_dir,
+             gboolean    swap)
+{
+  g_autofree char *manifest = g_build_filename (pid_dir, "manifest.json", NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (pid_dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (manifest, "{\"threads\":[],\"time_start_ns\":0,\"time_end_ns\":0,"
+                                      "\"clock_type\":1,\"format_version\":\"2.1\"}", -1, NULL));
+  for (guint thread = 0; thread < 3; thread++)
+    {
+      KymoAtfThreadBuilder b;
+      guint64 ts = 1000;
+
+      kymo_atf_builder_init (&b, thread, KYMO_ATF_ARCH_ARM64);
+      kymo_atf_builder_add_index (&b, ts, MAIN_ID, KYMO_ATF_CALL, 1, KYMO_ATF_NO_DETAIL);
+      for (guint i = 0; i < 30000; i++)
+        {
+          guint k = swap && i < 2 ? 1 - i : i;
+          guint64 f = WORK_ID + thread * 7 + k % 40;
+          guint64 at = ts + 10 + k * 10;
+
+          kymo_atf_builder_add_index (&b, at, f, KYMO_ATF_CALL, 2, KYMO_ATF_NO_DETAIL);
+          if (k != 29999)
+            kymo_atf_builder_add_index (&b, at + 5, f, KYMO_ATF_RETURN, 2, KYMO_ATF_NO_DETAIL);
+        }
+      g_assert_true (kymo_atf_builder_write (&b, pid_dir, TRUE, NULL));
+      kymo_atf_builder_clear (&b);
+    }
+}
+
+static void
+test_out_of_order_without_symbols (void)
+{
+  g_autofree char *root = g_dir_make_tmp ("kymo-atf-test-XXXXXX", NULL);
+  g_autofree char *in_order = g_build_filename (root, "in-order", "pid_1", NULL);
+  g_autofree char *swapped = g_build_filename (root, "swapped", "pid_1", NULL);
+  static const guint thread_counts[] = { 1, 2, 7 };
+  g_autofree char *expected = NULL;
+
+  write_calls (in_order, FALSE);
+  write_calls (swapped, TRUE);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(KymoTrace) trace = kymo_test_load_path (in_order, "atf", &error);
+    gsize n;
+
+    g_assert_no_error (error);
+    expected = spans_and_names (trace);
+    kymo_track_get_spans (kymo_trace_get_track (trace, find_track (trace, "Thread 2", KYMO_NO_TRACK)), &n);
+    g_assert_cmpuint (n, ==, 30001);
+    /* The first function called is named first. */
+    g_assert_cmpstr (span_name (trace, find_track (trace, "Thread 0", KYMO_NO_TRACK), 1, 0), ==,
+                     kymo_trace_get_name (trace, kymo_trace_intern (trace, "<0x0000000100000002>")));
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (thread_counts); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KymoTrace) trace = NULL;
+      g_autofree char *got = NULL;
+
+      kymo_test_set_threads (thread_counts[i]);
+      trace = kymo_test_load_path (swapped, "atf", &error);
+      g_assert_no_error (error);
+      got = spans_and_names (trace);
+      g_assert_cmpstr (got, ==, expected);
+    }
+  kymo_test_set_threads (0);
+  kymo_test_remove_tree (root);
+}
+
 static void
 test_processes_any_thread_count (void)
 {
@@ -928,6 +1039,7 @@ main (int   argc,
   g_test_add_func ("/atf/parallel-finish", test_parallel_finish);
   g_test_add_func ("/atf/finish-any-thread-count", test_finish_any_thread_count);
   g_test_add_func ("/atf/duplicates", test_duplicates);
+  g_test_add_func ("/atf/out-of-order-without-symbols", test_out_of_order_without_symbols);
   g_test_add_func ("/atf/detect", test_detect);
   g_test_add_func ("/atf/sample", test_sample);
   return g_test_run ();

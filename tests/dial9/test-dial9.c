@@ -17,6 +17,7 @@
 #include "kymo-test-utils.h"
 #include "dial9-builder.h"
 #include "dial9/kymo-dial9-loader.h"
+#include "dial9/kymo-dial9-parts-private.h"
 #include "kymo-page-queue.h"
 
 static KymoTrack *
@@ -1053,6 +1054,122 @@ test_parallel_same (void)
   d9_vec_set_move_min_for_testing (-1);
 }
 
+/* Segments as a real file has them: each with its segment metadata, a
+ * clock sync, a symbol table, single-event spans, a named instant track
+ * and an event in wall-clock time besides its polls (@disorder: one
+ * segment goes back in time, so the file does not stream). */
+static GByteArray *
+build_metadata_segments (gboolean disorder)
+{
+  const char *poll_start[] = { "worker_id:9", "local_queue:11", "task_id:9", "spawn_loc:7", NULL };
+  const char *poll_end[] = { "worker_id:9", NULL };
+  const char *meta[] = { "entries:10", NULL };
+  const char *clock[] = { "realtime_ns:9", NULL };
+  const char *sym[] = { "addr:9", "size:9", "symbol_name:7", "inline_depth:9", NULL };
+  const char *req[] = { "worker_id:9", "duration_us:9", "route:7", NULL };
+  const char *mark[] = { "value:9", NULL };
+  GByteArray *b = g_byte_array_new ();
+  guint64 ts = 5000;
+
+  for (guint seg = 0; seg < 16; seg++)
+    {
+      g_autofree char *n = g_strdup_printf ("%u", seg);
+      g_autofree char *fn = g_strdup_printf ("function_%u", seg % 5);
+      g_autofree char *route = g_strdup_printf ("/route/%u", seg % 3);
+      guint64 base;
+
+      d9b_header (b);
+      d9b_schema (b, 0, "PollStartEvent", TRUE, poll_start);
+      d9b_schema (b, 1, "PollEndEvent", TRUE, poll_end);
+      d9b_schema (b, 2, "SegmentMetadataEvent", TRUE, meta);
+      d9b_schema (b, 3, "ClockSyncEvent", TRUE, clock);
+      d9b_schema (b, 4, "SymbolTableEntry", TRUE, sym);
+      d9b_schema (b, 5, seg % 2 ? "RequestEvent" : "QueryEvent", TRUE, req);
+      d9b_annotation (b, 5, 1, "dial9.role", "span.duration");
+      d9b_annotation (b, 5, 1, "unit", "ns");
+      d9b_annotation (b, 5, 2, "dial9.role", "span.name");
+      d9b_schema (b, 6, seg % 3 ? "MarkEvent" : "OtherMarkEvent", TRUE, mark);
+      d9b_pool (b, 0, "src/main.rs:1");
+      d9b_pool (b, 1, fn);
+      d9b_pool (b, 2, route);
+
+      if (disorder && seg == 9)
+        ts -= 20000;
+      base = ts;
+      d9b_reset (b, ts);
+      d9b_event (b, 2, 0);
+      d9b_u32 (b, 2);
+      d9b_str32 (b, "segment"); d9b_str32 (b, n);
+      d9b_str32 (b, "runtime.main"); d9b_str32 (b, seg < 8 ? "0" : "0,1");
+      d9b_event (b, 3, 0); d9b_varint (b, G_GUINT64_CONSTANT (1776269044000000000) + seg * 1000 + ts);
+      for (guint r = 0; r < 400; r++)
+        {
+          d9b_event (b, 0, 100); d9b_varint (b, r % 2); d9b_u8 (b, r % 3); d9b_varint (b, r % 7 + 1); d9b_u32 (b, 0);
+          d9b_event (b, 5, 20); d9b_varint (b, r % 2); d9b_varint (b, r % 9 * 40); d9b_u32 (b, 2);
+          d9b_event (b, 1, 80); d9b_varint (b, r % 2);
+          if (r % 50 == 0)
+            {
+              d9b_event (b, 6, 0);
+              d9b_varint (b, r);
+            }
+          ts += 200;
+        }
+      g_assert_cmpuint (ts, ==, base + 400 * 200);
+      /* An event in wall-clock time, then the symbolizer's table (time 0). */
+      d9b_reset (b, G_GUINT64_CONSTANT (1776269044000000000) + ts);
+      d9b_event (b, 6, 0); d9b_varint (b, seg);
+      d9b_reset (b, 0);
+      d9b_event (b, 4, 0); d9b_varint (b, 0x1000 + seg * 0x100); d9b_varint (b, 0x100); d9b_u32 (b, 1); d9b_varint (b, 0);
+    }
+  return b;
+}
+
+/* Segments full of metadata decode in parallel: every part is merged and
+ * none is decoded again on the loading thread, and the model is the one
+ * thread's (metadata last set wins, the first clock sync sets the wall
+ * clock, named tracks in file order). */
+static void
+test_parallel_metadata (void)
+{
+  const char *threads[] = { "2", "3", "7" };
+
+  for (guint v = 0; v < 2; v++)
+    {
+      g_autoptr(GByteArray) b = build_metadata_segments (v == 1);
+      g_autofree char *one = load_fingerprint (b->data, b->len, "1");
+
+      g_assert_nonnull (strstr (one, "meta segment=15\n"));
+      g_assert_nonnull (strstr (one, "meta runtime.main=0,1\n"));
+      for (guint t = 0; t < G_N_ELEMENTS (threads); t++)
+        {
+          g_autofree char *many = NULL;
+          guint merged, redecoded;
+
+          d9_parts_reset_for_testing ();
+          many = load_fingerprint (b->data, b->len, threads[t]);
+          d9_parts_get_for_testing (&merged, &redecoded);
+          g_assert_cmpstr (one, ==, many);
+          g_assert_cmpuint (merged, >=, 3);
+          g_assert_cmpuint (redecoded, ==, 0);
+        }
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(KymoTrace) trace = NULL;
+        gint64 offset;
+
+        kymo_test_set_threads (3);
+        trace = load (b, &error);
+        kymo_test_set_threads (0);
+        g_assert_no_error (error);
+        g_assert_true (kymo_trace_get_wallclock (trace, &offset));
+        g_assert_cmpint (offset, ==, G_GINT64_CONSTANT (1776269044000000000));
+        g_assert_nonnull (find_track (trace, "MarkEvent"));
+        g_assert_nonnull (find_track (trace, "RequestEvent"));
+        g_assert_null (find_track (trace, "SymbolTableEntry"));
+      }
+    }
+}
+
 /* Pages moved out of a part's array leave their old range mapped until the
  * array is freed: were it a hole, another thread's new mapping could land
  * there, and freeing the array would unmap that mapping from under it. */
@@ -1433,6 +1550,7 @@ main (int   argc,
   g_test_add_func ("/dial9/tracing-spans", test_tracing_spans);
   g_test_add_func ("/dial9/every-prefix", test_every_prefix);
   g_test_add_func ("/dial9/parallel-same", test_parallel_same);
+  g_test_add_func ("/dial9/parallel-metadata", test_parallel_metadata);
   g_test_add_func ("/dial9/moved-range-kept", test_moved_range_kept);
   for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
     {

@@ -5,6 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #define G_LOG_DOMAIN "kymo-format-atf"
+/* mremap() */
+#define _GNU_SOURCE
 
 #include "config.h"
 
@@ -19,6 +21,8 @@
 
 /* Report progress (and check for cancellation) this often. */
 #define PROGRESS_STEP 65536
+/* Bytes of the index a match reads ahead of the record it is at. */
+#define PREFETCH_AHEAD 2048
 /* How far down the stack a RETURN may look for its CALL. */
 #define MAX_SEARCH 256
 
@@ -35,18 +39,22 @@ typedef struct {
   guint32  maybe_linked;
 } SpanLink;
 
-/* Spans go straight to their place in the track. A first pass over the
- * records counts the spans of each depth; the track makes room for them
- * depth after depth, already the order kymo_trace_seal() keeps; the second
- * pass writes each span where it belongs. No span is held twice (a copy
- * per thread being built was most of the load's peak memory beyond the
- * model), nothing is sorted and each span's final index is known when it
- * is written. */
+/* One pass over the records writes each depth's spans to an array of its
+ * own, which grows without a copy once it is large (its own mapping, moved
+ * by the kernel); finishing puts the depths into the track one after the
+ * other, already the order kymo_trace_seal() keeps: a large array's pages
+ * move there and its spans shift down over them (see place_run()), so
+ * that no span is held twice (a copy per thread being built was most of
+ * the load's peak memory beyond the model) and no page faults twice. A
+ * first pass counting each depth's spans, so that they could be written in
+ * place, cost more than that shift. Nothing is sorted and each span's
+ * final index is known once it is placed. */
 typedef struct {
-  KymoSpan *spans;   /* the depth's place in the track */
+  KymoSpan *spans;   /* the depth's array, then its place in the track */
   SpanLink *links;   /* parallel to @spans, or NULL without detail records */
   gsize     len;
-  gsize     cap;     /* what the first pass counted */
+  gsize     cap;     /* room for spans (in the mapping: populated) */
+  gsize     mapped;  /* spans the array's own mapping holds, or 0 */
 } SpanRun;
 
 typedef struct {
@@ -70,18 +78,19 @@ typedef struct {
   gsize         depth;
   guint64       overflow;       /* CALLs beyond ATF_MAX_DEPTH still open */
 
-  SpanRun      *runs;           /* [ATF_MAX_DEPTH] */
+  SpanRun      *runs;           /* [ATF_MAX_DEPTH]: those below @n_runs may hold arrays */
   guint         n_runs;
-  SpanLink     *links;          /* every run's links, one block */
-  gboolean      placed;         /* the runs have their place in the track */
   GArray       *exceptions;     /* PendingInstant */
   KymoTime      exception_ts;   /* last EXCEPTION, or KYMO_TIME_NONE */
+  /* This pass's exception labels: function's name + 1 → label's + 1. */
+  GHashTable   *exception_names;
 
   gboolean      has_detail;
   AtfWarnings   warn;
   guint64       n_duplicates;
 
   AtfProgress  *progress;
+  guint64       reported;       /* records added to @progress by this pass */
   /* Set on the loading thread only: progress is reported through it. */
   KymoLoadJob  *job;
   /* Side by side with other threads (@read_only) nothing is interned and
@@ -97,8 +106,8 @@ typedef struct {
   GPtrArray    *local_texts;    /* char *, by local index */
   GHashTable   *local_index;    /* text → local index + 1 */
   GArray       *local_calls;    /* LocalCall: functions that took a local name */
-  /* Checked by the counting pass in file order: a record earlier than the
-   * one before stops it (@unsorted), and both passes go in time order. */
+  /* Checked by the match in file order: a record earlier than the one
+   * before stops it (@unsorted), and it starts again in time order. */
   gboolean      check_order;
   gboolean      unsorted;
   KymoTime      max_ts;         /* latest record, or KYMO_TIME_NONE */
@@ -108,6 +117,95 @@ static inline KymoTime
 clamp_ts (guint64 ts)
 {
   return ts > G_MAXINT64 ? G_MAXINT64 : (KymoTime) ts;
+}
+
+/* A run's array moves into a mapping of its own from this many spans on
+ * (16 · 2^8, whole pages): growing it then moves pages, never bytes, and
+ * the smaller arrays it frees leave the allocator little to hold on to. */
+#define RUN_FIRST_CAP 16
+#define RUN_MAP_CAP   4096
+
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+#define RUN_CAN_MAP 1
+#else
+#define RUN_CAN_MAP 0
+#endif
+
+static void
+run_free (SpanRun *run)
+{
+#if RUN_CAN_MAP
+  if (run->mapped > 0)
+    munmap (run->spans, run->mapped * sizeof (KymoSpan));
+  else
+#endif
+    g_free (run->spans);
+  g_free (run->links);
+  memset (run, 0, sizeof *run);
+}
+
+/* Pages of a mapped array are populated this many bytes at a time, or a
+ * 32nd of the mapping when that is more: one call for what a fault per
+ * page costs more, little enough that the room left unused at the end of
+ * a run stays small. */
+#define POPULATE_STEP ((gsize) 32 << 10)
+
+static G_GNUC_NO_INLINE void
+run_grow (SpanRun  *run,
+          gboolean  with_links)
+{
+  gsize cap = MAX (run->cap, run->mapped) > 0 ? MAX (run->cap, run->mapped) * 2 : RUN_FIRST_CAP;
+
+  /* Every span comes from a record: a thread's file bounds its runs. */
+  g_assert (cap > run->cap && cap < G_MAXSIZE / sizeof (KymoSpan));
+#if RUN_CAN_MAP
+  if (cap >= RUN_MAP_CAP)
+    {
+      gsize room;
+
+      if (run->mapped == 0 || run->cap == run->mapped)
+        {
+          gsize bytes = cap * sizeof (KymoSpan);
+          void *mem;
+
+          if (run->mapped > 0)
+            mem = mremap (run->spans, run->mapped * sizeof (KymoSpan), bytes, MREMAP_MAYMOVE);
+          else
+            mem = mmap (NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+          if (mem == MAP_FAILED)
+            g_error ("atf: failed to map %" G_GSIZE_FORMAT " bytes", bytes);
+          if (run->mapped == 0)
+            {
+              if (run->len > 0)
+                memcpy (mem, run->spans, run->len * sizeof (KymoSpan));
+              g_free (run->spans);
+            }
+          run->spans = mem;
+          run->mapped = cap;
+          if (with_links)
+            run->links = g_renew (SpanLink, run->links, cap);
+        }
+      room = MIN (run->mapped, run->cap + MAX (POPULATE_STEP / sizeof (KymoSpan), run->mapped / 32));
+#if defined(MADV_POPULATE_WRITE)
+      {
+        gsize page = kymo_page_size ();
+        guintptr from = ((guintptr) (run->spans + run->cap) + page - 1) & ~(guintptr) (page - 1);
+        guintptr to = ((guintptr) (run->spans + room) + page - 1) & ~(guintptr) (page - 1);
+
+        /* Only advice: an older kernel refuses it and the pages fault as
+         * they are written. */
+        if (from < to)
+          (void) madvise ((void *) from, to - from, MADV_POPULATE_WRITE);
+      }
+#endif
+      run->cap = room;
+      return;
+    }
+#endif
+  run->spans = g_renew (KymoSpan, run->spans, cap);
+  if (with_links)
+    run->links = g_renew (SpanLink, run->links, cap);
+  run->cap = cap;
 }
 
 /* Seal orders a depth by start, then by longer first: a zero-length span
@@ -151,8 +249,8 @@ emit (Matcher  *m,
   gsize i = run->len;
   KymoSpan *span;
 
-  /* Both passes take the same path through the records. */
-  g_assert (i < run->cap);
+  if (G_UNLIKELY (i == run->cap))
+    run_grow (run, m->has_detail);
   span = &run->spans[i];
   span->start = frame->start;
   span->end = MAX (end, frame->start);
@@ -177,6 +275,8 @@ report_progress (Matcher  *m,
 {
   AtfProgress *p = m->progress;
   guint64 done = (guint64) g_atomic_pointer_add (&p->done, (gssize) n) + n;
+
+  m->reported += n;
 
   if (g_atomic_int_get (&p->cancelled))
     return FALSE;
@@ -315,10 +415,9 @@ typedef enum {
 } LastKind;
 
 /* The loop over a thread's records, in file order (@order NULL) or in
- * @order, writing each span where count_spans() made room for it; inlined
- * twice so that the file-order loop reads records in place without an
- * extra load per record. The matcher's state is kept in locals meanwhile:
- * span stores could alias it. */
+ * @order; inlined twice so that the file-order loop reads records in place
+ * without an extra load per record. The matcher's state is kept in locals
+ * meanwhile: span stores could alias it. */
 static inline G_ALWAYS_INLINE gboolean
 match_events_in (Matcher       *m,
                  const guint32 *order,
@@ -338,6 +437,7 @@ match_events_in (Matcher       *m,
   gsize depth = m->depth;
   guint64 overflow = m->overflow;
   guint n_runs = m->n_runs;
+  gboolean check = order == NULL && m->check_order;
   gboolean ok = TRUE;
 
   for (guint32 block = 0; block < n; )
@@ -354,13 +454,27 @@ match_events_in (Matcher       *m,
         {
           guint32 seq = order ? order[k] : k;
           const guint8 *e = _kymo_atf_index_event (index, seq);
-          guint64 raw_ts = kymo_read_u64le (e);
-          KymoTime ts = clamp_ts (raw_ts);
+          guint64 raw_ts;
+          KymoTime ts;
           guint64 fid = kymo_read_u64le (e + 8);
           guint32 kind = kymo_read_u32le (e + 20);
           guint32 call_depth = kymo_read_u32le (e + 24);
           guint32 dseq = kymo_read_u32le (e + 28);
 
+          /* The hardware's prefetch stops at the end of a page: one
+           * that reads far enough ahead does not wait at each. */
+          if (order == NULL)
+            __builtin_prefetch (e + PREFETCH_AHEAD);
+          raw_ts = kymo_read_u64le (e);
+          ts = clamp_ts (raw_ts);
+
+          /* In order so far, the latest record is the one before. */
+          if (check && G_UNLIKELY (raw_ts < max_ts))
+            {
+              m->unsorted = TRUE;
+              ok = FALSE;
+              goto done;
+            }
           max_ts = MAX (max_ts, raw_ts);
 
           /* With detail recording on, the real writer stores every record twice:
@@ -483,12 +597,18 @@ match_events_in (Matcher       *m,
                   ok = FALSE;
                   goto done;
                 }
-              label = g_strdup_printf ("exception in %s", name_text (m, name));
               exception.ts = ts;
-              if (!intern (m, label, &exception.name))
+              exception.name = GPOINTER_TO_UINT (g_hash_table_lookup (m->exception_names, GUINT_TO_POINTER (name + 1)));
+              if (exception.name-- == 0)
                 {
-                  ok = FALSE;
-                  goto done;
+                  label = g_strdup_printf ("exception in %s", name_text (m, name));
+                  if (!intern (m, label, &exception.name))
+                    {
+                      ok = FALSE;
+                      goto done;
+                    }
+                  g_hash_table_insert (m->exception_names, GUINT_TO_POINTER (name + 1),
+                                       GUINT_TO_POINTER (exception.name + 1));
                 }
               exception.source = seq;
               g_array_append_val (m->exceptions, exception);
@@ -523,160 +643,175 @@ match_events (Matcher       *m,
   return match_events_in (m, NULL, error);
 }
 
-/* The first pass: how many spans each depth gets (into the runs' len),
- * taking the path match_events_in() takes through the records. A record
- * is a CALL or the RETURN of the innermost call almost always, and which
- * one is as good as random: those two are counted without a branch to
- * mispredict, anything else (duplicates, unwinding, stray returns, depth
- * overflow, other kinds) the way match_events_in() does it. */
-static inline G_ALWAYS_INLINE gboolean
-count_spans_in (Matcher       *m,
-                const guint32 *order)
-{
-  const AtfIndexFile *index = &m->thread->index;
-  g_autofree guint64 *fid_stack = g_new (guint64, ATF_MAX_DEPTH + 1);
-  g_autofree gsize *count_base = g_new0 (gsize, ATF_MAX_DEPTH + 1);
-  /* One slot below the bottom: the branchless step may read and write it. */
-  guint64 *fids = fid_stack + 1;
-  gsize *counts = count_base + 1;
-  guint64 prev_fid = 0, prev_ts = 0, max_ts = 0;
-  guint32 prev_kind = 0, prev_depth = 0, prev_dseq = 0;
-  gboolean prev_merged = TRUE;
-  gboolean check = order == NULL && m->check_order;
-  gsize depth = 0, max_depth = 0;
-  guint64 overflow = 0;
-  guint32 n = index->n_events;
-
-  fid_stack[0] = 0;
-  for (guint32 k = 0; k < n; k++)
-    {
-      guint32 seq = order ? order[k] : k;
-      const guint8 *e = _kymo_atf_index_event (index, seq);
-      guint64 raw_ts = kymo_read_u64le (e);
-      guint64 fid = kymo_read_u64le (e + 8);
-      guint32 kind = kymo_read_u32le (e + 20);
-      guint32 call_depth = kymo_read_u32le (e + 24);
-      guint32 dseq = kymo_read_u32le (e + 28);
-      gboolean dup, is_call, is_ret;
-
-      if (check)
-        {
-          if (G_UNLIKELY (raw_ts < prev_ts))
-            {
-              m->unsorted = TRUE;
-              return FALSE;
-            }
-          prev_ts = raw_ts;
-        }
-      max_ts = MAX (max_ts, raw_ts);
-
-      dup = !prev_merged & (kind == prev_kind) & (fid == prev_fid) & (call_depth == prev_depth) &
-            ((dseq != ATF_NO_SEQ) != (prev_dseq != ATF_NO_SEQ));
-      is_call = (kind == 1) & (depth < ATF_MAX_DEPTH) & (overflow == 0);
-      is_ret = (kind == 2) & (depth > 0) & (fids[(gssize) depth - 1] == fid) & (overflow == 0);
-      prev_merged = dup;
-      if (G_UNLIKELY (dup))
-        continue;
-      prev_kind = kind;
-      prev_fid = fid;
-      prev_depth = call_depth;
-      prev_dseq = dseq;
-      if (G_LIKELY (is_call | is_ret))
-        {
-          fids[depth] = fid;
-          counts[(gssize) depth - 1] += is_ret;
-          depth = depth + is_call - is_ret;
-          max_depth = MAX (max_depth, depth);
-          continue;
-        }
-
-      if (kind == 1)
-        overflow++;
-      else if (kind == 2)
-        {
-          gsize found = G_MAXSIZE;
-
-          if (overflow > 0)
-            {
-              overflow--;
-              continue;
-            }
-          for (gsize i = depth, j = 0; i > 0 && j < MAX_SEARCH; i--, j++)
-            if (fids[i - 1] == fid)
-              {
-                found = i - 1;
-                break;
-              }
-          if (found == G_MAXSIZE)
-            continue;
-          while (depth > found)
-            counts[--depth]++;
-        }
-    }
-  /* Calls never returned are added at the end, one at each depth. */
-  for (gsize d = 0; d < depth; d++)
-    counts[d]++;
-  for (gsize d = 0; d < max_depth; d++)
-    m->runs[d].len = counts[d];
-  m->n_runs = (guint) max_depth;
-  m->max_ts = n > 0 ? clamp_ts (max_ts) : KYMO_TIME_NONE;
-  return TRUE;
-}
-
-static G_GNUC_NO_INLINE gboolean
-count_spans (Matcher       *m,
-             const guint32 *order)
-{
-  if (order != NULL)
-    return count_spans_in (m, order);
-  return count_spans_in (m, NULL);
-}
-
-/* The track's new spans are all written right away: their pages fault in
- * one call for less than one fault at a time costs (huge pages would cost
- * less still, but now and then stall for a quarter of a second). Only
- * advice: an older kernel refuses it and the pages fault as they are
- * written. */
+/* The thread's index is read from end to end: its pages are mapped in one
+ * call for less than a fault every few pages costs. Only advice. */
 static void
-populate (gpointer mem,
-          gsize    len)
+populate_read (const guint8 *mem,
+               gsize         len)
 {
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+#if defined(__linux__) && defined(MADV_POPULATE_READ)
   gsize page = kymo_page_size ();
-  guintptr from = ((guintptr) mem + page - 1) & ~(guintptr) (page - 1);
+  guintptr from = (guintptr) mem & ~(guintptr) (page - 1);
   guintptr to = ((guintptr) mem + len) & ~(guintptr) (page - 1);
 
   if (mem != NULL && from < to)
-    (void) madvise ((gpointer) from, to - from, MADV_POPULATE_WRITE);
+    (void) madvise ((void *) from, to - from, MADV_POPULATE_READ);
 #endif
 }
 
-/* Makes room in the track for what the counting pass found, depth after
- * depth. */
-static void
-place_runs (Matcher *m)
-{
-  AtfThread *t = m->thread;
-  gsize total = 0, offset = 0;
+static inline guint32 remapped (const AtfBuild *b,
+                                guint32         name);
 
+static inline void
+put_span (KymoSpan       *to,
+          KymoSpan        span,
+          const AtfBuild *b,
+          gboolean        rename)
+{
+  if (rename)
+    span.name_flags = (span.name_flags & ~KYMO_NAME_MAX) | remapped (b, span.name_flags & KYMO_NAME_MAX);
+  *to = span;
+}
+
+/* Moving fewer bytes than this is not worth a mapping more. */
+#define MOVE_MIN ((gsize) 256 << 10)
+
+/* Moves the whole pages at the start of @run's mapped array to where the
+ * spans would be if they started a little after @to (up to a page, so
+ * that they stay inside the @run->len spans from @to on, which hold
+ * nothing yet): no new memory to fault in, none to give back. Returns the
+ * bytes moved and where they went; the run's array has a hole there. */
+static gsize
+move_pages (SpanRun   *run,
+            KymoSpan  *to,
+            guint8   **at)
+{
+#if RUN_CAN_MAP
+  gsize page = kymo_page_size ();
+  gsize bytes = run->len * sizeof (KymoSpan);
+  guintptr dst = ((guintptr) to + page - 1) & ~(guintptr) (page - 1);
+  gsize moved;
+
+  if (run->mapped == 0 || bytes < MOVE_MIN)
+    return 0;
+  moved = (bytes - (dst - (guintptr) to)) & ~(page - 1);
+  if (mremap (run->spans, moved, moved, MREMAP_MAYMOVE | MREMAP_FIXED, (void *) dst) == MAP_FAILED)
+    {
+      /* The kernel may have unmapped the destination before failing: make
+       * it memory again (it held nothing yet) and copy instead. */
+      if (mmap ((void *) dst, moved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+                -1, 0) == MAP_FAILED)
+        g_error ("atf: failed to map %" G_GSIZE_FORMAT " bytes back", moved);
+      return 0;
+    }
+  *at = (guint8 *) dst;
+  return moved;
+#else
+  return 0;
+#endif
+}
+
+/* Puts @run's spans at @to (renaming local names on the way) and frees
+ * its array. The large runs' pages move into place and the spans are
+ * shifted down over them. */
+static void
+place_run (SpanRun        *run,
+           KymoSpan       *to,
+           const AtfBuild *b,
+           gboolean        rename)
+{
+  const guint8 *from = (const guint8 *) run->spans;
+  guint8 *at = NULL;
+  gsize moved = move_pages (run, to, &at);
+  gsize whole = moved / sizeof (KymoSpan), i = 0;
+
+  /* Shifted down, so in increasing order: each span is read before a
+   * write reaches it. */
+  if (!rename)
+    {
+      if (whole > 0)
+        memmove (to, at, whole * sizeof (KymoSpan));
+    }
+  else
+    for (; i < whole; i++)
+      {
+        KymoSpan span;
+
+        memcpy (&span, at + i * sizeof (KymoSpan), sizeof span);
+        put_span (&to[i], span, b, rename);
+      }
+  i = whole;
+  if (i < run->len && i * sizeof (KymoSpan) < moved)
+    {
+      /* Straddles the end of the moved pages: its bytes from both places. */
+      KymoSpan span;
+      gsize head = moved - i * sizeof (KymoSpan);
+
+      memcpy (&span, at + i * sizeof (KymoSpan), head);
+      memcpy ((guint8 *) &span + head, from + moved, sizeof span - head);
+      put_span (&to[i], span, b, rename);
+      i++;
+    }
+  if (!rename)
+    {
+      if (i < run->len)
+        memcpy (to + i, from + i * sizeof (KymoSpan), (run->len - i) * sizeof (KymoSpan));
+    }
+  else
+    for (; i < run->len; i++)
+      put_span (&to[i], run->spans[i], b, rename);
+
+#if RUN_CAN_MAP
+  /* Only what is left of the mapping: the hole may be another's by now. */
+  if (moved > 0)
+    {
+      munmap ((guint8 *) run->spans + moved, run->mapped * sizeof (KymoSpan) - moved);
+      run->spans = NULL;
+      run->mapped = 0;
+    }
+#endif
+  {
+    SpanLink *links = g_steal_pointer (&run->links);
+
+    run_free (run);
+    run->links = links;
+  }
+}
+
+/* Puts each run into the track, renaming local names on the way, with
+ * room for one more span in each of the @open runs below the calls never
+ * returned. The runs then point into the track. */
+static void
+place_spans (Matcher        *m,
+             const AtfBuild *b,
+             gboolean        rename,
+             gsize           open)
+{
+  gsize total = 0;
+
+  m->track = kymo_trace_get_track (m->trace, m->thread->track);
   for (guint d = 0; d < m->n_runs; d++)
-    total += m->runs[d].len;
-  m->track = kymo_trace_get_track (m->trace, t->track);
+    total += m->runs[d].len + (d < open);
+  if (total == 0)
+    return;
   kymo_track_reserve_spans (m->track, total);
-  if (m->has_detail)
-    m->links = g_new (SpanLink, MAX (total, 1));
   for (guint d = 0; d < m->n_runs; d++)
     {
       SpanRun *run = &m->runs[d];
+      gsize len = run->len, cap = len + (d < open);
+      KymoSpan *to;
 
-      run->cap = run->len;
-      run->spans = run->cap > 0 ? kymo_track_append_spans (m->track, d, run->cap) : NULL;
-      run->links = m->links != NULL ? m->links + offset : NULL;
-      run->len = 0;
-      offset += run->cap;
+      if (cap == 0)
+        continue;
+      to = kymo_track_append_spans (m->track, d, cap);
+      if (run->links != NULL && len < cap)
+        run->links = g_renew (SpanLink, run->links, cap);
+      place_run (run, to, b, rename);
+      run->spans = to;
+      run->len = len;
+      run->cap = cap;
+      run->mapped = 0;
     }
-  m->placed = TRUE;
-  populate (m->n_runs > 0 ? m->runs[0].spans : NULL, total * sizeof (KymoSpan));
 }
 
 /* Links spans to detail records; the spans are in the track already. */
@@ -901,14 +1036,16 @@ _kymo_atf_build_new (KymoTrace *trace,
   return b;
 }
 
-/* Forgets what a previous pass produced; the runs keep their place. */
+/* Forgets what a previous pass produced. */
 static void
 matcher_reset (Matcher *m)
 {
   for (guint d = 0; m->runs != NULL && d < m->n_runs; d++)
-    m->runs[d].len = 0;
-  if (!m->placed)
-    m->n_runs = 0;
+    run_free (&m->runs[d]);
+  m->n_runs = 0;
+  m->reported = 0;
+  if (m->exception_names != NULL)
+    g_hash_table_remove_all (m->exception_names);
   m->depth = 0;
   m->overflow = 0;
   m->max_ts = KYMO_TIME_NONE;
@@ -926,10 +1063,12 @@ _kymo_atf_build_free (AtfBuild *b)
 {
   Matcher *m = &b->m;
 
+  for (guint d = 0; m->runs != NULL && d < m->n_runs; d++)
+    run_free (&m->runs[d]);
   g_free (m->runs);
   g_free (m->stack);
-  g_free (m->links);
   g_clear_pointer (&m->exceptions, g_array_unref);
+  g_clear_pointer (&m->exception_names, g_hash_table_unref);
   g_free (b->order);
   g_free (b->detail_names);
   g_free (b->remap);
@@ -952,27 +1091,20 @@ build_match (AtfBuild *b,
       m->runs = g_new0 (SpanRun, ATF_MAX_DEPTH);
       m->exceptions = g_array_new (FALSE, FALSE, sizeof (PendingInstant));
     }
+  if (m->exception_names == NULL)
+    m->exception_names = g_hash_table_new (NULL, NULL);
   g_clear_pointer (&b->detail_names, g_free);
   m->has_detail = t->detail.n_records > 0;
 
-  if (!m->placed)
-    {
-      matcher_reset (m);
-      m->check_order = !b->order_known;
-      if (!count_spans (m, b->order) && m->unsorted)
-        {
-          /* The writer went back in time (it does, with detail recording
-           * on): both passes go in time order. */
-          b->order = _kymo_atf_time_order (&t->index, NULL);
-          matcher_reset (m);
-          m->check_order = FALSE;
-          count_spans (m, b->order);
-        }
-      b->order_known = TRUE;
-      place_runs (m);
-    }
   matcher_reset (m);
-  m->check_order = FALSE;
+  /* Interning as it goes, a match must not start in the wrong order: the
+   * order is found first. Side by side, the match finds it on its way. */
+  if (!b->order_known && !m->read_only)
+    {
+      b->order = _kymo_atf_time_order (&t->index, NULL);
+      b->order_known = TRUE;
+    }
+  m->check_order = !b->order_known;
 
   g_clear_pointer (&t->det_target, g_free);
   if (t->detail.n_records > 0)
@@ -981,7 +1113,19 @@ build_match (AtfBuild *b,
       memset (t->det_target, 0xFF, sizeof (guint32) * t->detail.n_records);
     }
 
+  populate_read (t->index.events, (gsize) t->index.n_events * ATF_EVENT_SIZE);
   ok = match_events (m, b->order, error);
+  if (!ok && m->unsorted)
+    {
+      /* The writer went back in time (it does, with detail recording on):
+       * the caller starts again in time order. */
+      g_atomic_pointer_add (&m->progress->done, -(gssize) m->reported);
+      b->order = _kymo_atf_time_order (&t->index, NULL);
+      b->order_known = TRUE;
+      return ATF_BUILD_STOPPED;
+    }
+  /* Blocked or cancelled, it may not have seen every record. */
+  b->order_known |= ok;
   if (ok)
     ok = resolve_detail_names (m, &b->detail_names);
   if (ok)
@@ -1010,14 +1154,22 @@ build_match_with (AtfBuild       *b,
   AtfNames local;
   AtfBuildResult result;
 
-  /* A private table: the one of the process is read by the other threads. */
-  _kymo_atf_names_copy (&local, names);
-  m->names = &local;
   m->read_only = read_only;
   m->progress = progress;
   m->job = job;
-  local_names_clear (m);
-  result = build_match (b, error);
+  do
+    {
+      /* A private table: the one of the process is read by the other
+       * threads. A match started again starts from it again. */
+      _kymo_atf_names_copy (&local, names);
+      m->names = &local;
+      m->unsorted = FALSE;
+      local_names_clear (m);
+      result = build_match (b, error);
+      if (m->unsorted)
+        _kymo_atf_names_clear (&local);
+    }
+  while (m->unsorted);
   m->names = NULL;
   m->job = NULL;
   _kymo_atf_names_clear (&local);
@@ -1091,17 +1243,6 @@ apply_remap (AtfBuild *b)
 
   for (gsize i = 0; i < m->depth; i++)
     m->stack[i].name = remapped (b, m->stack[i].name);
-  /* Spans are named after functions: with a symbol table, only exception
-   * labels and detail records may have taken local names. */
-  for (guint d = 0; b->remap_spans && d < m->n_runs; d++)
-    {
-      KymoSpan *spans = m->runs[d].spans;
-      gsize n = m->runs[d].len;
-
-      for (gsize i = 0; i < n; i++)
-        spans[i].name_flags = (spans[i].name_flags & ~KYMO_NAME_MAX) |
-                              remapped (b, spans[i].name_flags & KYMO_NAME_MAX);
-    }
   for (guint i = 0; m->exceptions != NULL && i < m->exceptions->len; i++)
     {
       PendingInstant *e = &g_array_index (m->exceptions, PendingInstant, i);
@@ -1109,8 +1250,6 @@ apply_remap (AtfBuild *b)
     }
   for (guint32 j = 0; b->detail_names != NULL && j < m->thread->detail.n_records; j++)
     b->detail_names[j] = remapped (b, b->detail_names[j]);
-  g_clear_pointer (&b->remap, g_free);
-  b->n_remap = 0;
 }
 
 KymoTime
@@ -1134,7 +1273,7 @@ _kymo_atf_build_warnings (const AtfBuild *b)
 gboolean
 _kymo_atf_build_has_links (const AtfBuild *b)
 {
-  return b->m.links != NULL;
+  return b->m.has_detail;
 }
 
 void
@@ -1148,6 +1287,7 @@ _kymo_atf_build_trim (AtfBuild *b)
     m->stack = g_renew (Frame, m->stack, MAX (m->depth, 1));
   if (m->runs != NULL)
     m->runs = g_renew (SpanRun, m->runs, MAX (m->n_runs, 1));
+  g_clear_pointer (&m->exception_names, g_hash_table_unref);
 }
 
 /* Interns nothing: threads are finished side by side. */
@@ -1163,6 +1303,11 @@ _kymo_atf_build_finish (AtfBuild *b,
   b->finished = TRUE;
   if (b->remap != NULL)
     apply_remap (b);
+  /* Spans are named after functions: with a symbol table, only exception
+   * labels and detail records may have taken local names. */
+  place_spans (m, b, b->remap != NULL && b->remap_spans, m->depth);
+  g_clear_pointer (&b->remap, g_free);
+  b->n_remap = 0;
   /* A CALL never returned runs to the end of the trace. */
   while (m->depth > 0)
     {
@@ -1173,10 +1318,12 @@ _kymo_atf_build_finish (AtfBuild *b,
   add_spans (m);
   add_exceptions (m);
   add_details (t, m->trace, b->detail_names);
-  g_clear_pointer (&m->links, g_free);
+  for (guint d = 0; d < m->n_runs; d++)
+    g_free (m->runs[d].links);
   g_clear_pointer (&m->runs, g_free);
   g_clear_pointer (&m->stack, g_free);
   g_clear_pointer (&m->exceptions, g_array_unref);
+  g_clear_pointer (&m->exception_names, g_hash_table_unref);
   m->n_runs = 0;
 }
 

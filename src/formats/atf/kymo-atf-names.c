@@ -41,7 +41,7 @@ insert (AtfNames *self,
 {
   gsize i;
 
-  if ((self->n + 1) * 2 > self->mask + 1)
+  if ((self->n + 1) * 4 > self->mask + 1)
     grow (self);
   i = probe (self, function_id);
   if (self->slots[i].value != 0)

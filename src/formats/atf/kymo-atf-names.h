@@ -21,7 +21,8 @@ typedef struct {
 
 typedef struct {
   KymoTrace   *trace;
-  /* open addressing, linear probing, at most half full */
+  /* open addressing, linear probing, at most a quarter full: a lookup
+   * (one per CALL) then nearly always ends at its first slot */
   AtfNameSlot *slots;
   gsize        mask;
   gsize        n;

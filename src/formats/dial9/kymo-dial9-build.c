@@ -1009,7 +1009,7 @@ add_single_event_spans (D9Loader *l)
     {
       GArray *spans = g_ptr_array_index (l->se_spans, i);
       KymoTrack *track = kymo_trace_get_track (l->trace, g_array_index (l->se_tracks, guint, i));
-      KymoTime lanes[MAX_LANES];
+      KymoTime lanes[MAX_LANES] = { 0 };
       guint n_lanes = 0;
 
       sort_spans ((KymoSpan *) (gpointer) spans->data, spans->len);

@@ -14,14 +14,6 @@
 
 #define PROGRESS_BYTES (1 << 16)
 
-static inline void
-spec_bail (D9Loader *l)
-{
-  /* A probe only walks the frames: it takes no event, so needs none. */
-  if (!l->spec->probe)
-    l->spec->bail = TRUE;
-}
-
 static D9TaskNote *
 d9_spec_task_note (D9Loader *l,
                    guint32   task)
@@ -229,6 +221,17 @@ d9_loader_name_track (D9Loader      *l,
 
   if (v != NULL)
     return GPOINTER_TO_UINT (v) - 1;
+  if (G_UNLIKELY (l->spec != NULL))
+    {
+      /* A part has no trace: its tracks are numbered in the order it
+       * made them, which the merge replays (d9_merge_part). */
+      D9SpecTrack t = { name, kind };
+
+      track = l->spec->tracks->len;
+      g_array_append_val (l->spec->tracks, t);
+      g_hash_table_insert (l->tracks_by_name, GUINT_TO_POINTER (name), GUINT_TO_POINTER (track + 1));
+      return track;
+    }
   track = kymo_trace_add_track (l->trace, KYMO_NO_TRACK, kind, kymo_trace_get_name (l->trace, name));
   /* After the runtimes. */
   kymo_track_set_sort_key (kymo_trace_get_track (l->trace, track), 1000);
@@ -378,13 +381,20 @@ field_present (const D9Model *model,
 
 /* The entries of a metadata event at @p (checked when the frame was
  * decoded). */
-static void
-meta_entries (D9Loader *l,
+void
+d9_meta_entries (D9Loader *l,
               gsize     p)
 {
   const guint8 *data = l->d->data;
   guint32 n;
 
+  if (G_UNLIKELY (l->spec != NULL))
+    {
+      /* The trace's metadata is set in file order when the part is
+       * merged. */
+      g_array_append_val (l->spec->metas, p);
+      return;
+    }
   n = d9_u32 (data + p);
   p += 4;
   for (guint32 i = 0; i < n; i++)
@@ -432,7 +442,7 @@ handle_meta (D9Loader      *l,
 {
   if (!field_present (model, D9_ROLE_ENTRIES, absent))
     return;
-  meta_entries (l, vals[model->field[D9_ROLE_ENTRIES]]);
+  d9_meta_entries (l, vals[model->field[D9_ROLE_ENTRIES]]);
 }
 
 static void
@@ -569,11 +579,6 @@ handle_event (D9Loader      *l,
 
   if (G_UNLIKELY (model->unclocked || ts >= D9_WALLCLOCK_MIN))
     {
-      if (l->spec != NULL)
-        {
-          spec_bail (l);
-          return;
-        }
       if (model->kind == D9_KIND_SYMBOL || model->kind == D9_KIND_CALLFRAME)
         handle_symbol (l, model, vals, absent);
       else if (model->kind == D9_KIND_META)
@@ -702,25 +707,18 @@ handle_event (D9Loader      *l,
       return;
 
     case D9_KIND_META:
-      if (l->spec != NULL)
-        {
-          spec_bail (l);
-          return;
-        }
       handle_meta (l, model, vals, absent);
       return;
 
     case D9_KIND_CLOCK:
-      if (l->spec != NULL)
-        {
-          spec_bail (l);
-          return;
-        }
       if (!l->has_wallclock && field_present (model, D9_ROLE_REALTIME, absent))
         {
           l->has_wallclock = TRUE;
           l->wall_offset = (gint64) vals[model->field[D9_ROLE_REALTIME]] - ts;
-          kymo_trace_set_wallclock (l->trace, ts, (gint64) vals[model->field[D9_ROLE_REALTIME]]);
+          if (l->spec != NULL)
+            l->spec->wall_ts = ts;
+          else
+            kymo_trace_set_wallclock (l->trace, ts, (gint64) vals[model->field[D9_ROLE_REALTIME]]);
         }
       return;
 
@@ -731,11 +729,6 @@ handle_event (D9Loader      *l,
     case D9_KIND_GENERIC:
       if (model->field[D9_ROLE_SE_DURATION] >= 0 || model->field[D9_ROLE_SE_START] >= 0)
         {
-          if (l->spec != NULL)
-            {
-              spec_bail (l);
-              return;
-            }
           handle_single_event_span (l, model, ts, vals, absent, source);
           return;
         }
@@ -753,9 +746,9 @@ handle_event (D9Loader      *l,
       break;
     }
 
-  /* Named tracks are made in file order: the merge makes them for a part
-   * decoded on its own, which only keeps the name. */
-  add_instant (l, l->spec != NULL ? G_MAXUINT : model_track (l, model), ts, model->name, source);
+  /* Named tracks are made in file order: a part decoded on its own
+   * numbers its own, which the merge maps (d9_merge_part). */
+  add_instant (l, model_track (l, model), ts, model->name, source);
 }
 
 static void
@@ -963,7 +956,7 @@ d9_decode (D9Loader  *l,
                         (KymoTime) MIN (ts, (guint64) G_MAXINT64), vals, absent,
                         ordinal < G_MAXUINT32 ? (guint32) ordinal : KYMO_NO_SOURCE);
           ordinal++;
-          if (G_UNLIKELY (l->disorder || (l->spec != NULL && l->spec->bail)))
+          if (G_UNLIKELY (l->disorder))
             {
               d->n_events = ordinal;
               return TRUE;

@@ -13,8 +13,9 @@ G_BEGIN_DECLS
  * first is decoded for real (see d9_load): a part is everything from one
  * "TRC\0\1" candidate to the next one its decoder reaches exactly at a
  * frame boundary. Such a decoder has no trace: it interns names into a
- * table of its own, and stops ("bails") at anything that would change the
- * trace directly; the merge replays what it found in file order. */
+ * table of its own and numbers its own named tracks; what would change
+ * the trace directly (metadata, the first clock sync) it notes, and the
+ * merge replays all of it in file order. */
 typedef struct {
   const guint8 *data;
   gsize         size;
@@ -27,6 +28,13 @@ typedef struct {
   D9Loader    **parts;       /* per candidate, once decoded (or NULL) */
   KymoLoadJob  *job;
   gboolean      streaming;   /* as the loader decodes */
+  /* Files decoded while later ones inflate (kymo-dial9-load.c): part i is
+   * file i + 1, which @fill inflates into its place first (FALSE: it did
+   * not come out at the size its place was made for), and which is
+   * decoded no further than its end. NULL otherwise. */
+  gboolean    (*fill) (gpointer data,
+                       guint    file);
+  gpointer      fill_data;
 } D9Shared;
 
 typedef struct {
@@ -35,22 +43,32 @@ typedef struct {
   D9Flow  flow;
 } D9Insert;
 
+/* A named track a part made: its local number is its index. */
+typedef struct {
+  guint32       name;        /* local name */
+  KymoTrackKind kind;
+} D9SpecTrack;
+
 struct _D9Spec {
   gboolean    complete;      /* decoded cleanly up to end_cand or the end */
   guint       end_cand;      /* G_MAXUINT: the end of the data */
-  gboolean    bail;
-  gboolean    probe;         /* d9_probe_damaged(): never bails */
   gboolean    has_order;
   KymoTime    first_order_ts;
   GHashTable *names;         /* name → local id + 1 */
   GPtrArray  *strings;       /* local id → name */
   GArray     *notes;         /* D9TaskNote, per task */
   D9Map       unknown_wakers; /* task ids that woke while not known polled here */
+  GArray     *tracks;        /* D9SpecTrack, in the order the part made them */
+  GArray     *metas;         /* gsize: offsets of segment metadata entries */
+  KymoTime    wall_ts;       /* of the first clock sync (has_wallclock) */
   /* Set by the merge. */
   guint32     ordinal_base;
   guint32    *name_map;
   guint32    *worker_map;
   guint32    *task_map;
+  guint      *track_map;     /* local track → the trace's */
+  gsize      *edges_at;      /* per worker: where its edges go in the loader's */
+  gsize       wakes_at;
   GArray     *inserts;       /* D9Insert, by pos */
 };
 
@@ -141,6 +159,10 @@ void      d9_loader_init         (D9Loader       *l,
                                   GHashTable     *tracks_by_name,
                                   D9Spec         *spec);
 void      d9_loader_clear        (D9Loader       *l);
+/* Sets the trace's metadata from the entries of a SegmentMetadataEvent
+ * at @p (a part notes @p instead). */
+void      d9_meta_entries        (D9Loader       *l,
+                                  gsize           p);
 gboolean  d9_decode              (D9Loader       *l,
                                   D9Shared       *sh,
                                   gsize           start,
@@ -169,7 +191,16 @@ gsize     d9_kind_len            (D9Loader       *l,
 int       d9_merge_part          (D9Loader       *l,
                                   D9Loader       *c,
                                   D9Merge        *m);
-void      d9_append_unordered    (D9Loader       *l,
+/* Makes the places of a merged part's edges and wakes in @l's arrays.
+ * @room: the elements each array has room for (gsize; slot 0 the wakes,
+ * 1 + i worker i's edges); @parts_left: parts after @c, which are likely
+ * to add as much. */
+void      d9_unordered_reserve   (D9Loader       *l,
+                                  D9Loader       *c,
+                                  GArray         *room,
+                                  guint           parts_left);
+/* Fills them (on any thread, while @l's arrays do not grow). */
+void      d9_unordered_copy      (D9Loader       *l,
                                   D9Loader       *c);
 
 /* kymo-dial9-assemble.c: the merged parts' arrays joined in. */

@@ -280,7 +280,15 @@ typedef struct {
   GError      **error;
   guint64       read_bytes, total_bytes;  /* of the files on disk, for progress */
   gboolean      moved;     /* a file did not come out at the size its place was made for */
+  gint         *filled;    /* per file, atomic: inflated already (NULL: none is) */
+  gboolean      decoded;   /* and decoded meanwhile: progress stays there */
 } D9Inflating;
+
+struct _D9FileFill {
+  D9Inflating  ing;
+  GBytes      *bytes;      /* owns ing.out */
+  gsize        total;
+};
 
 /* Up to @max bytes of a plain file into @dest: read(), not a mapping, so
  * the bytes are copied once and no page of the file is mapped. */
@@ -331,6 +339,8 @@ inflate_part (guint    index,
   gsize size;
   guint8 *dest;
 
+  if (ing->filled != NULL && g_atomic_int_get (&ing->filled[index]))
+    return;
   if (!f->gzip && ing->out != NULL)
     {
       read_into (f->path, ing->out + f->start, f->guess, r);
@@ -414,8 +424,8 @@ join_part (guint    index,
   f->size = f->keep = r->len;
 
   ing->read_bytes += f->file_size;
-  if (!kymo_load_job_progress (ing->job, 0.5 * ing->read_bytes / MAX (ing->total_bytes, 1),
-                               "Decompressing", ing->error))
+  if (!kymo_load_job_progress (ing->job, ing->decoded ? 0.9 : 0.5 * ing->read_bytes / MAX (ing->total_bytes, 1),
+                               ing->decoded ? "Decoding" : "Decompressing", ing->error))
     return FALSE;
   if (ing->func != NULL)
     {
@@ -442,7 +452,8 @@ inflate_all (D9Inflating  *ing,
 
   for (guint i = 0; i < n; i++)
     ing->total_bytes += g_array_index (ing->set->files, D9File, i).file_size;
-  ing->done = g_new0 (D9Inflated, n);
+  if (ing->done == NULL)
+    ing->done = g_new0 (D9Inflated, n);
   parts = kymo_parts_new (options, total, PARALLEL_MIN_BYTES, n, ahead, inflate_part, ing);
   /* A join here is a progress report (or, rarely, zlib): the loading
    * thread inflates files too rather than sleep on the one it waits for. */
@@ -466,12 +477,14 @@ inflated_free (D9Inflating *ing)
       g_free (ing->done[i].failed);
     }
   g_free (ing->done);
+  g_free (ing->filled);
 }
 
 /* The files into one buffer: each where its guess placed it unless one
  * came out at another size, then all moved up against each other. */
 static gboolean
-join_inflated (D9Inflating *ing)
+join_inflated (D9Inflating *ing,
+               GBytes      *fill_bytes)
 {
   GArray *files = ing->set->files;
   gsize total = 0, at = 0;
@@ -481,7 +494,7 @@ join_inflated (D9Inflating *ing)
     {
       for (guint i = 0; i < files->len; i++)
         total += g_array_index (files, D9File, i).size;
-      ing->set->joined = g_bytes_new_take (g_steal_pointer (&ing->out), total);
+      ing->set->joined = g_bytes_new_from_bytes (fill_bytes, 0, total);
     }
   else
     {
@@ -500,7 +513,6 @@ join_inflated (D9Inflating *ing)
           f->start = at;
           at += ing->done[i].len;
         }
-      g_clear_pointer (&ing->out, g_free);
       ing->set->joined = g_bytes_new_take (out, total);
     }
 
@@ -514,54 +526,115 @@ join_inflated (D9Inflating *ing)
   return TRUE;
 }
 
+D9FileFill *
+d9_files_fill_new (D9FileSet    *set,
+                   KymoLoadJob  *job,
+                   GError      **error)
+{
+  D9FileFill *fill = g_new0 (D9FileFill, 1);
+  guint8 *out;
+
+  for (guint i = 0; i < set->files->len; i++)
+    {
+      D9File *f = &g_array_index (set->files, D9File, i);
+
+      f->start = fill->total;
+      fill->total += f->guess;
+    }
+  /* Each file is inflated straight into its place in the one stream the
+   * decoder reads: no second copy to join them, and half the memory. */
+  out = g_try_malloc (MAX (fill->total, 1));
+  if (out == NULL)
+    {
+      kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_IO, KYMO_NO_OFFSET,
+                               "not enough memory for the files inflated (%" G_GSIZE_FORMAT " bytes)", fill->total);
+      g_free (fill);
+      return NULL;
+    }
+  fill->bytes = g_bytes_new_take (out, fill->total);
+  fill->ing.set = set;
+  fill->ing.job = job;
+  fill->ing.out = out;
+  fill->ing.done = g_new0 (D9Inflated, set->files->len);
+  fill->ing.filled = g_new0 (gint, set->files->len);
+  return fill;
+}
+
+GBytes *
+d9_files_fill_bytes (D9FileFill *fill)
+{
+  return fill->bytes;
+}
+
+gboolean
+d9_files_fill_one (D9FileFill *fill,
+                   guint       index)
+{
+  D9Inflating *ing = &fill->ing;
+  const D9File *f = &g_array_index (ing->set->files, D9File, index);
+  const D9Inflated *r = &ing->done[index];
+
+  if (!g_atomic_int_get (&ing->filled[index]))
+    {
+      inflate_part (index, ing);
+      g_atomic_int_set (&ing->filled[index], 1);
+    }
+  return r->failed == NULL && !r->redo && r->own == NULL && r->len == f->guess;
+}
+
+void
+d9_files_fill_free (D9FileFill *fill)
+{
+  if (fill == NULL)
+    return;
+  inflated_free (&fill->ing);
+  g_bytes_unref (fill->bytes);
+  g_free (fill);
+}
+
+gboolean
+d9_files_fill_finish (D9FileFill  *fill,
+                      gboolean     decoded,
+                      GError     **error)
+{
+  D9Inflating *ing = &fill->ing;
+  D9FileSet *set = ing->set;
+  gboolean ok;
+
+  ing->error = error;
+  ing->decoded = decoded;
+  ok = inflate_all (ing, fill->total);
+  if (ok && !join_inflated (ing, fill->bytes))
+    {
+      kymo_load_job_set_error (ing->job, error, KYMO_LOAD_ERROR_IO, KYMO_NO_OFFSET,
+                               "not enough memory for the files inflated");
+      ok = FALSE;
+    }
+  ing->error = NULL;
+  if (ok && set->files->len == 0)
+    {
+      kymo_load_job_set_error (ing->job, error, KYMO_LOAD_ERROR_CORRUPT, KYMO_NO_OFFSET,
+                               "no dial9 file could be inflated");
+      ok = FALSE;
+    }
+  return ok;
+}
+
 D9FileSet *
 d9_files_open (KymoLoadJob  *job,
                GError      **error)
 {
   D9FileSet *set = d9_files_list (job, error);
-  D9Inflating ing = { 0 };
-  gsize total = 0;
+  D9FileFill *fill;
   gboolean ok;
 
   if (set == NULL)
     return NULL;
-  for (guint i = 0; i < set->files->len; i++)
-    {
-      D9File *f = &g_array_index (set->files, D9File, i);
-
-      f->start = total;
-      total += f->guess;
-    }
-  ing.set = set;
-  ing.job = job;
-  ing.error = error;
-  /* Each file is inflated straight into its place in the one stream the
-   * decoder reads: no second copy to join them, and half the memory. */
-  ing.out = g_try_malloc (MAX (total, 1));
-  if (ing.out == NULL)
-    {
-      kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_IO, KYMO_NO_OFFSET,
-                               "not enough memory for the files inflated (%" G_GSIZE_FORMAT " bytes)", total);
-      d9_file_set_free (set);
-      return NULL;
-    }
-  ok = inflate_all (&ing, total);
-  if (ok && !join_inflated (&ing))
-    {
-      kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_IO, KYMO_NO_OFFSET,
-                               "not enough memory for the files inflated");
-      ok = FALSE;
-    }
-  g_free (ing.out);
-  inflated_free (&ing);
+  fill = d9_files_fill_new (set, job, error);
+  ok = fill != NULL && d9_files_fill_finish (fill, FALSE, error);
+  d9_files_fill_free (fill);
   if (!ok)
     {
-      d9_file_set_free (set);
-      return NULL;
-    }
-  if (set->files->len == 0)
-    {
-      kymo_load_job_set_error (job, error, KYMO_LOAD_ERROR_CORRUPT, KYMO_NO_OFFSET, "no dial9 file could be inflated");
       d9_file_set_free (set);
       return NULL;
     }

@@ -40,6 +40,33 @@ D9FileSet *d9_files_list      (KymoLoadJob  *job,
 D9FileSet *d9_files_open      (KymoLoadJob  *job,
                                GError      **error);
 void       d9_file_set_free   (D9FileSet    *set);
+
+/* The files inflated straight into their places in one stream, one by
+ * one on any thread, so that decoding may start before the last is in:
+ * d9_files_open() is d9_files_list(), d9_files_fill_new() and
+ * d9_files_fill_finish(). */
+typedef struct _D9FileFill D9FileFill;
+
+/* Makes room for every file at its guessed size (an error when there is
+ * not enough memory). */
+D9FileFill *d9_files_fill_new    (D9FileSet    *set,
+                                  KymoLoadJob  *job,
+                                  GError      **error);
+/* The stream, every file at its guessed place (set->files' start). */
+GBytes     *d9_files_fill_bytes  (D9FileFill   *fill);
+/* Inflates file @index into its place, unless done already (calls for
+ * different files may run at once). TRUE when it came out whole at the
+ * size its place was made for. */
+gboolean    d9_files_fill_one    (D9FileFill   *fill,
+                                  guint         index);
+/* Inflates the files not done yet, on the load's threads, and joins them
+ * as d9_files_open() leaves them (failed, moved and empty files dealt
+ * with, warnings). @decoded: they were decoded meanwhile (progress is
+ * then past decompressing). FALSE when cancelled or out of memory. */
+gboolean    d9_files_fill_finish (D9FileFill   *fill,
+                                  gboolean      decoded,
+                                  GError      **error);
+void        d9_files_fill_free   (D9FileFill   *fill);
 /* The one stream of every file's first @keep bytes, one after the other (a
  * file's header resets the decoder as a segment header does). */
 GBytes    *d9_files_join      (D9FileSet    *set);

@@ -14,40 +14,93 @@
 #include "kymo-dial9-pair.h"
 #include "kymo-dial9-side.h"
 #include "kymo-dial9-decode.h"
+#include "kymo-dial9-parts-private.h"
 #include "kymo-parts.h"
 
+static gint parts_merged;
+static gint parts_redecoded;
+
+void
+d9_parts_reset_for_testing (void)
+{
+  g_atomic_int_set (&parts_merged, 0);
+  g_atomic_int_set (&parts_redecoded, 0);
+}
+
+void
+d9_parts_get_for_testing (guint *merged,
+                          guint *redecoded)
+{
+  *merged = (guint) g_atomic_int_get (&parts_merged);
+  *redecoded = (guint) g_atomic_int_get (&parts_redecoded);
+}
+
 /* Decodes the first D9_PROBE_BYTES on a loader of its own (no trace, no
- * job) and tells whether they hold damage. A stream that is damaged at
- * once is then decoded on one thread, which stops at the damage, rather
- * than searched whole for segments to decode in parallel. */
-gboolean
-d9_probe_damaged (const guint8 *data,
-                  gsize         size)
+ * job): whether they hold damage, and whether their events are out of
+ * time order (*@disorder). A stream that is damaged at once is then
+ * decoded on one thread, which stops at the damage, rather than searched
+ * whole for segments to decode in parallel; one out of order is not
+ * streamed, which would only find that out and start again. */
+static gboolean
+probe_stream (const guint8 *data,
+              gsize         size,
+              gboolean     *disorder)
 {
   D9Shared sh = { 0 };
   D9Loader *l;
   D9Stop stop;
   gboolean damaged;
 
+  *disorder = FALSE;
   if (size < D9_HEADER_SIZE)
     return FALSE;
   sh.data = data;
   sh.size = MIN (size, D9_PROBE_BYTES);
   sh.streaming = TRUE;
   l = d9_spec_new (&sh);
-  l->spec->probe = TRUE;
   damaged = d9_decode (l, &sh, 0, 0, &stop, NULL) && stop.status == D9_CORRUPT;
+  *disorder = l->disorder;
   d9_spec_free (l);
   return damaged;
+}
+
+gboolean
+d9_probe_damaged (const guint8 *data,
+                  gsize         size)
+{
+  gboolean disorder;
+
+  return probe_stream (data, size, &disorder);
+}
+
+/* Files decoded while later ones inflate: file i + 1 starts at
+ * starts[i], and fill() inflates it into its place. */
+typedef struct {
+  const gsize *starts;
+  guint        n_starts;
+  D9FileFill  *fill;
+  gboolean     failed;   /* out: decode the files joined instead */
+} D9Pipe;
+
+static gboolean
+pipe_fill (gpointer data,
+           guint    file)
+{
+  return d9_files_fill_one (data, file);
 }
 
 /* Decodes the whole stream after the first header into @l: with more than
  * one thread, the parts from each candidate segment on are decoded on
  * their own as KymoParts while the head is decoded here for real, then
  * they are merged in file order (or, when they cannot be, decoded here for
- * real). The result is the same either way. FALSE when cancelled. */
+ * real). The result is the same either way. @damaged: the probe found
+ * damage at once (one thread then). With @pipe the parts are the files,
+ * and a part that cannot be merged sets pipe->failed instead. FALSE when
+ * cancelled. */
 static gboolean
 decode_all (D9Loader  *l,
+            gboolean   damaged,
+            D9Pipe    *pipe,
             D9Stop    *stop,
             GError   **error)
 {
@@ -55,14 +108,12 @@ decode_all (D9Loader  *l,
   guint n_threads = d9_parallel_threads (l);
   D9Shared sh = { 0 };
   g_autoptr(KymoParts) parts = NULL;
+  g_autoptr(GArray) room = g_array_new (FALSE, TRUE, sizeof (gsize));
   D9Merge m = { 0 };
   gboolean ok, merged = FALSE;
   guint cur;
 
-  if (n_threads <= 1)
-    return d9_decode (l, NULL, D9_HEADER_SIZE, 0, stop, error);
-
-  if (d9_probe_damaged (d->data, d->size))
+  if (pipe == NULL && (n_threads <= 1 || damaged))
     return d9_decode (l, NULL, D9_HEADER_SIZE, 0, stop, error);
 
   sh.data = d->data;
@@ -70,7 +121,15 @@ decode_all (D9Loader  *l,
   sh.job = l->job;
   sh.cancellable = kymo_load_job_get_cancellable (l->job);
   sh.streaming = l->streaming;
-  d9_find_candidates (&sh, 4 * n_threads);
+  if (pipe != NULL)
+    {
+      sh.cands = g_memdup2 (pipe->starts, pipe->n_starts * sizeof (gsize));
+      sh.n_cands = pipe->n_starts;
+      sh.fill = pipe_fill;
+      sh.fill_data = pipe->fill;
+    }
+  else
+    d9_find_candidates (&sh, 4 * n_threads);
   if (sh.n_cands == 0)
     {
       g_free (sh.cands);
@@ -79,10 +138,25 @@ decode_all (D9Loader  *l,
   sh.parts = g_new0 (D9Loader *, sh.n_cands);
   parts = kymo_parts_new (kymo_load_job_get_options (l->job), d->size, PARALLEL_MIN_BYTES,
                           sh.n_cands, 0, d9_spec_part, &sh);
+  /* The head is one segment: then the loading thread decodes parts too
+   * rather than sleep on the one it waits for. */
+  kymo_parts_set_help (parts, TRUE);
 
-  ok = d9_decode (l, &sh, D9_HEADER_SIZE, 0, stop, error);
+  if (pipe != NULL)
+    {
+      /* The first file alone: what follows it may not be inflated yet. */
+      d->size = sh.cands[0];
+      ok = d9_decode (l, &sh, D9_HEADER_SIZE, 0, stop, error);
+      d->size = sh.size;
+      if (ok && stop->status == D9_OK && stop->end_cand == G_MAXUINT)
+        stop->end_cand = 0;
+    }
+  else
+    ok = d9_decode (l, &sh, D9_HEADER_SIZE, 0, stop, error);
   if (!ok || l->disorder || stop->status != D9_OK || stop->end_cand == G_MAXUINT)
     g_atomic_int_set (&sh.abandon, 1);
+  if (pipe != NULL && ok && (l->disorder || stop->status != D9_OK))
+    pipe->failed = TRUE;
 
   cur = ok && !l->disorder && stop->status == D9_OK ? stop->end_cand : G_MAXUINT;
   while (cur != G_MAXUINT)
@@ -104,8 +178,14 @@ decode_all (D9Loader  *l,
 
       if (r == MERGE_OK)
         {
+          g_atomic_int_inc (&parts_merged);
           if (!l->streaming)
-            d9_append_unordered (l, c);
+            {
+              /* Now rather than once every part is in: the part's
+               * arrays are given back as it goes. */
+              d9_unordered_reserve (l, c, room, sh.n_cands - cur - 1);
+              d9_unordered_copy (l, c);
+            }
           merged = TRUE;
           stop->status = D9_OK;
           stop->offset = d->size;
@@ -118,11 +198,19 @@ decode_all (D9Loader  *l,
           l->disorder = TRUE;
           break;
         }
+      if (pipe != NULL)
+        {
+          /* Decoding on from here could run into files not inflated. */
+          pipe->failed = TRUE;
+          break;
+        }
       {
         /* Decoding here would take the first wake with no known waker for
          * its own when the merged parts' are not in its array yet. */
         gboolean had_wakes = l->wake_instants->len > 0 || m.part_wake_instants > 0;
         guint32 wakes_first = l->wakes_first;
+
+        g_atomic_int_inc (&parts_redecoded);
 
         ok = d9_decode (l, &sh, sh.cands[cur], cur + 1, stop, error);
         if (had_wakes)
@@ -145,7 +233,7 @@ decode_all (D9Loader  *l,
     kept->m = m;
     kept->parts = g_steal_pointer (&sh.parts);
     kept->n_parts = sh.n_cands;
-    if (ok && !l->disorder && merged)
+    if (ok && !l->disorder && merged && (pipe == NULL || !pipe->failed))
       {
         l->kept = kept;
         l->moves_left = MAX_PAGE_MOVES;
@@ -203,6 +291,7 @@ decode_stream (KymoLoadJob  *job,
                GError      **error)
 {
   D9Data *d = d9_data_new ();
+  gboolean damaged = FALSE, disorder = FALSE;
 
   d->bytes = g_bytes_ref (bytes);
   d->data = g_bytes_get_data (bytes, &d->size);
@@ -214,9 +303,14 @@ decode_stream (KymoLoadJob  *job,
       return FALSE;
     }
 
+  /* Not streaming from the start decodes as starting again would: the
+   * names and named tracks the attempt left are the first ones of the
+   * file, in file order, which decoding again makes the same way. */
+  if (kymo_load_options_get_threads (kymo_load_job_get_options (job), d->size, PARALLEL_MIN_BYTES) > 1)
+    damaged = probe_stream (d->data, d->size, &disorder);
   d9_loader_init (loader, job, trace, d, tracks_by_name ? tracks_by_name : g_hash_table_new (NULL, NULL), NULL);
-  loader->streaming = TRUE;
-  if (!decode_all (loader, stop, error))
+  loader->streaming = !disorder;
+  if (!decode_all (loader, damaged, NULL, stop, error))
     {
       d9_loader_clear (loader);
       return FALSE;
@@ -232,13 +326,98 @@ decode_stream (KymoLoadJob  *job,
       d->data = g_bytes_get_data (bytes, &d->size);
       kymo_trace_set_format_data (trace, d, d9_data_free);
       d9_loader_init (loader, job, trace, d, names, NULL);
-      if (!decode_all (loader, stop, error))
+      if (!decode_all (loader, damaged, NULL, stop, error))
         {
           d9_loader_clear (loader);
           return FALSE;
         }
     }
   return TRUE;
+}
+
+typedef enum {
+  FILES_DONE,
+  FILES_JOIN,    /* decode the files joined instead */
+  FILES_FAILED,  /* cancelled */
+} D9FilesResult;
+
+/* Several files with more than one thread: each file after the first is
+ * a part that inflates, then decodes on its own, while the loading thread
+ * decodes the first and merges the others in order, so inflating and
+ * decoding overlap. Anything out of the ordinary (a file that does not
+ * inflate to the size its gzip trailer gave, damage, events out of
+ * order the probe did not see) leaves it to the files joined
+ * (FILES_JOIN): @loader is then set up, for its names. */
+static D9FilesResult
+decode_files (KymoLoadJob  *job,
+              KymoTrace    *trace,
+              D9FileSet    *files,
+              D9FileFill   *fill,
+              D9Loader     *loader,
+              D9Stop       *stop,
+              GError      **error)
+{
+  guint n = files->files->len;
+  g_autofree gsize *starts = g_new (gsize, n);
+  GHashTable *names = g_hash_table_new (NULL, NULL);
+  gboolean disorder = FALSE, probed = FALSE;
+
+  for (guint i = 1; i < n; i++)
+    starts[i - 1] = g_array_index (files->files, D9File, i).start;
+  for (;;)
+    {
+      D9Pipe pipe = { starts, n - 1, fill, FALSE };
+      D9Data *d = d9_data_new ();
+
+      d->bytes = g_bytes_ref (d9_files_fill_bytes (fill));
+      d->data = g_bytes_get_data (d->bytes, &d->size);
+      kymo_trace_set_format_data (trace, d, d9_data_free);
+      d9_loader_init (loader, job, trace, d, names, NULL);
+      if (!probed)
+        {
+          if (!d9_files_fill_one (fill, 0) || starts[0] < D9_HEADER_SIZE ||
+              memcmp (d->data, D9_MAGIC "\x01", D9_HEADER_SIZE) != 0 ||
+              probe_stream (d->data, starts[0], &disorder))
+            return FILES_JOIN;
+          probed = TRUE;
+        }
+      loader->streaming = !disorder;
+      if (!decode_all (loader, FALSE, &pipe, stop, error))
+        {
+          d9_loader_clear (loader);
+          return FILES_FAILED;
+        }
+      if (pipe.failed)
+        return FILES_JOIN;
+      if (!loader->disorder)
+        return FILES_DONE;
+      /* Out of order where the first file was not: start again with the
+       * merge (the files inflated so far stay). */
+      names = g_hash_table_ref (loader->tracks_by_name);
+      d9_loader_clear (loader);
+      disorder = TRUE;
+    }
+}
+
+/* Whether decode_files() is worth it: files to overlap, threads. */
+static gboolean
+files_pipelined (KymoLoadJob *job,
+                 D9FileSet   *files)
+{
+  gsize total = 0;
+
+  if (files->files->len < 2)
+    return FALSE;
+  for (guint i = 0; i < files->files->len; i++)
+    {
+      const D9File *f = &g_array_index (files->files, D9File, i);
+
+      /* A gzip file with no trusted size inflates elsewhere, later. */
+      if (f->guess == 0)
+        return FALSE;
+      total += f->guess;
+    }
+  return kymo_load_options_get_threads (kymo_load_job_get_options (job), total, PARALLEL_MIN_BYTES) > 1;
 }
 
 gboolean
@@ -250,14 +429,40 @@ d9_load (KymoLoadJob  *job,
   g_autoptr(GError) gz_error = NULL;
   g_autoptr(GBytes) bytes = NULL;
   D9FileSet *files = NULL;
+  D9FilesResult decoded = FILES_JOIN;
+  GHashTable *names = NULL;
   D9Loader loader;
   D9Stop stop;
 
   if (d9_files_wanted (kymo_load_job_get_input (job)))
     {
-      files = d9_files_open (job, error);
+      D9FileFill *fill;
+      gboolean ok;
+
+      files = d9_files_list (job, error);
       if (files == NULL)
         return FALSE;
+      fill = d9_files_fill_new (files, job, error);
+      if (fill != NULL && files_pipelined (job, files))
+        {
+          decoded = decode_files (job, trace, files, fill, &loader, &stop, error);
+          if (decoded == FILES_JOIN)
+            {
+              /* Decoding again keeps the names and named tracks made. */
+              names = g_hash_table_ref (loader.tracks_by_name);
+              d9_loader_clear (&loader);
+            }
+        }
+      ok = fill != NULL && decoded != FILES_FAILED && d9_files_fill_finish (fill, decoded == FILES_DONE, error);
+      d9_files_fill_free (fill);
+      if (!ok)
+        {
+          if (decoded == FILES_DONE)
+            d9_loader_clear (&loader);
+          g_clear_pointer (&names, g_hash_table_unref);
+          d9_file_set_free (files);
+          return FALSE;
+        }
       bytes = d9_files_join (files);
       kymo_trace_set_variant (trace, files->files->len == 1 ? "1 file" : "files");
     }
@@ -273,7 +478,7 @@ d9_load (KymoLoadJob  *job,
         kymo_trace_set_variant (trace, "gzip");
     }
 
-  if (!decode_stream (job, trace, bytes, NULL, &loader, &stop, error))
+  if (decoded != FILES_DONE && !decode_stream (job, trace, bytes, names, &loader, &stop, error))
     {
       d9_file_set_free (files);
       return FALSE;
@@ -282,8 +487,7 @@ d9_load (KymoLoadJob  *job,
     {
       /* A damaged file among several: each is cut where its damage starts
        * (the files after it still load) and the whole decodes again. */
-      GHashTable *names = g_hash_table_ref (loader.tracks_by_name);
-
+      names = g_hash_table_ref (loader.tracks_by_name);
       d9_loader_clear (&loader);
       d9_files_cut_damage (files);
       g_bytes_unref (bytes);

@@ -88,6 +88,8 @@ d9_spec_new (D9Shared *sh)
   spec->strings = g_ptr_array_new_with_free_func (g_free);
   spec->notes = g_array_new (FALSE, TRUE, sizeof (D9TaskNote));
   spec->inserts = g_array_new (FALSE, FALSE, sizeof (D9Insert));
+  spec->tracks = g_array_new (FALSE, FALSE, sizeof (D9SpecTrack));
+  spec->metas = g_array_new (FALSE, FALSE, sizeof (gsize));
   d9_map_init (&spec->unknown_wakers);
   /* No job: only the loading thread reports progress. */
   d9_loader_init (l, NULL, NULL, d, g_hash_table_new (NULL, NULL), spec);
@@ -111,10 +113,14 @@ d9_spec_free (D9Loader *l)
   g_ptr_array_unref (spec->strings);
   g_array_unref (spec->notes);
   g_array_unref (spec->inserts);
+  g_array_unref (spec->tracks);
+  g_array_unref (spec->metas);
+  g_free (spec->track_map);
   d9_map_clear (&spec->unknown_wakers);
   g_free (spec->name_map);
   g_free (spec->worker_map);
   g_free (spec->task_map);
+  g_free (spec->edges_at);
   g_free (spec);
   g_free (l);
 }
@@ -123,13 +129,21 @@ static void
 spec_decode (D9Shared *sh,
              guint     index)
 {
-  D9Loader *l = d9_spec_new (sh);
+  D9Loader *l;
   D9Stop stop;
 
+  if (sh->fill != NULL && !sh->fill (sh->fill_data, index + 1))
+    return;
+  l = d9_spec_new (sh);
+  if (sh->fill != NULL && index + 1 < sh->n_cands)
+    l->d->size = sh->cands[index + 1];
   if (d9_decode (l, sh, sh->cands[index], index + 1, &stop, NULL))
     {
-      l->spec->complete = stop.status == D9_OK && !l->spec->bail && !l->disorder;
+      l->spec->complete = stop.status == D9_OK && !l->disorder;
       l->spec->end_cand = stop.end_cand;
+      /* A file decoded to its end stops where the next one starts. */
+      if (sh->fill != NULL && l->spec->complete && index + 1 < sh->n_cands)
+        l->spec->end_cand = index + 1;
     }
   sh->parts[index] = l;
 }
@@ -273,6 +287,79 @@ resolving_edge (D9Loader       *c,
           if (kind != NULL)
             *kind = k;
         }
+    }
+}
+
+/* Named tracks, and what the part noted rather than set in the trace:
+ * taken over in file order, as decoding the part here would have. */
+static void
+merge_named (D9Loader *l,
+             D9Loader *c,
+             guint32   ordinal_base)
+{
+  D9Spec *spec = c->spec;
+  guint *track_map;
+
+  track_map = spec->track_map = g_new (guint, spec->tracks->len + 1);
+  for (guint i = 0; i < spec->tracks->len; i++)
+    {
+      const D9SpecTrack *t = &g_array_index (spec->tracks, D9SpecTrack, i);
+
+      track_map[i] = d9_loader_name_track (l, d9_map_name (spec, t->name), t->kind);
+    }
+
+  for (guint i = 0; i < c->pending->len; i++)
+    {
+      D9Pending pending = g_array_index (c->pending, D9Pending, i);
+
+      pending.track = track_map[pending.track];
+      pending.instant.name_flags = MIN (d9_map_name (spec, pending.instant.name_flags), KYMO_NAME_MAX);
+      pending.instant.source += ordinal_base;
+      g_array_append_val (l->pending, pending);
+    }
+  for (guint i = 0; i < c->late->len; i++)
+    {
+      D9Late late = g_array_index (c->late, D9Late, i);
+
+      late.track = track_map[late.track];
+      late.name = d9_map_name (spec, late.name);
+      late.source += ordinal_base;
+      g_array_append_val (l->late, late);
+    }
+  for (guint i = 0; i < c->se_tracks->len; i++)
+    {
+      guint track = track_map[g_array_index (c->se_tracks, guint, i)];
+      GArray *in = g_ptr_array_index (c->se_spans, i), *out = NULL;
+      gsize at;
+
+      for (guint k = 0; k < l->se_tracks->len && out == NULL; k++)
+        if (g_array_index (l->se_tracks, guint, k) == track)
+          out = g_ptr_array_index (l->se_spans, k);
+      if (out == NULL)
+        {
+          g_array_append_val (l->se_tracks, track);
+          out = g_array_new (FALSE, FALSE, sizeof (KymoSpan));
+          g_ptr_array_add (l->se_spans, out);
+        }
+      at = out->len;
+      g_array_append_vals (out, in->data, in->len);
+      for (gsize k = at; k < out->len; k++)
+        {
+          KymoSpan *span = &g_array_index (out, KymoSpan, k);
+
+          span->name_flags = d9_map_name (spec, span->name_flags);
+          span->source += ordinal_base;
+        }
+    }
+
+  g_array_append_vals (l->d->symbols, c->d->symbols->data, c->d->symbols->len);
+  for (guint i = 0; i < spec->metas->len; i++)
+    d9_meta_entries (l, g_array_index (spec->metas, gsize, i));
+  if (!l->has_wallclock && c->has_wallclock)
+    {
+      l->has_wallclock = TRUE;
+      l->wall_offset = c->wall_offset;
+      kymo_trace_set_wallclock (l->trace, spec->wall_ts, c->wall_offset + spec->wall_ts);
     }
 }
 
@@ -542,17 +629,7 @@ d9_merge_part (D9Loader *l,
   m->part_wake_instants += c->wake_instants->len;
   add_piece (m, l, 0, c, G_MAXUINT, FALSE);
   g_array_append_vals (l->queue, c->queue->data, c->queue->len);
-  for (guint i = 0; i < c->pending->len; i++)
-    {
-      D9Pending pending = g_array_index (c->pending, D9Pending, i);
-      guint32 name = d9_map_name (spec, pending.instant.name_flags);
-
-      /* As model_track() would have made it, at first use. */
-      pending.track = d9_loader_name_track (l, name, KYMO_TRACK_INSTANT);
-      pending.instant.name_flags = MIN (name, KYMO_NAME_MAX);
-      pending.instant.source += ordinal_base;
-      g_array_append_val (l->pending, pending);
-    }
+  merge_named (l, c, ordinal_base);
 
   l->min_ts = MIN (l->min_ts, c->min_ts);
   l->max_ts = MAX (l->max_ts, c->max_ts);
@@ -563,25 +640,70 @@ d9_merge_part (D9Loader *l,
 }
 
 /* Out of time order, a part's edges and wakes are sorted and paired when
- * building, with the loader's: they join the loader's arrays now, in the
+ * building, with the loader's: they join the loader's arrays, in the
  * loader's numbering, as decoding the part here would have left them. */
+/* Makes room in @a for @need elements, or for @estimate when more: below
+ * malloc's mmap threshold each doubling would copy the array again. */
+static void
+reserve (GArray *a,
+         GArray *room,
+         guint   slot,
+         gsize   need,
+         gsize   estimate)
+{
+  gsize len = a->len;
+
+  if (slot >= room->len)
+    g_array_set_size (room, slot + 1);
+  if (need <= g_array_index (room, gsize, slot))
+    return;
+  need = MAX (need, estimate);
+  g_array_set_size (a, need);
+  g_array_set_size (a, len);
+  g_array_index (room, gsize, slot) = need;
+}
+
 void
-d9_append_unordered (D9Loader *l,
-                  D9Loader *c)
+d9_unordered_reserve (D9Loader *l,
+                      D9Loader *c,
+                      GArray   *room,
+                      guint     parts_left)
+{
+  D9Spec *spec = c->spec;
+
+  spec->edges_at = g_new (gsize, c->workers->len + 1);
+  for (guint i = 0; i < c->workers->len; i++)
+    {
+      D9Worker *lw = g_ptr_array_index (c->workers, i);
+      D9Worker *gw = g_ptr_array_index (l->workers, spec->worker_map[i]);
+      gsize n = lw->edges->len, at = gw->edges->len;
+
+      reserve (gw->edges, room, 1 + gw->index, at + n, at + n * (parts_left + 1));
+      g_array_set_size (gw->edges, at + n);
+      spec->edges_at[i] = at;
+    }
+  spec->wakes_at = l->wakes->len;
+  reserve (l->wakes, room, 0, l->wakes->len + c->wakes->len,
+           l->wakes->len + (gsize) c->wakes->len * (parts_left + 1));
+  g_array_set_size (l->wakes, l->wakes->len + c->wakes->len);
+}
+
+void
+d9_unordered_copy (D9Loader *l,
+                   D9Loader *c)
 {
   const D9Spec *spec = c->spec;
   guint32 base = spec->ordinal_base;
+  D9Wake *wakes = (D9Wake *) (gpointer) l->wakes->data + spec->wakes_at;
 
   for (guint i = 0; i < c->workers->len; i++)
     {
       D9Worker *lw = g_ptr_array_index (c->workers, i);
       D9Worker *gw = g_ptr_array_index (l->workers, spec->worker_map[i]);
       const D9Edge *in = (const D9Edge *) (gpointer) lw->edges->data;
-      gsize n = lw->edges->len, at = gw->edges->len;
-      D9Edge *out;
+      D9Edge *out = (D9Edge *) (gpointer) gw->edges->data + spec->edges_at[i];
+      gsize n = lw->edges->len;
 
-      g_array_set_size (gw->edges, at + n);
-      out = (D9Edge *) (gpointer) gw->edges->data + at;
       for (gsize k = 0; k < n; k++)
         {
           D9Edge e = in[k];
@@ -606,8 +728,10 @@ d9_append_unordered (D9Loader *l,
       if (wake.woken != G_MAXUINT32)
         wake.woken = spec->task_map[wake.woken];
       wake.source += base;
-      g_array_append_val (l->wakes, wake);
+      wakes[i] = wake;
     }
-  g_array_set_size (c->wakes, 0);
+  /* Given back now: the part stays until its other arrays are joined. */
+  g_array_unref (c->wakes);
+  c->wakes = g_array_new (FALSE, FALSE, sizeof (D9Wake));
 }
 

@@ -588,6 +588,9 @@ d9_side_build (D9Loader  *l,
               records[at] = in[i];
               finish_record (l, &records[at++], kinds, run->ordinal_base);
             }
+          /* A part's records are its own: given back before the next run's. */
+          if (!run->own)
+            d9_vec_clear (run->records);
         }
     }
   if (n_records > 0)

@@ -179,4 +179,5 @@ const KymoFormat kymo_format_dial9 = {
   .load = load,
   .dump = dump,
   .describe = d9_describe,
+  .preview = KYMO_FORMAT_PREVIEW_PREFIX | KYMO_FORMAT_PREVIEW_FILES,
 };

@@ -41,4 +41,5 @@ const KymoFormat kymo_format_rtc = {
   .load = kymo_rtc_load,
   .dump = kymo_rtc_dump,
   .describe = kymo_rtc_describe,
+  .preview = KYMO_FORMAT_PREVIEW_PREFIX,
 };

@@ -552,4 +552,5 @@ const KymoFormat kymo_format_tband = {
   .load = load,
   .dump = dump,
   .describe = describe,
+  .preview = KYMO_FORMAT_PREVIEW_PREFIX,
 };

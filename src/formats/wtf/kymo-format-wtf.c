@@ -171,4 +171,5 @@ const KymoFormat kymo_format_wtf = {
   .load = load,
   .dump = dump,
   .describe = wtf_describe,
+  .preview = KYMO_FORMAT_PREVIEW_PREFIX,
 };
