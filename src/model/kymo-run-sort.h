@@ -13,15 +13,125 @@ G_BEGIN_DECLS
 
 /* What decoders emit out of order is mostly runs that are each in order
  * (a dial9 file is concatenated per-thread batches, whose times overlap).
- * A merge of those runs, two at a time, costs log2 (runs) passes instead
- * of log2 (n) for a general sort, with the comparison inlined. It is
+ * The runs of one thread follow on from each other: each run is chained
+ * after the chain whose last element it follows most closely, and the
+ * chains (a few per thread) are merged in one pass through a tournament
+ * (loser) tree, with the comparison inlined. When the runs make too many
+ * chains they are merged two at a time instead, log2 (runs) passes. It is
  * stable, as g_qsort_with_data() is, so equal keys keep their order and
  * the result is the same.
  *
  * KYMO_DEFINE_RUN_SORT (name, Type, LESS) defines
  * `static void name (Type *a, gsize n)`, where LESS (x, y) says whether
  * *x sorts before *y. */
+#define KYMO_RUN_SORT_MAX_CHAINS 256
+
+/* Whether leaf x's head goes before leaf y's (@cur: per leaf its next
+ * element, its run's end, the run): a done leaf goes last, and equal heads
+ * in the order they had (stable). */
+#define KYMO_RUN_SORT_BEFORE(LESS, a, cur, x, y)                               \
+  ((cur)[3 * (y)] >= (cur)[3 * (y) + 1]                                        \
+   ? (cur)[3 * (x)] < (cur)[3 * (x) + 1] || (x) < (y)                          \
+   : (cur)[3 * (x)] < (cur)[3 * (x) + 1] &&                                    \
+     (LESS (&(a)[(cur)[3 * (x)]], &(a)[(cur)[3 * (y)]]) ||                     \
+      (!LESS (&(a)[(cur)[3 * (y)]], &(a)[(cur)[3 * (x)]]) &&                   \
+       (cur)[3 * (x)] < (cur)[3 * (y)])))
+
 #define KYMO_DEFINE_RUN_SORT(name, Type, LESS)                                 \
+/* Merges the runs of @a (starting at @starts, @n_runs + 1 entries) into   \
+ * @buf by chains; FALSE (nothing written) when they make too many. */      \
+static gboolean                                                                \
+name##_chained (const Type  *a,                                                \
+                gsize        n,                                                \
+                const gsize *starts,                                           \
+                gsize        n_runs,                                           \
+                Type        *buf)                                              \
+{                                                                              \
+  g_autofree gsize *link = NULL;                                               \
+  g_autofree gsize *cur = NULL; /* per leaf: next, end, run */                \
+  g_autofree guint *tree = NULL;                                               \
+  g_autofree guint *win = NULL;                                                \
+  gsize tail[KYMO_RUN_SORT_MAX_CHAINS], head[KYMO_RUN_SORT_MAX_CHAINS];       \
+  gsize scans = 0;                                                             \
+  guint n_chains = 0, size = 1;                                                \
+                                                                               \
+  link = g_new (gsize, n_runs);                                                \
+  for (gsize r = 0; r < n_runs; r++)                                           \
+    {                                                                          \
+      const Type *first = &a[starts[r]];                                       \
+      guint best = G_MAXUINT;                                                  \
+                                                                               \
+      /* Bounded: runs of a few elements each are left to the pairs. */     \
+      scans += n_chains;                                                       \
+      if (scans > 4 * n + 64)                                                  \
+        return FALSE;                                                          \
+      for (guint c = 0; c < n_chains; c++)                                     \
+        {                                                                      \
+          const Type *last = &a[starts[tail[c] + 1] - 1];                      \
+                                                                               \
+          if (!LESS (first, last) &&                                           \
+              (best == G_MAXUINT || LESS (&a[starts[tail[best] + 1] - 1], last))) \
+            best = c;                                                          \
+        }                                                                      \
+      link[r] = G_MAXSIZE;                                                     \
+      if (best != G_MAXUINT)                                                   \
+        link[tail[best]] = r;                                                  \
+      else if (n_chains == KYMO_RUN_SORT_MAX_CHAINS)                           \
+        return FALSE;                                                          \
+      else                                                                     \
+        head[best = n_chains++] = r;                                           \
+      tail[best] = r;                                                          \
+    }                                                                          \
+                                                                               \
+  while (size < n_chains)                                                      \
+    size *= 2;                                                                 \
+  cur = g_new (gsize, 3 * (gsize) size);                                       \
+  for (guint c = 0; c < size; c++)                                             \
+    {                                                                          \
+      cur[3 * c] = c < n_chains ? starts[head[c]] : 0;                         \
+      cur[3 * c + 1] = c < n_chains ? starts[head[c] + 1] : 0;                 \
+      cur[3 * c + 2] = c < n_chains ? head[c] : 0;                             \
+    }                                                                          \
+                                                                               \
+  tree = g_new (guint, size);                                                  \
+  win = g_new (guint, 2 * (gsize) size);                                       \
+  for (guint i = 0; i < size; i++)                                             \
+    win[size + i] = i;                                                         \
+  for (guint node = size; node-- > 1;)                                         \
+    {                                                                          \
+      guint x = win[2 * node], y = win[2 * node + 1];                          \
+      gboolean x_first = KYMO_RUN_SORT_BEFORE (LESS, a, cur, x, y);                          \
+                                                                               \
+      win[node] = x_first ? x : y;                                             \
+      tree[node] = x_first ? y : x;                                            \
+    }                                                                          \
+  tree[0] = size > 1 ? win[1] : 0;                                             \
+                                                                               \
+  for (gsize o = 0; o < n; o++)                                                \
+    {                                                                          \
+      guint top = tree[0], winner = top;                                       \
+      gsize *leaf = &cur[3 * top];                                             \
+                                                                               \
+      buf[o] = a[leaf[0]++];                                                   \
+      if (leaf[0] == leaf[1] && link[leaf[2]] != G_MAXSIZE)                    \
+        {                                                                      \
+          leaf[2] = link[leaf[2]];                                             \
+          leaf[0] = starts[leaf[2]];                                           \
+          leaf[1] = starts[leaf[2] + 1];                                       \
+        }                                                                      \
+      for (guint node = (top + size) / 2; node > 0; node /= 2)                 \
+        if (KYMO_RUN_SORT_BEFORE (LESS, a, cur, tree[node], winner))                         \
+          {                                                                    \
+            guint t = tree[node];                                              \
+                                                                               \
+            tree[node] = winner;                                               \
+            winner = t;                                                        \
+          }                                                                    \
+      tree[0] = winner;                                                        \
+    }                                                                          \
+  return TRUE;                                                                 \
+}                                                                              \
+                                                                               \
 static void                                                                    \
 name (Type  *a,                                                                \
       gsize  n)                                                                \
@@ -68,6 +178,11 @@ name (Type  *a,                                                                \
   starts[n_runs] = n;                                                          \
                                                                                \
   buf = g_new (Type, n);                                                       \
+  if (name##_chained (a, n, starts, n_runs, buf))                              \
+    {                                                                          \
+      memcpy (a, buf, n * sizeof (Type));                                      \
+      return;                                                                  \
+    }                                                                          \
   dst = buf;                                                                   \
   while (n_runs > 1)                                                           \
     {                                                                          \

@@ -26,7 +26,8 @@ compare_items (gconstpointer a,
 }
 
 /* Arrays shaped as decoders emit them: sorted, a few late elements, ties,
- * concatenated sorted runs that overlap, random; all with equal keys
+ * concatenated sorted runs that overlap, per-thread batches (chained
+ * before they are merged), reversed, random; all with equal keys
  * (stability shows in the ids). */
 static void
 fill (Item   *items,
@@ -52,6 +53,21 @@ fill (Item   *items,
         case 3:
           items[i].key = (guint32) (i / (n / runs + 1) * 7 + (i % (n / runs + 1)));
           break;
+        case 4:
+          /* Per-thread batches, concatenated: each thread's keys go on
+           * from its last batch's (ties among threads), overlapping the
+           * other threads' in time. Several copies of that, as a file
+           * written again, whose times are the same as the first's. */
+          {
+            gsize threads = 1 + runs % 5, batch = 1 + runs % 7 * 3, copy = n / (runs % 3 + 1) + 1;
+            gsize j = i % copy, b = j / batch;
+
+            items[i].key = (guint32) ((b / threads) * batch * 2 + (j % batch) * 2 + (b % threads) % 2);
+          }
+          break;
+        case 5:
+          items[i].key = (guint32) (n - i) / 2;
+          break;
         default:
           items[i].key = g_rand_int_range (rand, 0, (gint32) MAX (n / 4, 2));
           break;
@@ -64,10 +80,10 @@ static void
 test_same_as_qsort (void)
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (42);
-  const gsize sizes[] = { 0, 1, 2, 3, 17, 100, 1000, 4097, 20000 };
+  const gsize sizes[] = { 0, 1, 2, 3, 17, 100, 1000, 4097, 20000, 100000 };
 
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
-    for (guint shape = 0; shape < 5; shape++)
+    for (guint shape = 0; shape < 7; shape++)
       for (guint round = 0; round < 4; round++)
         {
           gsize n = sizes[s];

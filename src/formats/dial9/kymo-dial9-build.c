@@ -8,8 +8,13 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "kymo-dial9-pair.h"
+#include "kymo-page-queue.h"
 #include "kymo-parts.h"
 #include "kymo-run-sort.h"
 #define MAX_LANES      64
@@ -32,10 +37,8 @@ default_group (D9Loader *l)
 /* Orders by time, then by the event's place in the file. */
 #define TS_LESS(x, y) ((x)->ts < (y)->ts || ((x)->ts == (y)->ts && (x)->source < (y)->source))
 #define DEEP_LESS(x, y)                                                                 \
-  ((x)->depth < (y)->depth ||                                                           \
-   ((x)->depth == (y)->depth && ((x)->span.start < (y)->span.start ||                  \
-                                 ((x)->span.start == (y)->span.start &&                 \
-                                  (x)->span.source < (y)->span.source))))
+  ((x)->span.start < (y)->span.start ||                                                 \
+   ((x)->span.start == (y)->span.start && (x)->span.source < (y)->span.source))
 #define SPAN_LESS(x, y) ((x)->start < (y)->start || ((x)->start == (y)->start && (x)->source < (y)->source))
 
 /* Below this many edges and wakes, sorting on a second thread costs more
@@ -138,33 +141,160 @@ create_worker_tracks (D9Loader *l)
     }
 }
 
-/* Merging: each worker's edges and the wakes, sorted apart from one
- * another, as parts: part i < n workers sorts worker i's edges, the last
- * one the wakes. */
+/* The merge takes each worker's edges and the wakes as the sorted runs
+ * they already hold, so that nothing is sorted or copied. A file is
+ * per-thread batches: the runs of one thread follow on from each other in
+ * time, and are chained into one sorted sequence (a run goes after the
+ * chain it follows most closely), which keeps the merge's tournament
+ * small however many batches there are. Past this many chains in one
+ * array it is sorted first. */
+#define MAX_CHAINS 256
+
+/* An element's place in the merge as one number: by time, then by the
+ * event's place in the file, then by its place in its array (what a
+ * stable sort keeps), compared without branches (the heads of copies that
+ * overlap in time win in turn). Nothing live is ever D9_DONE. */
+typedef unsigned __int128 D9Key;
+#define D9_DONE (~(D9Key) 0)
+
+/* A worker's edges, or the wakes. */
+typedef struct {
+  const guint8 *data;
+  gsize         size;       /* of an element */
+  gsize         source_at;  /* where its source is (its time is first) */
+  gsize         len;
+} D9Stream;
+
+G_STATIC_ASSERT (G_STRUCT_OFFSET (D9Edge, ts) == 0 && G_STRUCT_OFFSET (D9Wake, ts) == 0);
+
+static inline D9Key
+stream_key (const D9Stream *s,
+            gsize           i)
+{
+  const guint8 *e = s->data + i * s->size;
+  guint64 ts;
+  guint32 source;
+
+  memcpy (&ts, e, sizeof ts);
+  memcpy (&source, e + s->source_at, sizeof source);
+  /* Signed times order as unsigned once the sign bit is flipped. */
+  return (D9Key) (ts ^ G_GUINT64_CONSTANT (0x8000000000000000)) << 64 | (D9Key) source << 32 |
+         MIN (i, (gsize) G_MAXUINT32 - 1);
+}
+
+/* A sorted run [from, to) of a stream, and the next run of its chain. */
+typedef struct {
+  gsize   from;
+  gsize   to;
+  guint32 next;      /* index in the stream's segs, or G_MAXUINT32 */
+} D9Seg;
+
+typedef struct {
+  D9Stream  stream;
+  GArray   *segs;    /* D9Seg */
+  GArray   *heads;   /* guint32: each chain's first run */
+} D9StreamRuns;
+
+/* Finds @s's runs and chains them; FALSE past MAX_CHAINS chains. */
+static gboolean
+chain_runs (D9StreamRuns *s)
+{
+  D9Key last[MAX_CHAINS];
+  guint32 tail[MAX_CHAINS];
+  guint n_chains = 0;
+  gsize n = s->stream.len, from = 0;
+  D9Key first = 0, prev = 0;
+
+  for (gsize i = 0; i <= n; i++)
+    {
+      D9Key key = i < n ? stream_key (&s->stream, i) : 0;
+
+      if (i == n || (i > from && key < prev))
+        {
+          D9Seg seg = { from, i, G_MAXUINT32 };
+          guint32 index = s->segs->len;
+          guint best = G_MAXUINT;
+
+          if (i == from)
+            break;
+          for (guint c = 0; c < n_chains; c++)
+            if (last[c] < first && (best == G_MAXUINT || last[c] > last[best]))
+              best = c;
+          if (best != G_MAXUINT)
+            g_array_index (s->segs, D9Seg, tail[best]).next = index;
+          else if (n_chains == MAX_CHAINS)
+            return FALSE;
+          else
+            {
+              best = n_chains++;
+              g_array_append_val (s->heads, index);
+            }
+          g_array_append_val (s->segs, seg);
+          tail[best] = index;
+          last[best] = prev;
+          from = i;
+          first = key;
+        }
+      else if (i == from)
+        first = key;
+      prev = key;
+    }
+  return TRUE;
+}
+
+/* The runs of stream i (worker i's edges, or the wakes as the last),
+ * found, and the array sorted when they make too many chains, as parts,
+ * one stream each. */
+typedef struct {
+  D9Loader     *l;
+  D9StreamRuns *streams;
+} D9RunScan;
+
 static void
-sort_part (guint    index,
+scan_part (guint    index,
            gpointer data)
 {
-  D9Loader *l = data;
+  D9RunScan *scan = data;
+  D9Loader *l = scan->l;
+  D9StreamRuns *s = &scan->streams[index];
+  D9Seg whole = { 0, s->stream.len, G_MAXUINT32 };
+  guint32 zero = 0;
 
+  if (chain_runs (s))
+    return;
   if (index < l->workers->len)
-    {
-      D9Worker *w = g_ptr_array_index (l->workers, index);
-      sort_edges ((D9Edge *) (gpointer) w->edges->data, w->edges->len);
-    }
+    sort_edges ((D9Edge *) (gpointer) s->stream.data, s->stream.len);
   else
-    sort_wakes ((D9Wake *) (gpointer) l->wakes->data, l->wakes->len);
+    sort_wakes ((D9Wake *) (gpointer) s->stream.data, s->stream.len);
+  g_array_set_size (s->segs, 0);
+  g_array_set_size (s->heads, 0);
+  g_array_append_val (s->segs, whole);
+  g_array_append_val (s->heads, zero);
 }
 
 static void
-sort_for_merge (D9Loader *l)
+scan_runs (D9Loader     *l,
+           D9StreamRuns *streams)
 {
-  gsize n = l->wakes->len;
+  D9RunScan scan = { l, streams };
+  gsize n = 0;
 
-  for (guint i = 0; i < l->workers->len; i++)
-    n += ((D9Worker *) g_ptr_array_index (l->workers, i))->edges->len;
+  for (guint i = 0; i <= l->workers->len; i++)
+    {
+      gboolean wakes = i == l->workers->len;
+      GArray *array = wakes ? l->wakes : ((D9Worker *) g_ptr_array_index (l->workers, i))->edges;
+      D9StreamRuns *s = &streams[i];
+
+      s->stream.data = (const guint8 *) array->data;
+      s->stream.size = wakes ? sizeof (D9Wake) : sizeof (D9Edge);
+      s->stream.source_at = wakes ? G_STRUCT_OFFSET (D9Wake, source) : G_STRUCT_OFFSET (D9Edge, source);
+      s->stream.len = array->len;
+      s->segs = g_array_new (FALSE, FALSE, sizeof (D9Seg));
+      s->heads = g_array_new (FALSE, FALSE, sizeof (guint32));
+      n += array->len;
+    }
   kymo_parts_run (kymo_load_job_get_options (l->job), n, SORT_THREAD_MIN, l->workers->len + 1, 0,
-                  sort_part, NULL, l);
+                  scan_part, NULL, &scan);
 }
 
 guint
@@ -196,141 +326,401 @@ d9_loader_wakes_track (D9Loader *l)
   return l->wakes_track;
 }
 
-/* A k-way merge of the workers' sorted edges and the wakes, in time order:
- * a wake needs to know which task each worker polls at its time. */
+/* A place in a chain: a run (index in the stream's segs) and an element
+ * of it. A run's end is written as the next run's start, so that a place
+ * has one form; a chain's end is its last run's end. */
 typedef struct {
-  KymoTime ts;
-  guint32  source;
-  guint    stream;
-} D9Head;
+  guint32 seg;
+  gsize   pos;
+} D9Pos;
 
-static gboolean
-head_less (const D9Head *a,
-           const D9Head *b)
+static inline void
+pos_normalize (const D9StreamRuns *s,
+               D9Pos              *p)
 {
-  return a->ts < b->ts || (a->ts == b->ts && a->source < b->source);
+  const D9Seg *seg = &g_array_index (s->segs, D9Seg, p->seg);
+
+  if (p->pos == seg->to && seg->next != G_MAXUINT32)
+    {
+      p->seg = seg->next;
+      p->pos = g_array_index (s->segs, D9Seg, p->seg).from;
+    }
 }
 
+/* The merge is cut into parts by key: a part is every chain's elements
+ * between two keys. The load's threads order the parts' elements (the
+ * tournament) while the loading thread pairs those of the parts before,
+ * in order: the pairing is what must stay in one thread. */
+#define MERGE_PART   ((gsize) 1 << 17)
+/* One key in this many picks where the parts are cut. */
+#define MERGE_SAMPLE 512
+/* Parts ordered ahead of the pairing (each holds MERGE_PART steps). */
+#define MERGE_AHEAD  4
+
+/* One element in merge order. */
+typedef struct {
+  guint64 index;
+  guint32 stream;
+} D9Step;
+
+typedef struct {
+  const guint8 *ptr;   /* the chain's pages before this are given back */
+  guint32       seg;
+} D9Released;
+
+typedef struct {
+  D9Loader     *l;
+  D9StreamRuns *streams;
+  guint         n_chains;
+  guint32      *chain_stream;  /* per chain */
+  D9Pos        *bounds;        /* (n_parts + 1) × n_chains: where part i starts */
+  guint         n_parts;
+  GArray      **steps;         /* per part: D9Step */
+  D9Released   *released;      /* per chain */
+  GMutex        lock;
+  GPtrArray    *spare;         /* step arrays paired and emptied: their
+                                * pages are in memory already */
+} D9Order;
+
+static int
+compare_keys (gconstpointer a,
+              gconstpointer b)
+{
+  const D9Key *x = a, *y = b;
+
+  return *x < *y ? -1 : *x > *y;
+}
+
+/* Where each part starts in each chain, from a sample of the keys. */
 static void
-heap_push (D9Head *heap,
-           guint  *n,
-           D9Head  item)
+cut_parts (D9Order *o,
+           gsize    total)
 {
-  guint i = (*n)++;
+  g_autoptr(GArray) samples = g_array_new (FALSE, FALSE, sizeof (D9Key));
+  g_autofree D9Key *cuts = NULL;
 
-  while (i > 0 && head_less (&item, &heap[(i - 1) / 2]))
+  for (guint c = 0; c < o->n_chains; c++)
     {
-      heap[i] = heap[(i - 1) / 2];
-      i = (i - 1) / 2;
+      const D9StreamRuns *s = &o->streams[o->chain_stream[c]];
+      D9Pos start = o->bounds[c];
+
+      for (guint32 k = start.seg; k != G_MAXUINT32; k = g_array_index (s->segs, D9Seg, k).next)
+        {
+          const D9Seg *seg = &g_array_index (s->segs, D9Seg, k);
+
+          for (gsize i = seg->from; i < seg->to; i += MERGE_SAMPLE)
+            {
+              D9Key key = stream_key (&s->stream, i);
+              g_array_append_val (samples, key);
+            }
+          o->bounds[o->n_chains + c] = (D9Pos) { k, seg->to };
+        }
     }
-  heap[i] = item;
+  g_array_sort (samples, compare_keys);
+  o->n_parts = (guint) CLAMP (total / MERGE_PART, 1, MAX (samples->len, 1));
+  cuts = g_new (D9Key, o->n_parts);
+  for (guint k = 1; k < o->n_parts; k++)
+    cuts[k] = g_array_index (samples, D9Key, (gsize) k * samples->len / o->n_parts);
+
+  for (guint c = 0; c < o->n_chains; c++)
+    {
+      const D9StreamRuns *s = &o->streams[o->chain_stream[c]];
+      D9Pos p = o->bounds[c], end = o->bounds[o->n_chains + c];
+
+      for (guint k = 1; k < o->n_parts; k++)
+        {
+          for (;;)
+            {
+              const D9Seg *seg = &g_array_index (s->segs, D9Seg, p.seg);
+              gsize lo = p.pos, hi = seg->to;
+
+              if (stream_key (&s->stream, seg->to - 1) >= cuts[k] || seg->next == G_MAXUINT32)
+                {
+                  /* The first element at or after the cut. */
+                  while (lo < hi)
+                    {
+                      gsize mid = lo + (hi - lo) / 2;
+
+                      if (stream_key (&s->stream, mid) < cuts[k])
+                        lo = mid + 1;
+                      else
+                        hi = mid;
+                    }
+                  p.pos = lo;
+                  pos_normalize (s, &p);
+                  break;
+                }
+              p.seg = seg->next;
+              p.pos = g_array_index (s->segs, D9Seg, p.seg).from;
+            }
+          o->bounds[(gsize) k * o->n_chains + c] = p;
+        }
+      /* Where the chain ends, noted while there was one part. */
+      o->bounds[(gsize) o->n_parts * o->n_chains + c] = end;
+    }
 }
 
-static D9Head
-heap_pop (D9Head *heap,
-          guint  *n)
-{
-  D9Head top = heap[0], last = heap[--(*n)];
-  guint i = 0;
+/* A chain within a part, as the tournament reads it: its current run's
+ * elements [next, end) (end cut at the part's end in its last run). */
+typedef struct {
+  gsize   next;
+  gsize   end;
+  guint32 seg;
+  guint32 stream;
+} D9Leaf;
 
-  for (;;)
-    {
-      guint c = 2 * i + 1;
-      if (c >= *n)
-        break;
-      if (c + 1 < *n && head_less (&heap[c + 1], &heap[c]))
-        c++;
-      if (!head_less (&heap[c], &last))
-        break;
-      heap[i] = heap[c];
-      i = c;
-    }
-  if (*n > 0)
-    heap[i] = last;
-  return top;
+static inline gboolean
+leaf_start (D9Leaf             *leaf,
+            const D9StreamRuns *s,
+            const D9Pos        *to)
+{
+  leaf->end = leaf->seg == to->seg ? to->pos : g_array_index (s->segs, D9Seg, leaf->seg).to;
+  return leaf->next < leaf->end;
 }
 
+/* Orders part @index's elements (on any thread). */
+static void
+order_part (guint    index,
+            gpointer data)
+{
+  D9Order *o = data;
+  guint size = 1;
+  g_autofree D9Leaf *leaves = NULL;
+  g_autofree D9Key *keys = NULL;
+  g_autofree guint *tree = NULL;
+  g_autofree guint *win = NULL;
+  const D9Pos *from = o->bounds + (gsize) index * o->n_chains, *to = from + o->n_chains;
+  GArray *steps;
+  D9Step *out;
+  gsize n_out = 0;
+
+  g_mutex_lock (&o->lock);
+  steps = o->spare->len > 0 ? g_ptr_array_steal_index_fast (o->spare, o->spare->len - 1) : NULL;
+  g_mutex_unlock (&o->lock);
+  if (steps == NULL)
+    steps = g_array_new (FALSE, FALSE, sizeof (D9Step));
+
+  while (size < o->n_chains)
+    size *= 2;
+  leaves = g_new0 (D9Leaf, size);
+  keys = g_new (D9Key, size);
+  for (guint c = 0; c < size; c++)
+    {
+      keys[c] = D9_DONE;
+      if (c < o->n_chains)
+        {
+          const D9StreamRuns *s = &o->streams[o->chain_stream[c]];
+
+          leaves[c].stream = o->chain_stream[c];
+          leaves[c].seg = from[c].seg;
+          leaves[c].next = from[c].pos;
+          if ((from[c].seg != to[c].seg || from[c].pos != to[c].pos) && leaf_start (&leaves[c], s, &to[c]))
+            {
+              keys[c] = stream_key (&s->stream, from[c].pos);
+              n_out += to[c].seg == from[c].seg ? to[c].pos - from[c].pos : 0;
+            }
+        }
+    }
+  /* Room for every step (a chain's count is exact when the part stays in
+   * one of its runs, and the array grows otherwise). */
+  g_array_set_size (steps, MAX (n_out, MERGE_PART));
+  out = (D9Step *) (gpointer) steps->data;
+  n_out = 0;
+
+  /* tree[0] is the winner, tree[node] the loser at each inner node. */
+  tree = g_new (guint, size);
+  win = g_new (guint, 2 * (gsize) size);
+  for (guint i = 0; i < size; i++)
+    win[size + i] = i;
+  for (guint node = size; node-- > 1;)
+    {
+      guint a = win[2 * node], b = win[2 * node + 1];
+      gboolean a_first = keys[a] < keys[b];
+
+      win[node] = a_first ? a : b;
+      tree[node] = a_first ? b : a;
+    }
+  tree[0] = size > 1 ? win[1] : 0;
+
+  while (keys[tree[0]] != D9_DONE)
+    {
+      guint top = tree[0], winner = top;
+      D9Leaf *leaf = &leaves[top];
+      const D9StreamRuns *s = &o->streams[leaf->stream];
+      D9Key key;
+
+      if (G_UNLIKELY (n_out == steps->len))
+        {
+          g_array_set_size (steps, steps->len * 2);
+          out = (D9Step *) (gpointer) steps->data;
+        }
+      out[n_out].index = leaf->next;
+      out[n_out++].stream = leaf->stream;
+      if (++leaf->next < leaf->end)
+        key = stream_key (&s->stream, leaf->next);
+      else if (leaf->seg == to[top].seg)
+        key = D9_DONE;
+      else
+        {
+          leaf->seg = g_array_index (s->segs, D9Seg, leaf->seg).next;
+          leaf->next = g_array_index (s->segs, D9Seg, leaf->seg).from;
+          key = leaf_start (leaf, s, &to[top]) ? stream_key (&s->stream, leaf->next) : D9_DONE;
+        }
+      keys[top] = key;
+
+      for (guint node = (top + size) / 2; node > 0; node /= 2)
+        {
+          guint other = tree[node];
+          D9Key other_key = keys[other];
+          gboolean swap = other_key < key;
+
+          tree[node] = swap ? winner : other;
+          winner = swap ? other : winner;
+          key = swap ? other_key : key;
+        }
+      tree[0] = winner;
+    }
+  g_array_set_size (steps, n_out);
+  o->steps[index] = steps;
+}
+
+/* Gives back the whole pages of @s's bytes [@from, @to), which nothing
+ * reads again (the array is freed whole after the merge); returns where
+ * that stopped. */
+static const guint8 *
+release_pages (const guint8 *from,
+               const guint8 *to)
+{
+  gsize page = kymo_page_size ();
+  const guint8 *a = (const guint8 *) (((guintptr) from + page - 1) & ~(guintptr) (page - 1));
+  const guint8 *b = (const guint8 *) ((guintptr) to & ~(guintptr) (page - 1));
+
+  if (b <= a)
+    return from;
+#if defined(__linux__) && defined(MADV_DONTNEED)
+  madvise ((void *) a, b - a, MADV_DONTNEED);
+#endif
+  return b;
+}
+
+/* Pairs part @index's elements in order, on the loading thread, then
+ * gives back the pages of the runs they were read from: the spans the
+ * pairing builds take the room of the edges they come from, rather than
+ * adding to them at the peak. (Pages that runs share are left.) */
 static gboolean
-stream_head (D9Loader *l,
-             guint     stream,
-             D9Head   *head)
+pair_part (guint    index,
+           gpointer data)
 {
-  D9Worker *w = g_ptr_array_index (l->workers, stream);
-  const D9Edge *e;
+  D9Order *o = data;
+  D9Loader *l = o->l;
+  GArray *steps = o->steps[index];
+  const D9Step *step = (const D9Step *) (gpointer) steps->data;
+  const D9Pos *to = o->bounds + (gsize) (index + 1) * o->n_chains;
 
-  if (w->next >= w->edges->len)
+  /* Stop at a cancel: what was paired is only freed then. */
+  if (g_cancellable_is_cancelled (kymo_load_job_get_cancellable (l->job)))
     return FALSE;
-  e = &g_array_index (w->edges, D9Edge, w->next);
-  head->stream = stream;
-  head->ts = e->ts;
-  head->source = e->source;
+  for (guint i = 0; i < steps->len; i++)
+    {
+      const D9Stream *s = &o->streams[step[i].stream].stream;
+
+      if (step[i].stream == l->workers->len)
+        d9_pair_wake (l, (const D9Wake *) (gconstpointer) s->data + step[i].index);
+      else
+        d9_pair_edge (l, step[i].stream, g_ptr_array_index (l->workers, step[i].stream),
+                      (const D9Edge *) (gconstpointer) s->data + step[i].index);
+    }
+  g_array_set_size (steps, 0);
+  g_mutex_lock (&o->lock);
+  g_ptr_array_add (o->spare, g_steal_pointer (&o->steps[index]));
+  g_mutex_unlock (&o->lock);
+
+  for (guint c = 0; c < o->n_chains; c++)
+    {
+      const D9StreamRuns *s = &o->streams[o->chain_stream[c]];
+      D9Released *r = &o->released[c];
+
+      while (r->seg != to[c].seg)
+        {
+          const D9Seg *seg = &g_array_index (s->segs, D9Seg, r->seg);
+
+          release_pages (MAX (r->ptr, s->stream.data + seg->from * s->stream.size),
+                         s->stream.data + seg->to * s->stream.size);
+          r->seg = seg->next;
+          r->ptr = s->stream.data + g_array_index (s->segs, D9Seg, r->seg).from * s->stream.size;
+        }
+      r->ptr = release_pages (r->ptr, s->stream.data + to[c].pos * s->stream.size);
+    }
   return TRUE;
 }
 
+/* A merge of every chain of the workers' edges and of the wakes, in time
+ * order, through a tournament (loser) tree: a wake needs to know which
+ * task each worker polls at its time. One comparison per level and
+ * element, and no copy of the edges: sorting each array first cost a
+ * pass over it per doubling of its runs, and as much memory again. */
 static void
 merge (D9Loader *l)
 {
-  guint n_streams = l->workers->len + 1, n = 0;
-  g_autofree D9Head *heap = g_new (D9Head, n_streams);
-  guint next_wake = 0;
-  D9Head head;
+  guint n_streams = l->workers->len + 1, c = 0;
+  g_autofree D9StreamRuns *streams = g_new0 (D9StreamRuns, n_streams);
+  D9Order o = { l, streams, 0, NULL, NULL, 1, NULL, NULL, { 0 }, NULL };
+  gsize total = 0;
 
-  for (guint s = 0; s < l->workers->len; s++)
-    if (stream_head (l, s, &head))
-      heap_push (heap, &n, head);
-  if (l->wakes->len > 0)
+  scan_runs (l, streams);
+  for (guint s = 0; s < n_streams; s++)
     {
-      const D9Wake *wake = &g_array_index (l->wakes, D9Wake, 0);
-      head.ts = wake->ts;
-      head.source = wake->source;
-      head.stream = l->workers->len;
-      heap_push (heap, &n, head);
+      o.n_chains += streams[s].heads->len;
+      total += streams[s].stream.len;
     }
 
-  while (n > 0)
+  if (total > 0)
     {
-      D9Head top = heap_pop (heap, &n);
+      o.chain_stream = g_new (guint32, o.n_chains);
+      o.released = g_new (D9Released, o.n_chains);
+      /* Room for the parts' bounds once their number is known. */
+      o.bounds = g_new (D9Pos, ((gsize) MAX (total / MERGE_PART, 1) + 1) * o.n_chains);
+      for (guint s = 0; s < n_streams; s++)
+        for (guint k = 0; k < streams[s].heads->len; k++, c++)
+          {
+            guint32 head = g_array_index (streams[s].heads, guint32, k);
+            const D9Seg *seg = &g_array_index (streams[s].segs, D9Seg, head);
 
-      /* Run one stream for as long as it stays first: workers rarely
-       * interleave at a fine grain, so this saves most heap traffic. */
-      if (top.stream == l->workers->len)
-        {
-          for (;;)
-            {
-              const D9Wake *wake;
-
-              d9_pair_wake (l, &g_array_index (l->wakes, D9Wake, next_wake++));
-              if (next_wake >= l->wakes->len)
-                break;
-              wake = &g_array_index (l->wakes, D9Wake, next_wake);
-              head.ts = wake->ts;
-              head.source = wake->source;
-              head.stream = top.stream;
-              if (n > 0 && head_less (&heap[0], &head))
-                {
-                  heap_push (heap, &n, head);
-                  break;
-                }
-            }
-        }
-      else
-        {
-          D9Worker *w = g_ptr_array_index (l->workers, top.stream);
-
-          for (;;)
-            {
-              d9_pair_edge (l, top.stream, w, &g_array_index (w->edges, D9Edge, w->next));
-              w->next++;
-              if (!stream_head (l, top.stream, &head))
-                break;
-              if (n > 0 && head_less (&heap[0], &head))
-                {
-                  heap_push (heap, &n, head);
-                  break;
-                }
-            }
-        }
+            o.chain_stream[c] = s;
+            o.bounds[c] = (D9Pos) { head, seg->from };
+            o.released[c] = (D9Released) { streams[s].stream.data + seg->from * streams[s].stream.size, head };
+          }
+      cut_parts (&o, total);
+      o.steps = g_new0 (GArray *, o.n_parts);
+      o.spare = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+      g_mutex_init (&o.lock);
+      kymo_parts_run (kymo_load_job_get_options (l->job), total, SORT_THREAD_MIN, o.n_parts, MERGE_AHEAD,
+                      order_part, pair_part, &o);
+      for (guint k = 0; k < o.n_parts; k++)
+        g_clear_pointer (&o.steps[k], g_array_unref);
+      g_free (o.steps);
+      g_ptr_array_unref (o.spare);
+      g_mutex_clear (&o.lock);
+      g_free (o.bounds);
+      g_free (o.released);
+      g_free (o.chain_stream);
     }
+  for (guint s = 0; s < n_streams; s++)
+    {
+      g_array_unref (streams[s].segs);
+      g_array_unref (streams[s].heads);
+    }
+
+  /* Done with: their memory goes back before the tracks are built. */
+  for (guint i = 0; i < l->workers->len; i++)
+    {
+      D9Worker *w = g_ptr_array_index (l->workers, i);
+
+      g_array_unref (w->edges);
+      w->edges = g_array_new (FALSE, FALSE, sizeof (D9Edge));
+    }
+  g_array_unref (l->wakes);
+  l->wakes = g_array_new (FALSE, FALSE, sizeof (D9Wake));
 }
 
 typedef struct {
@@ -448,6 +838,41 @@ replay_flows (D9Loader *l)
   kymo_trace_take_flows (l->trace, out, n);
 }
 
+/* The order a track's tree needs (kymo-span-tree.c): by start, longer
+ * first. Pairing closes spans in time order, so only spans that start
+ * together can be the wrong way round: a poll that another poll's start
+ * cut short at once, before the one that then ran (copies of a trace
+ * overlapping in time make that every time). Each moves back past the
+ * few that start with it, as a stable sort would put it; past a budget
+ * the rest is left to the track's sort at seal, which then has less to
+ * do. */
+#define SEAL_LESS(x, y) ((x)->start < (y)->start || ((x)->start == (y)->start && (x)->end > (y)->end))
+
+static void
+order_spans (KymoSpan *spans,
+             gsize     n)
+{
+  gsize budget = n + 64;
+
+  for (gsize i = 1; i < n; i++)
+    if (G_UNLIKELY (SEAL_LESS (&spans[i], &spans[i - 1])))
+      {
+        KymoSpan t = spans[i];
+        gsize j = i;
+
+        do
+          {
+            spans[j] = spans[j - 1];
+            j--;
+          }
+        while (j > 0 && SEAL_LESS (&t, &spans[j - 1]));
+        spans[j] = t;
+        if (budget <= i - j)
+          return;
+        budget -= i - j;
+      }
+}
+
 static void
 finish_worker (D9Loader *l,
                D9Worker *w)
@@ -455,25 +880,46 @@ finish_worker (D9Loader *l,
   KymoTrack *track = kymo_trace_get_track (l->trace, w->track);
 
   d9_pair_close_depth0 (l, w, l->max_ts, KYMO_EVENT_INCOMPLETE);
-  if (l->streaming)
-    {
-      /* Nothing is staged on the new track yet: it adopts the array, and
-       * the deeper spans go into the room after it. */
-      gsize n = w->spans0->len, cap;
-      KymoSpan *spans = d9_vec_steal_with_room (w->spans0, &cap);
+  {
+    /* Nothing is staged on the new track yet: it adopts the array, and
+     * the deeper spans go into the room after it. */
+    gsize n = w->spans0->len, cap;
+    KymoSpan *spans;
 
-      kymo_track_take_spans_with_room (track, 0, spans, n, cap);
-    }
+    order_spans ((KymoSpan *) (gpointer) w->spans0->data, n);
+    spans = d9_vec_steal_with_room (w->spans0, &cap);
+    kymo_track_take_spans_with_room (track, 0, spans, n, cap);
+  }
   for (guint j = w->stack->len; j-- > 0;)
     d9_pair_close_deep (w, j, l->max_ts, KYMO_EVENT_INCOMPLETE);
   g_array_set_size (w->stack, 0);
 
-  sort_deep ((D9DeepSpan *) (gpointer) w->deep->data, w->deep->len);
-  for (guint i = 0; i < w->deep->len; i++)
+  if (w->deep->len > 0)
     {
-      const D9DeepSpan *deep = &g_array_index (w->deep, D9DeepSpan, i);
-      kymo_track_add_span (track, deep->span.start, deep->span.end, kymo_span_name (&deep->span),
-                           deep->depth, kymo_span_flags (&deep->span), deep->span.source);
+      /* By depth, then by start: spans close in time order, so each
+       * depth alone is in start order, or a few chains of it (copies
+       * that overlap in time); all depths together are not, by far. */
+      gsize n = w->deep->len, at[D9_MAX_SPAN_DEPTH + 2] = { 0 };
+      const D9DeepSpan *in = (const D9DeepSpan *) (gpointer) w->deep->data;
+      g_autofree D9DeepSpan *deep = g_new (D9DeepSpan, n);
+
+      for (gsize i = 0; i < n; i++)
+        at[MIN (in[i].depth, D9_MAX_SPAN_DEPTH) + 1]++;
+      for (guint d = 0; d <= D9_MAX_SPAN_DEPTH; d++)
+        at[d + 1] += at[d];
+      for (gsize i = 0; i < n; i++)
+        deep[at[MIN (in[i].depth, D9_MAX_SPAN_DEPTH)]++] = in[i];
+      g_array_unref (w->deep);
+      w->deep = g_array_new (FALSE, FALSE, sizeof (D9DeepSpan));
+      for (gsize i = 0, from = 0; i < n; i++)
+        if (i + 1 == n || deep[i + 1].depth != deep[from].depth)
+          {
+            sort_deep (deep + from, i + 1 - from);
+            from = i + 1;
+          }
+      for (gsize i = 0; i < n; i++)
+        kymo_track_add_span (track, deep[i].span.start, deep[i].span.end, kymo_span_name (&deep[i].span),
+                             deep[i].depth, kymo_span_flags (&deep[i].span), deep[i].span.source);
     }
 
   /* Two sorted runs (samples in file order, wakes from the merge): merge
@@ -639,7 +1085,6 @@ d9_build_model (D9Loader  *l,
       if (!d9_loader_assemble (l, NULL, &first_done, error))
         return FALSE;
       d9_loader_release_parts (l);
-      sort_for_merge (l);
       merge (l);
       for (guint i = 0; i < l->workers->len; i++)
         finish_worker (l, g_ptr_array_index (l->workers, i));

@@ -67,10 +67,8 @@ d9_pair_close_depth0 (D9Loader *l,
   span.start = w->open_start;
   span.end = MAX (end, w->open_start);
   span.source = w->open_source;
-  if (l->streaming)
-    *(KymoSpan *) d9_vec_push (w->spans0, sizeof span) = span;
-  else
-    kymo_track_add_spans (kymo_trace_get_track (l->trace, w->track), 0, &span, 1);
+  /* The track takes the array whole when the worker is finished. */
+  *(KymoSpan *) d9_vec_push (w->spans0, sizeof span) = span;
 }
 
 static inline void
