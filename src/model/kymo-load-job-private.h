@@ -16,7 +16,11 @@ struct _KymoLoadJob
   GCancellable     *cancellable;
   KymoProgressFunc  progress;
   gpointer          progress_data;
+  /* Progress may come from any thread of a load. */
+  GMutex            progress_lock;
   gint64            last_report;
+  double            last_fraction;
+  char             *last_message;
   GPtrArray        *warnings;  /* char *, in the order they came */
 };
 

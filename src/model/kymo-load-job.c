@@ -35,6 +35,7 @@ _kymo_load_job_init (KymoLoadJob           *job,
   job->cancellable = cancellable ? g_object_ref (cancellable) : NULL;
   job->progress = progress;
   job->progress_data = progress_data;
+  g_mutex_init (&job->progress_lock);
   job->warnings = g_ptr_array_new_with_free_func (g_free);
 }
 
@@ -46,6 +47,8 @@ _kymo_load_job_clear (KymoLoadJob *job)
   g_free ((char *) job->options.tband_mode);
   g_clear_object (&job->cancellable);
   g_clear_pointer (&job->warnings, g_ptr_array_unref);
+  g_clear_pointer (&job->last_message, g_free);
+  g_mutex_clear (&job->progress_lock);
 }
 
 /* More would only wait on each other: the merges are in file order. */
@@ -94,11 +97,24 @@ kymo_load_job_progress (KymoLoadJob  *job,
     {
       gint64 now = g_get_monotonic_time ();
 
-      if (now - job->last_report >= PROGRESS_INTERVAL || fraction >= 1.0)
+      /* A bar never goes back (parts on several threads report out of
+       * step), and a new phase shows at once: the last one of a load
+       * may be the longest. */
+      g_mutex_lock (&job->progress_lock);
+      fraction = CLAMP (MAX (fraction, job->last_fraction), 0.0, 1.0);
+      if (now - job->last_report >= PROGRESS_INTERVAL || fraction >= 1.0 ||
+          (now - job->last_report >= PROGRESS_INTERVAL / 5 && g_strcmp0 (message, job->last_message) != 0))
         {
           job->last_report = now;
-          job->progress (CLAMP (fraction, 0.0, 1.0), message, job->progress_data);
+          job->last_fraction = fraction;
+          if (g_strcmp0 (message, job->last_message) != 0)
+            {
+              g_free (job->last_message);
+              job->last_message = g_strdup (message);
+            }
+          job->progress (fraction, message, job->progress_data);
         }
+      g_mutex_unlock (&job->progress_lock);
     }
   return TRUE;
 }

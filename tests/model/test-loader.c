@@ -267,17 +267,101 @@ test_async_cancel (void)
   g_main_loop_unref (state.loop);
 }
 
+/* A load in phases whose threads report out of step: progress 0.6, then
+ * 0.3 from a slower thread, then the last phase soon after. */
+#define PHASES_MAGIC "KYMOPHAS"
+
+static guint
+phases_detect (KymoInput *input)
+{
+  return input->main.size >= 8 && memcmp (input->main.data, PHASES_MAGIC, 8) == 0 ? 100 : 0;
+}
+
+static gboolean
+phases_load (KymoLoadJob  *job,
+             KymoTrace    *trace,
+             GError      **error)
+{
+  KymoTrack *track = kymo_trace_get_track (trace, kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_INSTANT, "records"));
+
+  kymo_track_add_instant (track, 1, kymo_trace_intern (trace, "record"), 0, 0);
+  if (!kymo_load_job_progress (job, 0.6, "Decoding", error))
+    return FALSE;
+  /* Past the listeners' interval, so that the next report is heard. */
+  g_usleep (150 * 1000);
+  if (!kymo_load_job_progress (job, 0.3, "Decoding", error))
+    return FALSE;
+  /* Less than the interval, more than a new phase waits. */
+  g_usleep (40 * 1000);
+  return kymo_load_job_progress (job, 0.65, "Building the timeline", error);
+}
+
+static const KymoFormat phases_format = {
+  .name = "kymo-test-phases",
+  .title = "Kymo test phases",
+  .detect = phases_detect,
+  .load = phases_load,
+};
+
+typedef struct {
+  double  fractions[8];
+  char   *messages[8];
+  guint   n;
+} Heard;
+
+static void
+hear_progress (double      fraction,
+               const char *message,
+               gpointer    data)
+{
+  Heard *heard = data;
+
+  if (heard->n < G_N_ELEMENTS (heard->fractions))
+    {
+      heard->fractions[heard->n] = fraction;
+      heard->messages[heard->n] = g_strdup (message);
+      heard->n++;
+    }
+}
+
+/* A progress bar never goes back, and the last phase of a load shows even
+ * when it starts soon after the previous report: it may be the longest. */
+static void
+test_progress_phases (void)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new_static (PHASES_MAGIC "........", 16);
+  g_autoptr(KymoInput) input = kymo_input_new_for_bytes (bytes, "phases.bin");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KymoTrace) trace = NULL;
+  Heard heard = { 0 };
+
+  trace = kymo_load_sync (input, NULL, hear_progress, &heard, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+
+  g_assert_cmpuint (heard.n, ==, 4);
+  g_assert_cmpfloat (heard.fractions[0], ==, 0.6);
+  g_assert_cmpfloat (heard.fractions[1], ==, 0.6);
+  g_assert_cmpstr (heard.messages[2], ==, "Building the timeline");
+  g_assert_cmpfloat (heard.fractions[2], ==, 0.65);
+  g_assert_cmpfloat (heard.fractions[3], ==, 1.0);
+  for (guint i = 0; i < heard.n; i++)
+    g_free (heard.messages[i]);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   _kymo_formats_add_for_testing (&test_format);
+  _kymo_formats_add_for_testing (&phases_format);
 
   g_test_add_func ("/loader/garbage-empty-missing", test_garbage_empty_missing);
   g_test_add_func ("/loader/detect-and-load", test_detect_and_load);
   g_test_add_func ("/loader/damage-keeps-what-came-before", test_damage_keeps_what_came_before);
   g_test_add_func ("/loader/async-progress", test_async_progress);
   g_test_add_func ("/loader/async-cancel", test_async_cancel);
+  g_test_add_func ("/loader/progress-phases", test_progress_phases);
   return g_test_run ();
 }

@@ -420,7 +420,7 @@ assemble_join (guint    index,
 {
   D9Assembly *a = data;
 
-  if (!kymo_load_job_progress (a->l->job, 0.9, "Building the timeline", a->error))
+  if (!kymo_load_job_progress (a->l->job, D9_PROGRESS_DECODED, "Building the timeline", a->error))
     {
       g_atomic_int_set (&a->cancel, 1);
       g_atomic_int_set (&a->l->stop_flows, 1);

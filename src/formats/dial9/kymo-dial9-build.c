@@ -617,8 +617,10 @@ pair_part (guint    index,
   const D9Step *step = (const D9Step *) (gpointer) steps->data;
   const D9Pos *to = o->bounds + (gsize) (index + 1) * o->n_chains;
 
-  /* Stop at a cancel: what was paired is only freed then. */
-  if (g_cancellable_is_cancelled (kymo_load_job_get_cancellable (l->job)))
+  /* Stop at a cancel: what was paired is only freed then. The merge is
+   * most of building the tracks. */
+  if (!kymo_load_job_progress (l->job, D9_PROGRESS_DECODED + (0.95 - D9_PROGRESS_DECODED) * index / o->n_parts,
+                               "Building the timeline", NULL))
     return FALSE;
   for (guint i = 0; i < steps->len; i++)
     {

@@ -806,7 +806,7 @@ decode_progress (D9Loader  *l,
         return !g_atomic_int_get (&sh->cancel) && !g_atomic_int_get (&sh->abandon) &&
                !g_cancellable_is_cancelled (sh->cancellable);
     }
-  if (!kymo_load_job_progress (l->job, 0.5 + 0.4 * fraction, "Decoding", error))
+  if (!kymo_load_job_progress (l->job, D9_PROGRESS_DECODING (fraction), "Decoding", error))
     {
       if (sh != NULL)
         g_atomic_int_set (&sh->cancel, 1);

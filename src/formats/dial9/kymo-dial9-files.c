@@ -424,7 +424,7 @@ join_part (guint    index,
   f->size = f->keep = r->len;
 
   ing->read_bytes += f->file_size;
-  if (!kymo_load_job_progress (ing->job, ing->decoded ? 0.9 : 0.5 * ing->read_bytes / MAX (ing->total_bytes, 1),
+  if (!kymo_load_job_progress (ing->job, ing->decoded ? D9_PROGRESS_DECODED : D9_PROGRESS_READ * ing->read_bytes / MAX (ing->total_bytes, 1),
                                ing->decoded ? "Decoding" : "Decompressing", ing->error))
     return FALSE;
   if (ing->func != NULL)

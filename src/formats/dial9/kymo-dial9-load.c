@@ -166,7 +166,7 @@ decode_all (D9Loader  *l,
 
       kymo_parts_wait (parts, cur);
       /* A cancel seen while the part was decoded. */
-      if (!kymo_load_job_progress (l->job, 0.5 + 0.4 * MIN ((double) g_atomic_int_get (&sh.done_kb) * 1024 / sh.size, 1.0),
+      if (!kymo_load_job_progress (l->job, D9_PROGRESS_DECODING (MIN ((double) g_atomic_int_get (&sh.done_kb) * 1024 / sh.size, 1.0)),
                                    "Decoding", error))
         {
           g_atomic_int_set (&sh.cancel, 1);
@@ -505,7 +505,7 @@ d9_load (KymoLoadJob  *job,
                                 (const char *) g_ptr_array_index (files->warnings, i));
       d9_file_set_free (files);
     }
-  if (!kymo_load_job_progress (job, 0.9, "Building the timeline", error))
+  if (!kymo_load_job_progress (job, D9_PROGRESS_DECODED, "Building the timeline", error))
     {
       d9_loader_clear (&loader);
       return FALSE;

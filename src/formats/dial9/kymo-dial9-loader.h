@@ -493,6 +493,7 @@ d9_loader_has_flows (D9Loader *l)
  * when cancelled. */
 /* How much of a stream d9_probe_damaged() decodes. */
 #define D9_PROBE_BYTES ((gsize) 1 << 20)
+
 gboolean  d9_probe_damaged     (const guint8 *data,
                                 gsize         size);
 gboolean  d9_build_model       (D9Loader  *l,

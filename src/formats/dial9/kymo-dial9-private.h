@@ -113,4 +113,11 @@ gboolean    d9_dump              (KymoLoadJob    *job,
 JsonObject *d9_describe          (KymoTrace          *trace,
                                   const KymoEventRef *ref);
 
+/* Progress: reading (and inflating) up to 0.5, decoding up to
+ * D9_PROGRESS_DECODED, building the tracks after it. Building takes about
+ * as long as decoding on real files. */
+#define D9_PROGRESS_READ    0.5
+#define D9_PROGRESS_DECODED 0.7
+#define D9_PROGRESS_DECODING(f) (D9_PROGRESS_READ + (D9_PROGRESS_DECODED - D9_PROGRESS_READ) * (f))
+
 G_END_DECLS
