@@ -9,6 +9,7 @@
 
 #include <glib/gstdio.h>
 
+#include "kymo-file-order.h"
 #include "kymo-input.h"
 #include "kymo-preview-private.h"
 
@@ -64,28 +65,13 @@ plan_prefixes (KymoInput *input,
     }
 }
 
-typedef struct {
-  char  *path;
-  char  *key;   /* trace.2.bin sorts before trace.10.bin, as a user numbers them */
-} FolderFile;
-
-static void
-folder_file_clear (gpointer data)
-{
-  FolderFile *f = data;
-
-  g_free (f->path);
-  g_free (f->key);
-}
-
+/* The order the folder's decoder reads its files in, so that a preview's
+ * files are the start of the trace. */
 static int
-compare_files (gconstpointer a,
-               gconstpointer b)
+compare_paths (gconstpointer x,
+               gconstpointer y)
 {
-  const FolderFile *x = a, *y = b;
-  int c = strcmp (x->key, y->key);
-
-  return c != 0 ? c : strcmp (x->path, y->path);
+  return kymo_file_path_compare (*(const char * const *) x, *(const char * const *) y);
 }
 
 static void
@@ -93,53 +79,43 @@ plan_files (KymoInput *input,
             GPtrArray *plan)
 {
   g_autoptr(GDir) dir = g_dir_open (input->main.path, 0, NULL);
-  g_autoptr(GArray) files = g_array_new (FALSE, TRUE, sizeof (FolderFile));
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   const char *name;
   gsize total = 0;
   guint last = 0;
 
   if (dir == NULL)
     return;
-  g_array_set_clear_func (files, folder_file_clear);
   while ((name = g_dir_read_name (dir)) != NULL)
     {
-      FolderFile f = { 0 };
+      g_autofree char *path = g_build_filename (input->main.path, name, NULL);
       GStatBuf st;
 
-      f.path = g_build_filename (input->main.path, name, NULL);
       /* A folder holding folders is a session of its own shape (ATF): its
        * first files are not the start of its trace. */
-      if (g_stat (f.path, &st) != 0 || !S_ISREG (st.st_mode))
+      if (g_stat (path, &st) != 0 || !S_ISREG (st.st_mode))
         {
-          gboolean is_dir = g_file_test (f.path, G_FILE_TEST_IS_DIR);
-
-          g_free (f.path);
-          if (is_dir)
+          if (g_file_test (path, G_FILE_TEST_IS_DIR))
             return;
           continue;
         }
-      f.key = g_utf8_collate_key_for_filename (name, -1);
       /* What the load has to go through: gzip inflates several times. */
       total += (gsize) st.st_size * (g_str_has_suffix (name, ".gz") ? GZIP_RATIO : 1);
-      g_array_append_val (files, f);
+      g_ptr_array_add (files, g_steal_pointer (&path));
     }
   if (files->len < PREVIEW_MIN_FILES || total < min_size ())
     return;
-  g_array_sort (files, compare_files);
+  g_ptr_array_sort (files, compare_paths);
 
   for (guint i = 0; i < G_N_ELEMENTS (preview_divisors); i++)
     {
       guint n = MAX (last + 1, files->len / preview_divisors[i]);
-      g_autofree const char **paths = NULL;
       KymoInput *part;
 
       if (n <= last || n >= files->len)
         continue;
       last = n;
-      paths = g_new (const char *, n);
-      for (guint j = 0; j < n; j++)
-        paths[j] = g_array_index (files, FolderFile, j).path;
-      part = kymo_input_new_for_paths (paths, n, NULL);
+      part = kymo_input_new_for_paths ((const char * const *) files->pdata, n, NULL);
       if (part == NULL)
         return;
       g_ptr_array_add (plan, part);

@@ -369,6 +369,43 @@ test_folder (void)
   kymo_test_remove_tree (dir);
 }
 
+/* A folder's previews are its first files in the order its decoder reads
+ * them (natural, bytewise: "t-1" before "t.2" before "t.10"), not in the
+ * order file managers collate names in, which puts "t.2" first: then a
+ * preview would not be the start of the trace. */
+static void
+test_folder_file_order (void)
+{
+  static const char *names[] = { "t.10.bin", "t.2.bin", "u.3.bin", "t-1.bin", "u.4.bin",
+                                 "u.5.bin", "u.6.bin", "u.7.bin", "u.8.bin", "u.9.bin" };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("kymo-preview-XXXXXX", &error);
+  g_autoptr(KymoInput) input = NULL;
+  g_autoptr(GPtrArray) plan = NULL;
+  g_autofree char *filler = g_malloc0 (TEST_MIN_SIZE / 8);
+  KymoInput *second;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+
+      g_file_set_contents (path, filler, TEST_MIN_SIZE / 8, &error);
+      g_assert_no_error (error);
+    }
+  input = kymo_input_new_for_path (dir, &error);
+  g_assert_no_error (error);
+  plan = _kymo_preview_plan (input, kymo_formats_lookup ("dial9"));
+
+  g_assert_cmpuint (plan->len, ==, 2);
+  g_assert_true (g_str_has_suffix (((KymoInput *) g_ptr_array_index (plan, 0))->main.path, "/t-1.bin"));
+  second = g_ptr_array_index (plan, 1);
+  g_assert_true (g_str_has_suffix (second->main.path, "/t-1.bin"));
+  g_assert_cmpuint (second->extra->len, ==, 1);
+  g_assert_true (g_str_has_suffix (((KymoInputPart *) g_ptr_array_index (second->extra, 0))->path, "/t.2.bin"));
+  kymo_test_remove_tree (dir);
+}
+
 /* Cancel while the preview is shown: the load ends cancelled and the
  * preview stays, for the window to keep showing what was loaded (as Tracy
  * does). */
@@ -429,6 +466,7 @@ main (int   argc,
 
   g_test_add_func ("/preview/prefix", test_prefix);
   g_test_add_func ("/preview/folder", test_folder);
+  g_test_add_func ("/preview/folder-file-order", test_folder_file_order);
   g_test_add_func ("/preview/cancel-keeps-preview", test_cancel_keeps_preview);
   g_test_add_func ("/preview/small-or-not-asked", test_no_preview);
   g_test_add_func ("/preview/samples", test_samples);

@@ -16,67 +16,17 @@
 
 #include "kymo-dial9-files.h"
 #include "kymo-dial9-gzip.h"
+#include "kymo-file-order.h"
 #include "kymo-parts.h"
 
 /* Files detection looks at in a folder before it gives up. */
 #define DETECT_MAX_FILES 64
 
-static gboolean
-is_digit (char c)
-{
-  return c >= '0' && c <= '9';
-}
-
-int
-d9_natural_compare (const char *a,
-                    const char *b)
-{
-  while (*a && *b)
-    {
-      if (is_digit (*a) && is_digit (*b))
-        {
-          const char *ea = a, *eb = b;
-          gsize la, lb;
-          int c;
-
-          while (*a == '0' && is_digit (a[1]))
-            a++;
-          while (*b == '0' && is_digit (b[1]))
-            b++;
-          for (ea = a; is_digit (*ea); ea++)
-            ;
-          for (eb = b; is_digit (*eb); eb++)
-            ;
-          la = ea - a;
-          lb = eb - b;
-          if (la != lb)
-            return la < lb ? -1 : 1;
-          if ((c = memcmp (a, b, la)) != 0)
-            return c;
-          a = ea;
-          b = eb;
-        }
-      else
-        {
-          if (*a != *b)
-            return (guchar) *a < (guchar) *b ? -1 : 1;
-          a++;
-          b++;
-        }
-    }
-  return *a ? 1 : *b ? -1 : 0;
-}
-
 static int
 compare_paths (gconstpointer x,
                gconstpointer y)
 {
-  const char *a = *(const char * const *) x, *b = *(const char * const *) y;
-  g_autofree char *ba = g_path_get_basename (a);
-  g_autofree char *bb = g_path_get_basename (b);
-  int c = d9_natural_compare (ba, bb);
-
-  return c != 0 ? c : strcmp (a, b);
+  return kymo_file_path_compare (*(const char * const *) x, *(const char * const *) y);
 }
 
 /* A dial9 stream, plain or gzip (judged from the first bytes). */

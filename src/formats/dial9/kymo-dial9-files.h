@@ -88,8 +88,5 @@ gboolean   d9_files_foreach   (D9FileSet    *set,
                                D9FileFunc    func,
                                gpointer      user_data,
                                GError      **error);
-/* Natural order: "trace.2" before "trace.10". */
-int        d9_natural_compare (const char   *a,
-                               const char   *b);
 
 G_END_DECLS
