@@ -161,3 +161,19 @@ kymo_test_find_descendant (GtkWidget *widget,
     }
   return NULL;
 }
+
+GtkWindow *
+kymo_test_find_transient (GtkWindow *parent,
+                          GType      type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (toplevel, type) && gtk_window_get_transient_for (toplevel) == parent)
+        return toplevel;
+    }
+  return NULL;
+}

@@ -31,5 +31,8 @@ gboolean   kymo_test_is_mapped       (gpointer    widget);
 /* @widget or its first descendant of @type, depth first; NULL if none. */
 GtkWidget *kymo_test_find_descendant (GtkWidget  *widget,
                                       GType       type);
+/* The first window of @type shown over @parent (a dialog); NULL if none. */
+GtkWindow *kymo_test_find_transient  (GtkWindow  *parent,
+                                      GType       type);
 
 G_END_DECLS

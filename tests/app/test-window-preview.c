@@ -149,17 +149,7 @@ write_failing_records (void)
 static AdwMessageDialog *
 find_error_dialog (KymoWindow *window)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_MESSAGE_DIALOG (toplevel) &&
-          gtk_window_get_transient_for (toplevel) == GTK_WINDOW (window))
-        return ADW_MESSAGE_DIALOG (toplevel);
-    }
-  return NULL;
+  return (AdwMessageDialog *) kymo_test_find_transient (GTK_WINDOW (window), ADW_TYPE_MESSAGE_DIALOG);
 }
 
 static KymoWindow *
