@@ -18,6 +18,7 @@
 #include "dial9-builder.h"
 #include "dial9/kymo-dial9-loader.h"
 #include "dial9/kymo-dial9-parts-private.h"
+#include "kymo-mapped.h"
 #include "kymo-page-queue.h"
 
 static KymoTrack *
@@ -1179,7 +1180,7 @@ test_moved_range_kept (void)
 #if defined(__linux__) && defined(MAP_FIXED_NOREPLACE)
   gsize page = kymo_page_size (), len = 8 * page, move_min, map_from;
   D9Vec v = { 0 };
-  D9Moved mv;
+  KymoMoved mv;
   guint8 *dst, *hole;
   void *p;
 
@@ -1200,7 +1201,7 @@ test_moved_range_kept (void)
   /* Off a page boundary, as a run's place in the joined array is. */
   dst = mmap (NULL, len + 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   g_assert_true (dst != MAP_FAILED);
-  g_assert_true (d9_vec_move_pages (dst + 100, v.data, len, 0, &mv));
+  g_assert_true (kymo_mapped_move_pages (dst + 100, v.data, len, 0, &mv));
   g_assert_cmpuint (mv.hi, >, mv.lo);
   for (gsize i = mv.lo; i < mv.hi; i++)
     g_assert_cmpuint (mv.at[i], ==, (guint8) (i * 7 + i / page));

@@ -12,6 +12,7 @@
 
 #include "kymo-atf-model.h"
 #include "kymo-atf-names.h"
+#include "kymo-mapped.h"
 #include "kymo-byte-reader.h"
 #include "kymo-page-queue.h"
 
@@ -134,12 +135,7 @@ clamp_ts (guint64 ts)
 static void
 run_free (SpanRun *run)
 {
-#if RUN_CAN_MAP
-  if (run->mapped > 0)
-    munmap (run->spans, run->mapped * sizeof (KymoSpan));
-  else
-#endif
-    g_free (run->spans);
+  kymo_mapped_free (run->spans, run->mapped * sizeof (KymoSpan));
   g_free (run->links);
   memset (run, 0, sizeof *run);
 }
@@ -165,23 +161,10 @@ run_grow (SpanRun  *run,
 
       if (run->mapped == 0 || run->cap == run->mapped)
         {
-          gsize bytes = cap * sizeof (KymoSpan);
-          void *mem;
+          gsize bytes = run->mapped * sizeof (KymoSpan);
 
-          if (run->mapped > 0)
-            mem = mremap (run->spans, run->mapped * sizeof (KymoSpan), bytes, MREMAP_MAYMOVE);
-          else
-            mem = mmap (NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-          if (mem == MAP_FAILED)
-            g_error ("atf: failed to map %" G_GSIZE_FORMAT " bytes", bytes);
-          if (run->mapped == 0)
-            {
-              if (run->len > 0)
-                memcpy (mem, run->spans, run->len * sizeof (KymoSpan));
-              g_free (run->spans);
-            }
-          run->spans = mem;
-          run->mapped = cap;
+          run->spans = kymo_mapped_grow (run->spans, &bytes, run->len * sizeof (KymoSpan), cap * sizeof (KymoSpan));
+          run->mapped = bytes / sizeof (KymoSpan);
           if (with_links)
             run->links = g_renew (SpanLink, run->links, cap);
         }
@@ -676,39 +659,26 @@ put_span (KymoSpan       *to,
 /* Moving fewer bytes than this is not worth a mapping more. */
 #define MOVE_MIN ((gsize) 256 << 10)
 
-/* Moves the whole pages at the start of @run's mapped array to where the
- * spans would be if they started a little after @to (up to a page, so
- * that they stay inside the @run->len spans from @to on, which hold
- * nothing yet): no new memory to fault in, none to give back. Returns the
- * bytes moved and where they went; the run's array has a hole there. */
+/* Moves the whole pages of @run's mapped array to where the spans would
+ * be if they started a little after @to (up to a page, so that they stay
+ * inside the @run->len spans from @to on, which hold nothing yet): no new
+ * memory to fault in, none to give back. Returns the bytes moved, from
+ * the array's start, and where they went. */
 static gsize
 move_pages (SpanRun   *run,
             KymoSpan  *to,
             guint8   **at)
 {
-#if RUN_CAN_MAP
-  gsize page = kymo_page_size ();
-  gsize bytes = run->len * sizeof (KymoSpan);
-  guintptr dst = ((guintptr) to + page - 1) & ~(guintptr) (page - 1);
-  gsize moved;
+  KymoMoved mv;
 
-  if (run->mapped == 0 || bytes < MOVE_MIN)
+  if (run->mapped == 0 || !kymo_mapped_can_move () ||
+      !kymo_mapped_move_pages ((guint8 *) to, (const guint8 *) run->spans, run->len * sizeof (KymoSpan),
+                               MOVE_MIN, &mv))
     return 0;
-  moved = (bytes - (dst - (guintptr) to)) & ~(page - 1);
-  if (mremap (run->spans, moved, moved, MREMAP_MAYMOVE | MREMAP_FIXED, (void *) dst) == MAP_FAILED)
-    {
-      /* The kernel may have unmapped the destination before failing: make
-       * it memory again (it held nothing yet) and copy instead. */
-      if (mmap ((void *) dst, moved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
-                -1, 0) == MAP_FAILED)
-        g_error ("atf: failed to map %" G_GSIZE_FORMAT " bytes back", moved);
-      return 0;
-    }
-  *at = (guint8 *) dst;
-  return moved;
-#else
-  return 0;
-#endif
+  /* The mapping starts on a page: what moves is its start. */
+  g_assert (mv.lo == 0);
+  *at = mv.at;
+  return mv.hi;
 }
 
 /* Puts @run's spans at @to (renaming local names on the way) and frees
@@ -761,15 +731,6 @@ place_run (SpanRun        *run,
     for (; i < run->len; i++)
       put_span (&to[i], run->spans[i], b, rename);
 
-#if RUN_CAN_MAP
-  /* Only what is left of the mapping: the hole may be another's by now. */
-  if (moved > 0)
-    {
-      munmap ((guint8 *) run->spans + moved, run->mapped * sizeof (KymoSpan) - moved);
-      run->spans = NULL;
-      run->mapped = 0;
-    }
-#endif
   {
     SpanLink *links = g_steal_pointer (&run->links);
 

@@ -9,6 +9,7 @@
 
 #include <string.h>
 #include "kymo-dial9-decode.h"
+#include "kymo-mapped.h"
 #include "kymo-parts.h"
 
 static gsize
@@ -108,7 +109,7 @@ map_moved_run (guint          kind,
                guint8        *out,
                const guint8  *in,
                gsize          n,
-               const D9Moved *mv)
+               const KymoMoved *mv)
 {
   gsize size = d9_kind_size[kind];
   gsize head = mv->lo / size, first = head, last = mv->hi / size;
@@ -150,11 +151,11 @@ place_run (D9Loader      *l,
            const guint8  *in,
            gsize          n)
 {
-  D9Moved mv;
+  KymoMoved mv;
 
   if (v != NULL && v->map_bytes > 0 && n * d9_kind_size[kind] >= c->move_min &&
       g_atomic_int_add (&l->moves_left, -1) > 0 &&
-      d9_vec_move_pages (out, in, n * d9_kind_size[kind], c->move_min, &mv))
+      kymo_mapped_move_pages (out, in, n * d9_kind_size[kind], c->move_min, &mv))
     map_moved_run (kind, c->spec, out, in, n, &mv);
   else
     map_run (kind, c->spec, out, in, n);

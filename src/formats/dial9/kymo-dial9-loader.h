@@ -29,7 +29,7 @@ d9_vec_new (void)
 void  d9_vec_clear       (D9Vec *v);
 void  d9_vec_grow_mapped (D9Vec *v,
                           gsize  size);
-/* The shortest run d9_vec_move_pages() moves, and where a part's arrays
+/* The shortest run kymo_mapped_move_pages() moves, and where a part's arrays
  * move into mappings of their own. */
 void  d9_vec_move_limits (gsize *move_min,
                           gsize *map_from);
@@ -106,20 +106,6 @@ d9_vec_steal_with_room (D9Vec *v,
   return data;
 }
 
-/* A part's run whose whole pages were moved into place rather than
- * copied: its bytes [lo, hi) are now at at + lo, the rest still where
- * the part wrote them. */
-typedef struct {
-  guint8 *at;
-  gsize   lo;
-  gsize   hi;
-} D9Moved;
-
-gboolean d9_vec_move_pages (guint8       *dst,
-                            const guint8 *src,
-                            gsize         len,
-                            gsize         min_bytes,
-                            D9Moved      *moved);
 
 /* What Kymo makes of a schema, chosen from its name and fields. */
 typedef enum {
