@@ -287,6 +287,11 @@ typedef struct {
    * (source + 1, 0 for none), which close a poll or park left open before. */
   guint32  first_source[4];
   KymoTime first_ts[4];
+  /* A part's edges and instants (NULL in the loader, which has them in
+   * @edges and @instants): in mappings of their own, which grow without
+   * copying and whose pages the join moves into the loader's arrays. */
+  D9Vec   *part_edges;
+  D9Vec   *part_instants;
 } D9Worker;
 
 /* A wake flow found while streaming: track ids come at build time. */
@@ -363,6 +368,7 @@ typedef struct {
    * segment (pool_name's map lookup, once per id). */
   guint32      pool_names[256];
   GArray      *wakes;        /* D9Wake */
+  D9Vec       *part_wakes;   /* a part's D9Wake instead (NULL in the loader) */
   GArray      *late;         /* D9Late */
   GArray      *queue;        /* KymoSample: global queue depth */
   GPtrArray   *se_spans;     /* GArray of KymoSpan per single-event span track */

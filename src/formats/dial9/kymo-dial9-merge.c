@@ -11,6 +11,7 @@
 #include "kymo-dial9-decode.h"
 #include "kymo-dial9-side.h"
 #include "kymo-dial9-pair.h"
+#include "kymo-mapped.h"
 
 /* How far back from the end to look for the start of the last segment. */
 #define LAST_SEGMENT_SEARCH ((gsize) 4 << 20)
@@ -179,6 +180,8 @@ d9_kind_vec (D9Loader *l,
     case K_SPANS0: return w->spans0;
     case K_LQ: return w->lq_samples;
     case K_WAKES: return w->wakes;
+    /* A part's, in a vector; the loader's is a GArray. */
+    case K_INSTANTS: return w->part_instants;
     case K_WAKE_INSTANTS: return l->wake_instants;
     case K_FLOWS: return l->flows;
     default: return NULL;
@@ -676,16 +679,115 @@ d9_unordered_reserve (D9Loader *l,
     {
       D9Worker *lw = g_ptr_array_index (c->workers, i);
       D9Worker *gw = g_ptr_array_index (l->workers, spec->worker_map[i]);
-      gsize n = lw->edges->len, at = gw->edges->len;
+      gsize n = lw->part_edges->len, at = gw->edges->len;
 
       reserve (gw->edges, room, 1 + gw->index, at + n, at + n * (parts_left + 1));
       g_array_set_size (gw->edges, at + n);
       spec->edges_at[i] = at;
     }
   spec->wakes_at = l->wakes->len;
-  reserve (l->wakes, room, 0, l->wakes->len + c->wakes->len,
-           l->wakes->len + (gsize) c->wakes->len * (parts_left + 1));
-  g_array_set_size (l->wakes, l->wakes->len + c->wakes->len);
+  reserve (l->wakes, room, 0, l->wakes->len + c->part_wakes->len,
+           l->wakes->len + c->part_wakes->len * (parts_left + 1));
+  g_array_set_size (l->wakes, l->wakes->len + c->part_wakes->len);
+}
+
+/* Writes @n of a part's edges at @in to @out in the loader's numbering.
+ * @out may overlap @in from below. */
+static void
+map_edges (const D9Spec *spec,
+           guint8       *out,
+           const guint8 *in,
+           gsize         n)
+{
+  guint32 base = spec->ordinal_base;
+
+  for (gsize k = 0; k < n; k++)
+    {
+      D9Edge e = ((const D9Edge *) (gconstpointer) in)[k];
+      guint32 kind = e.name_kind >> 24, name = e.name_kind & KYMO_NAME_MAX;
+
+      /* A poll's end carries no name. */
+      if (kind != D9_EDGE_POLL_END)
+        name = d9_map_name (spec, name);
+      e.name_kind = (name & KYMO_NAME_MAX) | kind << 24;
+      if (kind == D9_EDGE_POLL_START && (guint32) e.aux != G_MAXUINT32)
+        e.aux = (e.aux & ~(guint64) G_MAXUINT32) | spec->task_map[(guint32) e.aux];
+      e.source += base;
+      ((D9Edge *) (gpointer) out)[k] = e;
+    }
+}
+
+static void
+map_wakes (const D9Spec *spec,
+           guint8       *out,
+           const guint8 *in,
+           gsize         n)
+{
+  guint32 base = spec->ordinal_base;
+
+  for (gsize k = 0; k < n; k++)
+    {
+      D9Wake wake = ((const D9Wake *) (gconstpointer) in)[k];
+
+      if (wake.woken != G_MAXUINT32)
+        wake.woken = spec->task_map[wake.woken];
+      wake.source += base;
+      ((D9Wake *) (gpointer) out)[k] = wake;
+    }
+}
+
+typedef void (*D9MapRun) (const D9Spec *spec,
+                          guint8       *out,
+                          const guint8 *in,
+                          gsize         n);
+
+/* Puts a part's vector @v of 24-byte elements into place at @out, mapped
+ * by @map: the whole pages of a large one are moved rather than copied
+ * (no new memory to fault in, none left to give back), then the elements
+ * are mapped down over them from the first up, so that none is
+ * overwritten before it is read. The vector is then freed. */
+static void
+place_vec (D9Loader *l,
+           D9Loader *c,
+           D9Vec    *v,
+           D9MapRun  map,
+           guint8   *out)
+{
+  const gsize size = 24;
+  const guint8 *in = v->data;
+  gsize n = v->len;
+  KymoMoved mv;
+
+  if (v->map_bytes > 0 && n * size >= c->move_min && g_atomic_int_add (&l->moves_left, -1) > 0 &&
+      kymo_mapped_move_pages (out, in, n * size, c->move_min, &mv))
+    {
+      gsize head = mv.lo / size, first = head, last = mv.hi / size;
+      guint8 tmp[24];
+
+      map (c->spec, out, in, head);
+      if (head * size < mv.lo)
+        {
+          /* Straddles the first moved page: its bytes from both places. */
+          memcpy (tmp, in + head * size, mv.lo - head * size);
+          memcpy (tmp + (mv.lo - head * size), mv.at + mv.lo, (head + 1) * size - mv.lo);
+          map (c->spec, out + head * size, tmp, 1);
+          first = head + 1;
+        }
+      if (last > first)
+        map (c->spec, out + first * size, mv.at + first * size, last - first);
+      if (last < n && last * size < mv.hi)
+        {
+          memcpy (tmp, mv.at + last * size, mv.hi - last * size);
+          memcpy (tmp + (mv.hi - last * size), in + mv.hi, (last + 1) * size - mv.hi);
+          map (c->spec, out + last * size, tmp, 1);
+          last++;
+        }
+      if (n > last)
+        map (c->spec, out + last * size, in + last * size, n - last);
+    }
+  else if (n > 0)
+    map (c->spec, out, in, n);
+  d9_vec_clear (v);
 }
 
 void
@@ -693,45 +795,15 @@ d9_unordered_copy (D9Loader *l,
                    D9Loader *c)
 {
   const D9Spec *spec = c->spec;
-  guint32 base = spec->ordinal_base;
-  D9Wake *wakes = (D9Wake *) (gpointer) l->wakes->data + spec->wakes_at;
 
+  G_STATIC_ASSERT (sizeof (D9Edge) == 24 && sizeof (D9Wake) == 24);
   for (guint i = 0; i < c->workers->len; i++)
     {
       D9Worker *lw = g_ptr_array_index (c->workers, i);
       D9Worker *gw = g_ptr_array_index (l->workers, spec->worker_map[i]);
-      const D9Edge *in = (const D9Edge *) (gpointer) lw->edges->data;
-      D9Edge *out = (D9Edge *) (gpointer) gw->edges->data + spec->edges_at[i];
-      gsize n = lw->edges->len;
 
-      for (gsize k = 0; k < n; k++)
-        {
-          D9Edge e = in[k];
-          guint32 kind = e.name_kind >> 24, name = e.name_kind & KYMO_NAME_MAX;
-
-          /* A poll's end carries no name. */
-          if (kind != D9_EDGE_POLL_END)
-            name = d9_map_name (spec, name);
-          e.name_kind = (name & KYMO_NAME_MAX) | kind << 24;
-          if (kind == D9_EDGE_POLL_START && (guint32) e.aux != G_MAXUINT32)
-            e.aux = (e.aux & ~(guint64) G_MAXUINT32) | spec->task_map[(guint32) e.aux];
-          e.source += base;
-          out[k] = e;
-        }
-      g_array_unref (lw->edges);
-      lw->edges = g_array_new (FALSE, FALSE, sizeof (D9Edge));
+      place_vec (l, c, lw->part_edges, map_edges,
+                 (guint8 *) gw->edges->data + spec->edges_at[i] * sizeof (D9Edge));
     }
-  for (guint i = 0; i < c->wakes->len; i++)
-    {
-      D9Wake wake = g_array_index (c->wakes, D9Wake, i);
-
-      if (wake.woken != G_MAXUINT32)
-        wake.woken = spec->task_map[wake.woken];
-      wake.source += base;
-      wakes[i] = wake;
-    }
-  /* Given back now: the part stays until its other arrays are joined. */
-  g_array_unref (c->wakes);
-  c->wakes = g_array_new (FALSE, FALSE, sizeof (D9Wake));
+  place_vec (l, c, c->part_wakes, map_wakes, (guint8 *) l->wakes->data + spec->wakes_at * sizeof (D9Wake));
 }
-
