@@ -510,6 +510,7 @@ d9_load (KymoLoadJob  *job,
       d9_loader_clear (&loader);
       return FALSE;
     }
+  d9_side_join (&loader);
   if (!d9_build_model (&loader, error) || !d9_side_build (&loader, error))
     {
       d9_loader_clear (&loader);

@@ -37,6 +37,27 @@ void  d9_vec_move_limits (gsize *move_min,
  * maps a part's arrays from the start. */
 void  d9_vec_set_move_min_for_testing (gint move_min);
 
+/* Writes @n elements at @in to @out, renumbered; @out may overlap @in
+ * from below. */
+typedef void (*D9MapRun) (gconstpointer  map_data,
+                          guint8        *out,
+                          const guint8  *in,
+                          gsize          n);
+#define D9_PLACE_MAX_SIZE 64
+/* Puts the elements of @v (of @size bytes) into place at @out, in memory
+ * that holds nothing needed, mapped by @map, then frees them: when @v is
+ * a mapping of its own and at least @move_min bytes, its whole pages are
+ * moved rather than copied (no new memory to fault in, none left to give
+ * back; *@moves_left counts down the moves allowed), and the elements are
+ * mapped down over them from the first up. */
+void  d9_vec_place       (D9Vec         *v,
+                          gsize          size,
+                          gsize          move_min,
+                          gint          *moves_left,
+                          D9MapRun       map,
+                          gconstpointer  map_data,
+                          guint8        *out);
+
 static inline void
 d9_vec_free (D9Vec *v)
 {

@@ -11,7 +11,6 @@
 #include "kymo-dial9-decode.h"
 #include "kymo-dial9-side.h"
 #include "kymo-dial9-pair.h"
-#include "kymo-mapped.h"
 
 /* How far back from the end to look for the start of the last segment. */
 #define LAST_SEGMENT_SEARCH ((gsize) 4 << 20)
@@ -694,11 +693,12 @@ d9_unordered_reserve (D9Loader *l,
 /* Writes @n of a part's edges at @in to @out in the loader's numbering.
  * @out may overlap @in from below. */
 static void
-map_edges (const D9Spec *spec,
+map_edges (gconstpointer data,
            guint8       *out,
            const guint8 *in,
            gsize         n)
 {
+  const D9Spec *spec = data;
   guint32 base = spec->ordinal_base;
 
   for (gsize k = 0; k < n; k++)
@@ -718,11 +718,12 @@ map_edges (const D9Spec *spec,
 }
 
 static void
-map_wakes (const D9Spec *spec,
+map_wakes (gconstpointer data,
            guint8       *out,
            const guint8 *in,
            gsize         n)
 {
+  const D9Spec *spec = data;
   guint32 base = spec->ordinal_base;
 
   for (gsize k = 0; k < n; k++)
@@ -736,74 +737,20 @@ map_wakes (const D9Spec *spec,
     }
 }
 
-typedef void (*D9MapRun) (const D9Spec *spec,
-                          guint8       *out,
-                          const guint8 *in,
-                          gsize         n);
-
-/* Puts a part's vector @v of 24-byte elements into place at @out, mapped
- * by @map: the whole pages of a large one are moved rather than copied
- * (no new memory to fault in, none left to give back), then the elements
- * are mapped down over them from the first up, so that none is
- * overwritten before it is read. The vector is then freed. */
-static void
-place_vec (D9Loader *l,
-           D9Loader *c,
-           D9Vec    *v,
-           D9MapRun  map,
-           guint8   *out)
-{
-  const gsize size = 24;
-  const guint8 *in = v->data;
-  gsize n = v->len;
-  KymoMoved mv;
-
-  if (v->map_bytes > 0 && n * size >= c->move_min && g_atomic_int_add (&l->moves_left, -1) > 0 &&
-      kymo_mapped_move_pages (out, in, n * size, c->move_min, &mv))
-    {
-      gsize head = mv.lo / size, first = head, last = mv.hi / size;
-      guint8 tmp[24];
-
-      map (c->spec, out, in, head);
-      if (head * size < mv.lo)
-        {
-          /* Straddles the first moved page: its bytes from both places. */
-          memcpy (tmp, in + head * size, mv.lo - head * size);
-          memcpy (tmp + (mv.lo - head * size), mv.at + mv.lo, (head + 1) * size - mv.lo);
-          map (c->spec, out + head * size, tmp, 1);
-          first = head + 1;
-        }
-      if (last > first)
-        map (c->spec, out + first * size, mv.at + first * size, last - first);
-      if (last < n && last * size < mv.hi)
-        {
-          memcpy (tmp, mv.at + last * size, mv.hi - last * size);
-          memcpy (tmp + (mv.hi - last * size), in + mv.hi, (last + 1) * size - mv.hi);
-          map (c->spec, out + last * size, tmp, 1);
-          last++;
-        }
-      if (n > last)
-        map (c->spec, out + last * size, in + last * size, n - last);
-    }
-  else if (n > 0)
-    map (c->spec, out, in, n);
-  d9_vec_clear (v);
-}
-
 void
 d9_unordered_copy (D9Loader *l,
                    D9Loader *c)
 {
   const D9Spec *spec = c->spec;
 
-  G_STATIC_ASSERT (sizeof (D9Edge) == 24 && sizeof (D9Wake) == 24);
   for (guint i = 0; i < c->workers->len; i++)
     {
       D9Worker *lw = g_ptr_array_index (c->workers, i);
       D9Worker *gw = g_ptr_array_index (l->workers, spec->worker_map[i]);
 
-      place_vec (l, c, lw->part_edges, map_edges,
-                 (guint8 *) gw->edges->data + spec->edges_at[i] * sizeof (D9Edge));
+      d9_vec_place (lw->part_edges, sizeof (D9Edge), c->move_min, &l->moves_left, map_edges, spec,
+                    (guint8 *) gw->edges->data + spec->edges_at[i] * sizeof (D9Edge));
     }
-  place_vec (l, c, c->part_wakes, map_wakes, (guint8 *) l->wakes->data + spec->wakes_at * sizeof (D9Wake));
+  d9_vec_place (c->part_wakes, sizeof (D9Wake), c->move_min, &l->moves_left, map_wakes, spec,
+                (guint8 *) l->wakes->data + spec->wakes_at * sizeof (D9Wake));
 }

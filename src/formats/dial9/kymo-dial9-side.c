@@ -110,6 +110,8 @@ d9_side_init (D9Loader *l)
 {
   l->side_records = d9_vec_new ();
   l->side_samples = d9_vec_new ();
+  /* A part's are joined by moving their pages: see d9_side_join(). */
+  l->side_records->map_from = l->side_samples->map_from = l->map_from;
   l->side_runs = NULL;
 }
 
@@ -274,6 +276,107 @@ d9_side_merge_part (D9Loader *l,
   c->side_records = d9_vec_new ();
   c->side_samples = d9_vec_new ();
   g_array_append_val (l->side_runs, run);
+}
+
+static void
+map_records (gconstpointer  data,
+             guint8        *out,
+             const guint8  *in,
+             gsize          n)
+{
+  const D9SideRun *run = data;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      KymoRecord r = ((const KymoRecord *) (gconstpointer) in)[i];
+
+      r.source += run->ordinal_base;
+      ((KymoRecord *) (gpointer) out)[i] = r;
+    }
+}
+
+static void
+map_samples (gconstpointer  data,
+             guint8        *out,
+             const guint8  *in,
+             gsize          n)
+{
+  const D9SideRun *run = data;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      D9SideSample x = ((const D9SideSample *) (gconstpointer) in)[i];
+
+      if (x.chain_kind == CHAIN_POOLED)
+        x.chain += (guint64) run->segment_base << 32;
+      x.source += run->ordinal_base;
+      ((D9SideSample *) (gpointer) out)[i] = x;
+    }
+}
+
+/* Joins the runs of @what (records or samples, of @size bytes) into one
+ * new array of @total elements: the loader's own copied, the parts' moved
+ * in and renumbered. */
+static gpointer
+join_runs (D9Loader *l,
+           gboolean  samples,
+           gsize     total,
+           gsize     move_min)
+{
+  gsize size = samples ? sizeof (D9SideSample) : sizeof (KymoRecord), at = 0;
+  D9Vec *own = samples ? l->side_samples : l->side_records;
+  guint8 *out = g_malloc (MAX (total, 1) * size);
+
+  for (guint r = 0; r < l->side_runs->len; r++)
+    {
+      D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
+      gsize from = samples ? run->samples_from : run->records_from;
+      gsize to = samples ? run->samples_to : run->records_to;
+
+      if (run->own)
+        memcpy (out + at * size, own->data + from * size, (to - from) * size);
+      else
+        {
+          /* A part's run is its whole arrays, in its numbering. */
+          g_assert (from == 0 && to == (samples ? run->samples : run->records)->len);
+          d9_vec_place (samples ? run->samples : run->records, size, move_min, &l->moves_left,
+                        samples ? map_samples : map_records, run, out + at * size);
+        }
+      at += to - from;
+    }
+  g_assert (at == total);
+  return out;
+}
+
+void
+d9_side_join (D9Loader *l)
+{
+  gsize n_records = 0, n_samples = 0, move_min, map_from;
+  gpointer records, samples;
+
+  if (l->side_runs == NULL)
+    return;
+  close_own_run (l);
+  for (guint r = 0; r < l->side_runs->len; r++)
+    {
+      const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
+
+      n_records += run->records_to - run->records_from;
+      n_samples += run->samples_to - run->samples_from;
+    }
+  d9_vec_move_limits (&move_min, &map_from);
+  G_STATIC_ASSERT (sizeof (KymoRecord) <= D9_PLACE_MAX_SIZE && sizeof (D9SideSample) <= D9_PLACE_MAX_SIZE);
+  records = join_runs (l, FALSE, n_records, move_min);
+  samples = join_runs (l, TRUE, n_samples, move_min);
+  g_clear_pointer (&l->side_runs, g_array_unref);
+
+  /* Now the loader's own, as if it had decoded them all. */
+  d9_vec_clear (l->side_records);
+  l->side_records->data = records;
+  l->side_records->len = l->side_records->cap = n_records;
+  d9_vec_clear (l->side_samples);
+  l->side_samples->data = samples;
+  l->side_samples->len = l->side_samples->cap = n_samples;
 }
 
 static guint32
