@@ -73,10 +73,18 @@ d9_vec_free (D9Vec *v)
 #define D9_VEC_MAPPED (40u << 20)
 
 
+/* A vector in a mapping of its own: room for more within the mapping,
+ * its pages populated ahead of the writes in a batch. FALSE when the
+ * mapping is full. */
+gboolean d9_vec_populate (D9Vec *v,
+                          gsize  size);
+
 static inline void
 d9_vec_grow (D9Vec *v,
              gsize  size)
 {
+  if (v->map_bytes > 0 && d9_vec_populate (v, size))
+    return;
   v->cap = MAX (v->cap * 2, 1024);
   if (v->cap * size >= D9_VEC_LARGE && v->cap * size < D9_VEC_MAPPED)
     v->cap = D9_VEC_MAPPED / size;
