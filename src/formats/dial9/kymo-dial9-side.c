@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "kymo-dial9-side.h"
+#include "kymo-dial9-decode.h"
+#include "kymo-parts.h"
 #include "kymo-short-path.h"
 
 /* Kinds of the records as taken, before they are interned. */
@@ -314,68 +316,87 @@ map_samples (gconstpointer  data,
     }
 }
 
-/* Joins the runs of @what (records or samples, of @size bytes) into one
- * new array of @total elements: the loader's own copied, the parts' moved
- * in and renumbered. */
-static gpointer
-join_runs (D9Loader *l,
-           gboolean  samples,
-           gsize     total,
-           gsize     move_min)
+/* The join of the runs into one array each: run r's records go to
+ * records + at[r], its samples to samples + at[n_runs + r]. */
+typedef struct {
+  D9Loader *l;
+  guint8   *records;
+  guint8   *samples;
+  gsize    *at;
+  gsize     move_min;
+} D9SideJoin;
+
+static void
+join_one (D9SideJoin *j,
+          D9SideRun  *run,
+          gboolean    samples,
+          gsize       at)
 {
-  gsize size = samples ? sizeof (D9SideSample) : sizeof (KymoRecord), at = 0;
-  D9Vec *own = samples ? l->side_samples : l->side_records;
-  guint8 *out = g_malloc (MAX (total, 1) * size);
+  gsize size = samples ? sizeof (D9SideSample) : sizeof (KymoRecord);
+  D9Vec *own = samples ? j->l->side_samples : j->l->side_records;
+  gsize from = samples ? run->samples_from : run->records_from;
+  gsize to = samples ? run->samples_to : run->records_to;
+  guint8 *out = (samples ? j->samples : j->records) + at * size;
 
-  for (guint r = 0; r < l->side_runs->len; r++)
+  if (run->own)
+    memcpy (out, own->data + from * size, (to - from) * size);
+  else
     {
-      D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
-      gsize from = samples ? run->samples_from : run->records_from;
-      gsize to = samples ? run->samples_to : run->records_to;
-
-      if (run->own)
-        memcpy (out + at * size, own->data + from * size, (to - from) * size);
-      else
-        {
-          /* A part's run is its whole arrays, in its numbering. */
-          g_assert (from == 0 && to == (samples ? run->samples : run->records)->len);
-          d9_vec_place (samples ? run->samples : run->records, size, move_min, &l->moves_left,
-                        samples ? map_samples : map_records, run, out + at * size);
-        }
-      at += to - from;
+      /* A part's run is its whole arrays, in its numbering. */
+      g_assert (from == 0 && to == (samples ? run->samples : run->records)->len);
+      d9_vec_place (samples ? run->samples : run->records, size, j->move_min, &j->l->moves_left,
+                    samples ? map_samples : map_records, run, out);
     }
-  g_assert (at == total);
-  return out;
+}
+
+/* Run @index: the runs write to places of their own, on any thread. */
+static void
+join_part (guint    index,
+           gpointer data)
+{
+  D9SideJoin *j = data;
+  D9SideRun *run = &g_array_index (j->l->side_runs, D9SideRun, index);
+
+  join_one (j, run, FALSE, j->at[index]);
+  join_one (j, run, TRUE, j->at[j->l->side_runs->len + index]);
 }
 
 void
 d9_side_join (D9Loader *l)
 {
-  gsize n_records = 0, n_samples = 0, move_min, map_from;
-  gpointer records, samples;
+  gsize n_records = 0, n_samples = 0, map_from;
+  D9SideJoin j = { l, NULL, NULL, NULL, 0 };
+  guint n;
 
   if (l->side_runs == NULL)
     return;
   close_own_run (l);
-  for (guint r = 0; r < l->side_runs->len; r++)
+  n = l->side_runs->len;
+  j.at = g_new (gsize, 2 * (gsize) n + 1);
+  for (guint r = 0; r < n; r++)
     {
       const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
 
+      j.at[r] = n_records;
+      j.at[n + r] = n_samples;
       n_records += run->records_to - run->records_from;
       n_samples += run->samples_to - run->samples_from;
     }
-  d9_vec_move_limits (&move_min, &map_from);
+  d9_vec_move_limits (&j.move_min, &map_from);
   G_STATIC_ASSERT (sizeof (KymoRecord) <= D9_PLACE_MAX_SIZE && sizeof (D9SideSample) <= D9_PLACE_MAX_SIZE);
-  records = join_runs (l, FALSE, n_records, move_min);
-  samples = join_runs (l, TRUE, n_samples, move_min);
+  j.records = g_malloc (MAX (n_records, 1) * sizeof (KymoRecord));
+  j.samples = g_malloc (MAX (n_samples, 1) * sizeof (D9SideSample));
+  kymo_parts_run (kymo_load_job_get_options (l->job), l->d->size, PARALLEL_MIN_BYTES, n, 0,
+                  join_part, NULL, &j);
+  g_free (j.at);
   g_clear_pointer (&l->side_runs, g_array_unref);
 
   /* Now the loader's own, as if it had decoded them all. */
   d9_vec_clear (l->side_records);
-  l->side_records->data = records;
+  l->side_records->data = j.records;
   l->side_records->len = l->side_records->cap = n_records;
   d9_vec_clear (l->side_samples);
-  l->side_samples->data = samples;
+  l->side_samples->data = j.samples;
   l->side_samples->len = l->side_samples->cap = n_samples;
 }
 
