@@ -850,8 +850,18 @@ fingerprint (KymoTrace *trace,
                               records[i].name, records[i].track, records[i].source);
     ss = kymo_stacks_get_samples (stacks, &n);
     for (gsize i = 0; i < n; i++)
-      g_string_append_printf (out, "stack sample %u %" G_GINT64_FORMAT " %u %u %u\n", ss[i].track, ss[i].ts,
-                              ss[i].stack, ss[i].kind, ss[i].source);
+      {
+        const KymoFrame *frames = NULL;
+        gsize n_frames = 0;
+
+        g_string_append_printf (out, "stack sample %u %" G_GINT64_FORMAT " %u %u %u", ss[i].track, ss[i].ts,
+                                ss[i].stack, ss[i].kind, ss[i].source);
+        if (ss[i].stack != KYMO_NO_STACK)
+          frames = kymo_stacks_get (stacks, ss[i].stack, &n_frames);
+        for (gsize f = 0; f < n_frames; f++)
+          g_string_append_printf (out, " %s", kymo_trace_get_name (trace, frames[f].name));
+        g_string_append_c (out, '\n');
+      }
   }
   return g_string_free (out, FALSE);
 }
@@ -869,7 +879,7 @@ build_segments (gboolean disorder,
   const char *park[] = { "worker_id:9", "local_queue:11", "cpu_time_ns:9", NULL };
   const char *wake[] = { "waker_task_id:9", "woken_task_id:9", "target_worker:11", NULL };
   const char *spawn[] = { "task_id:9", "spawn_loc:7", NULL };
-  const char *cpu[] = { "worker_id:9", "source:11", NULL };
+  const char *cpu[] = { "worker_id:9", "source:11", "callchain:6", NULL };
   const char *enter[] = { "worker_id:9", "span_id:9", "span_name:7", NULL };
   const char *exit_[] = { "worker_id:9", "span_id:9", NULL };
   const char *meta[] = { "entries:10", NULL };
@@ -900,6 +910,14 @@ build_segments (gboolean disorder,
           d9b_pool (b, i, loc);
         }
       d9b_pool (b, 50 + seg % 3, seg % 2 ? "outer" : "inner");
+      /* Pooled call chains: the same ids name other stacks in each
+       * segment, which a part's samples must keep. */
+      for (guint i = 0; i < 2; i++)
+        {
+          const guint64 chain[] = { 0x1000 + seg, 0x2000 + i, 0x3000 + seg % 4 };
+
+          d9b_stack_pool (b, i, chain, G_N_ELEMENTS (chain) - i);
+        }
       if (seg % 4 == 1)
         {
           /* A header inside a pool string is no segment. */
@@ -969,6 +987,7 @@ build_segments (gboolean disorder,
               EV (4);
               d9b_varint (b, w);
               d9b_u8 (b, r % 2);
+              d9b_u32 (b, r % 3);
             }
           /* Some segments end with a poll still open. */
           if (!(last && seg % 8 == 5))
