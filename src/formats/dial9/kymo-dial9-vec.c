@@ -13,9 +13,6 @@
 #include "kymo-page-queue.h"
 
 #include <string.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 /* Moving fewer pages than this is not worth splitting mappings for (each
  * move costs the process a mapping or two of its limited number). */
@@ -73,10 +70,8 @@ d9_vec_populate (D9Vec *v,
     return FALSE;
   to = MIN (v->map_bytes, (have + POPULATE_BYTES) & ~(page - 1));
   from = (have + page - 1) & ~(page - 1);
-#ifdef MADV_POPULATE_WRITE
   if (to > from)
-    madvise (v->data + from, to - from, MADV_POPULATE_WRITE);
-#endif
+    kymo_mapped_populate (v->data + from, to - from);
   v->cap = to / size;
   return TRUE;
 }
