@@ -1238,6 +1238,54 @@ test_moved_range_kept (void)
 #endif
 }
 
+/* A part's vector in a mapping of its own keeps every element it was
+ * given across the remaps that grow it, room is populated ahead of the
+ * writes (resident before they come), and kymo_mapped_populate() leaves
+ * what a range held as it was. */
+static void
+test_mapped_vector_grows (void)
+{
+#if defined(__linux__)
+  gsize page = kymo_page_size (), move_min, map_from, n = (3 << 20) + 1000;
+  D9Vec v = { 0 };
+  guint8 *block, res[4];
+  guint64 sum = 0;
+
+  d9_vec_set_move_min_for_testing (0);
+  d9_vec_move_limits (&move_min, &map_from);
+  d9_vec_set_move_min_for_testing (-1);
+  v.map_from = map_from > 0 ? map_from : 0;
+  for (guint64 i = 0; i < n; i++)
+    *(guint64 *) d9_vec_push (&v, sizeof (guint64)) = i * 2654435761u;
+  g_assert_cmpuint (v.len, ==, n);
+  g_assert_cmpuint (v.cap, >=, v.len);
+  for (guint64 i = 0; i < n; i++)
+    sum += ((guint64 *) (gpointer) v.data)[i] == i * 2654435761u;
+  g_assert_cmpuint (sum, ==, n);
+  if (v.map_bytes > 0)
+    {
+      /* The room up to cap is resident already: mincore sees it. */
+      guint8 *last = (guint8 *) ((guintptr) (v.data + v.cap * sizeof (guint64) - 1) & ~(guintptr) (page - 1));
+
+      g_assert_cmpuint (v.cap * sizeof (guint64), <=, v.map_bytes);
+      g_assert_cmpint (mincore (last, page, res), ==, 0);
+      g_assert_true (res[0] & 1);
+    }
+  d9_vec_clear (&v);
+
+  block = g_malloc (8 * page);
+  for (gsize i = 0; i < 8 * page; i++)
+    block[i] = (guint8) (i * 13 + 5);
+  kymo_mapped_populate (block + 100, 5 * page + 3);
+  kymo_mapped_populate (block, 0);
+  for (gsize i = 0; i < 8 * page; i++)
+    g_assert_cmpuint (block[i], ==, (guint8) (i * 13 + 5));
+  g_free (block);
+#else
+  g_test_skip ("vectors are mapped only on Linux");
+#endif
+}
+
 /* An independent frame walker: counts segments and events per schema name,
  * sharing no code with the decoder. */
 typedef struct {
@@ -1572,6 +1620,7 @@ main (int   argc,
   g_test_add_func ("/dial9/parallel-same", test_parallel_same);
   g_test_add_func ("/dial9/parallel-metadata", test_parallel_metadata);
   g_test_add_func ("/dial9/moved-range-kept", test_moved_range_kept);
+  g_test_add_func ("/dial9/mapped-vector-grows", test_mapped_vector_grows);
   for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
     {
       g_autofree char *name = g_strdup_printf ("/dial9/sample/%s", samples[i].dir);

@@ -15,7 +15,8 @@ G_BEGIN_DECLS
 typedef struct {
   guint8  *data;
   gsize    len;
-  gsize    cap;
+  gsize    cap;        /* room, in elements; in a mapping of its own, the
+                        * room populated so far (see d9_vec_populate) */
   gsize    map_bytes;  /* > 0: @data is a mapping of its own, of this size */
   gsize    map_from;   /* > 0: grows into one from this many bytes */
 } D9Vec;
