@@ -645,7 +645,11 @@ d9_merge_part (D9Loader *l,
  * building, with the loader's: they join the loader's arrays, in the
  * loader's numbering, as decoding the part here would have left them. */
 /* Makes room in @a for @need elements, or for @estimate when more: below
- * malloc's mmap threshold each doubling would copy the array again. */
+ * malloc's mmap threshold each doubling would copy the array again, and
+ * above it an array with pages moved into it can no longer be remapped
+ * (glibc copies it whole instead). So an estimate falling short grows it
+ * by half as much again, and every estimate has an eighth of slack: room
+ * never written costs no memory. */
 static void
 reserve (GArray *a,
          GArray *room,
@@ -653,13 +657,15 @@ reserve (GArray *a,
          gsize   need,
          gsize   estimate)
 {
-  gsize len = a->len;
+  gsize len = a->len, had;
 
   if (slot >= room->len)
     g_array_set_size (room, slot + 1);
-  if (need <= g_array_index (room, gsize, slot))
+  had = g_array_index (room, gsize, slot);
+  if (need <= had)
     return;
-  need = MAX (need, estimate);
+  need = MAX (need, estimate + estimate / 8);
+  need = MAX (need, had + had / 2);
   g_array_set_size (a, need);
   g_array_set_size (a, len);
   g_array_index (room, gsize, slot) = need;
