@@ -189,6 +189,7 @@ decode_all (D9Loader  *l,
               d9_unordered_reserve (l, c, room, sh.n_cands - cur - 1);
               d9_unordered_copy (l, c);
             }
+          d9_spec_trim (c);
           merged = TRUE;
           stop->status = D9_OK;
           stop->offset = d->size;

@@ -125,6 +125,22 @@ d9_spec_free (D9Loader *l)
   g_free (l);
 }
 
+void
+d9_spec_trim (D9Loader *c)
+{
+  D9Data *d = d9_data_new ();
+
+  /* The merge copied its pools, symbols, checkpoints, tasks and schemas
+   * into the loader's: only its event arrays and maps are still read. */
+  d->data = c->d->data;
+  d->size = c->d->size;
+  d->n_events = c->d->n_events;
+  d9_data_free (c->d);
+  c->d = d;
+  g_clear_pointer (&c->task_direct, g_free);
+  c->n_task_direct = 0;
+}
+
 static void
 spec_decode (D9Shared *sh,
              guint     index)
