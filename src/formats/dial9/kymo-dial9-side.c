@@ -339,7 +339,10 @@ join_one (D9SideJoin *j,
   guint8 *out = (samples ? j->samples : j->records) + at * size;
 
   if (run->own)
-    memcpy (out, own->data + from * size, (to - from) * size);
+    {
+      if (to > from)
+        memcpy (out, own->data + from * size, (to - from) * size);
+    }
   else
     {
       /* A part's run is its whole arrays, in its numbering. */
