@@ -54,8 +54,6 @@ d9_vec_clear (D9Vec *v)
   v->len = v->cap = v->map_bytes = 0;
 }
 
-/* Grows @v to @v->cap elements of @size in a mapping of its own, whose
- * pages kymo_mapped_move_pages() can then move. */
 /* Pages populated at a time ahead of a mapped vector's writes: one call
  * rather than a fault per page. */
 #define POPULATE_BYTES ((gsize) 256 << 10)
@@ -76,6 +74,8 @@ d9_vec_populate (D9Vec *v,
   return TRUE;
 }
 
+/* Grows @v to @v->cap elements of @size in a mapping of its own, whose
+ * pages kymo_mapped_move_pages() can then move. */
 void
 d9_vec_grow_mapped (D9Vec *v,
                     gsize  size)
