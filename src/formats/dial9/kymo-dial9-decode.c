@@ -140,6 +140,75 @@ run_plan (const D9Model *model,
   return q - data;
 }
 
+/* One varint of a plan, as run_plan() reads it; NULL past ten bytes. */
+static inline const guint8 *
+shape_varint (const guint8 *q,
+              guint64      *out)
+{
+  guint64 v = 0;
+  guint k;
+
+  if (G_LIKELY (q[0] < 0x80))
+    {
+      *out = q[0];
+      return q + 1;
+    }
+  for (k = 0; k < 10; k++)
+    {
+      v |= (guint64) (q[k] & 0x7F) << (7 * k);
+      if ((q[k] & 0x80) == 0)
+        break;
+    }
+  if (G_UNLIKELY (k == 10))
+    return NULL;
+  *out = v;
+  return q + k + 1;
+}
+
+/* run_plan() for a model with a shape, given model->plan_max bytes at
+ * @p: the same values and end, without a dispatch per field. */
+static inline gsize
+run_shape (const D9Model *model,
+           const guint8  *data,
+           gsize          p,
+           guint64       *vals)
+{
+  const guint8 *q = data + p;
+
+  if (G_UNLIKELY ((q = shape_varint (q, &vals[0])) == NULL))
+    return 0;
+  switch ((D9Shape) model->shape)
+    {
+    case D9_SHAPE_V:
+      break;
+    case D9_SHAPE_V_V_U8:
+      if (G_UNLIKELY ((q = shape_varint (q, &vals[1])) == NULL))
+        return 0;
+      vals[2] = q[0];
+      q += 1;
+      break;
+    case D9_SHAPE_V_U8_V_U32:
+      vals[1] = q[0];
+      if (G_UNLIKELY ((q = shape_varint (q + 1, &vals[2])) == NULL))
+        return 0;
+      vals[3] = d9_u32 (q);
+      q += 4;
+      break;
+    case D9_SHAPE_V_U8_V_V_U32:
+      vals[1] = q[0];
+      if (G_UNLIKELY ((q = shape_varint (q + 1, &vals[2])) == NULL ||
+                      (q = shape_varint (q, &vals[3])) == NULL))
+        return 0;
+      vals[4] = d9_u32 (q);
+      q += 4;
+      break;
+    case D9_SHAPE_NONE:
+    default:
+      g_assert_not_reached ();
+    }
+  return q - data;
+}
+
 D9Worker *
 d9_loader_worker (D9Loader *l,
                   guint64   id)
@@ -931,7 +1000,8 @@ d9_decode (D9Loader  *l,
           model = &g_array_index (l->models, D9Model, schema->model);
           if (G_LIKELY (model->has_plan && size - p >= model->plan_max))
             {
-              gsize end = run_plan (model, data, size, p, vals, &absent);
+              gsize end = model->shape != D9_SHAPE_NONE ? run_shape (model, data, p, vals)
+                                                        : run_plan (model, data, size, p, vals, &absent);
 
               if (G_LIKELY (end != 0))
                 {

@@ -242,6 +242,9 @@ typedef struct {
   guint32  plan_max;
   guint8   n_ops;
   guint8   ops[D9_MAX_KEPT_FIELDS];
+  /* A D9Shape: the plans of most events of a real file, read straight
+   * through rather than op by op. */
+  guint8   shape;
   /* Side records: a D9SideKind, per D9SideField the field's index (or
    * -1), and the type of the call chain field. */
   guint8   side_kind;
@@ -258,6 +261,17 @@ typedef enum {
   D9_OP_STRING,       /* string or bytes: u32 length, then the bytes */
   D9_OP_OPTIONAL = 0x80,
 } D9Op;
+
+/* Plans common enough to have code of their own (V varint, the others
+ * fixed-size): poll end and clock sync; wake; poll start and park;
+ * unpark. */
+typedef enum {
+  D9_SHAPE_NONE,
+  D9_SHAPE_V,
+  D9_SHAPE_V_V_U8,
+  D9_SHAPE_V_U8_V_U32,
+  D9_SHAPE_V_U8_V_V_U32,
+} D9Shape;
 
 typedef enum {
   D9_EDGE_POLL_START = 1,

@@ -122,6 +122,26 @@ bytes_eq (const guint8 *data,
   return strlen (str) == len && memcmp (data, str, len) == 0;
 }
 
+static D9Shape
+plan_shape (const D9Model *model)
+{
+  static const struct {
+    D9Shape shape;
+    guint8  n_ops;
+    guint8  ops[5];
+  } shapes[] = {
+    { D9_SHAPE_V, 1, { D9_OP_VARINT } },
+    { D9_SHAPE_V_V_U8, 3, { D9_OP_VARINT, D9_OP_VARINT, D9_OP_U8 } },
+    { D9_SHAPE_V_U8_V_U32, 4, { D9_OP_VARINT, D9_OP_U8, D9_OP_VARINT, D9_OP_U32 } },
+    { D9_SHAPE_V_U8_V_V_U32, 5, { D9_OP_VARINT, D9_OP_U8, D9_OP_VARINT, D9_OP_VARINT, D9_OP_U32 } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    if (shapes[i].n_ops == model->n_ops && memcmp (shapes[i].ops, model->ops, model->n_ops) == 0)
+      return shapes[i].shape;
+  return D9_SHAPE_NONE;
+}
+
 static void
 compile_plan (D9Registry     *reg,
               const D9Schema *schema,
@@ -130,6 +150,7 @@ compile_plan (D9Registry     *reg,
   guint32 max = 0;
 
   model->has_plan = FALSE;
+  model->shape = D9_SHAPE_NONE;
   if (schema->n_fields > D9_MAX_KEPT_FIELDS)
     return;
   for (guint i = 0; i < schema->n_fields; i++)
@@ -183,6 +204,7 @@ compile_plan (D9Registry     *reg,
   model->n_ops = (guint8) schema->n_fields;
   model->plan_max = max;
   model->has_plan = TRUE;
+  model->shape = plan_shape (model);
 }
 
 /* Reads the fields of an event at @p by its plan, given at least
