@@ -60,14 +60,16 @@ d9_map_lookup (const D9Map *map,
   return G_MAXUINT32;
 }
 
+/* Rehashes into @cap slots, a power of two above the keys held. */
 static inline void
-d9_map_grow (D9Map *map)
+d9_map_resize (D9Map *map,
+               gsize  cap)
 {
   gsize old_cap = map->mask + 1;
   guint64 *old_keys = map->keys;
   guint32 *old_values = map->values;
 
-  map->mask = old_cap * 2 - 1;
+  map->mask = cap - 1;
   map->keys = g_new (guint64, map->mask + 1);
   map->values = g_new0 (guint32, map->mask + 1);
   for (gsize j = 0; j < old_cap; j++)
@@ -81,6 +83,26 @@ d9_map_grow (D9Map *map)
       }
   g_free (old_keys);
   g_free (old_values);
+}
+
+static inline void
+d9_map_grow (D9Map *map)
+{
+  d9_map_resize (map, (map->mask + 1) * 2);
+}
+
+/* Room for @n keys in all, so that inserting up to that many grows the
+ * table at most once, here. */
+static inline void
+d9_map_reserve (D9Map *map,
+                gsize  n)
+{
+  gsize cap = map->mask + 1;
+
+  while ((n + 1) * 4 > cap * 3)
+    cap *= 2;
+  if (cap != map->mask + 1)
+    d9_map_resize (map, cap);
 }
 
 /* Sets @key to @value (replacing an old value). */

@@ -462,6 +462,9 @@ d9_merge_part (D9Loader *l,
     }
   d->reg.segment += cd->reg.segment;
 
+  /* Each part's pools join maps already grown once for them. */
+  d9_map_reserve (&d->string_map, d->string_map.n + cd->string_map.n);
+  d9_map_reserve (&d->stack_map, d->stack_map.n + cd->stack_map.n);
   string_base = d->pool_strings->len;
   for (guint i = 0; i < cd->pool_strings->len; i++)
     {
