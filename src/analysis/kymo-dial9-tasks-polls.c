@@ -186,6 +186,8 @@ lane_poi (Lane           *lane,
   g_array_append_val (lane->pois, poi);
 }
 
+#define LOOKUP_BLOCK 32 /* spans, a power of two */
+
 /* One polled worker's spans in order, each meeting its poll record by
  * source (on any thread; only this lane is written): its tasks' polls,
  * and the points of interest a poll makes by itself: long polls, and
@@ -200,6 +202,7 @@ read_lane (Builder *b,
   Lane *lane = b->lanes[t].polled ? lane_for (b, t) : NULL;
   guint32 k = pois ? b->sample_first[t] : 0, k_end = pois ? b->sample_first[t + 1] : 0;
   KymoTime running = G_MININT64;
+  const guint64 *task_ids[LOOKUP_BLOCK];
 
   if (lane == NULL)
     return;
@@ -217,11 +220,28 @@ read_lane (Builder *b,
   for (gsize i = 0; i < lane->n; i++)
     {
       const KymoSpan *span = &lane->spans[i];
-      const guint64 *task_id = poll_of (b, span);
+      const guint64 *task_id;
       LaneTask *task;
       KymoTime dur;
       guint32 at, name, count = 0;
 
+      /* Spans in time order meet their poll records all over the file:
+       * a block's lookups are made first, together, so that their cache
+       * misses overlap rather than come one after another. */
+      if ((i & (LOOKUP_BLOCK - 1)) == 0)
+        {
+          gsize end = MIN (i + LOOKUP_BLOCK, lane->n);
+
+          for (gsize j = i; j < end; j++)
+            {
+              const guint64 *id = poll_of (b, &lane->spans[j]);
+
+              if (id != NULL)
+                __builtin_prefetch (id);
+              task_ids[j - i] = id;
+            }
+        }
+      task_id = task_ids[i & (LOOKUP_BLOCK - 1)];
       if (pois)
         lane_reach_step (lane, i, &running);
       /* A source is one event: the poll record's track is this one. */
