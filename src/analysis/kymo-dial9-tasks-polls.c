@@ -202,7 +202,7 @@ read_lane (Builder *b,
   Lane *lane = b->lanes[t].polled ? lane_for (b, t) : NULL;
   guint32 k = pois ? b->sample_first[t] : 0, k_end = pois ? b->sample_first[t + 1] : 0;
   KymoTime running = G_MININT64;
-  const guint64 *task_ids[LOOKUP_BLOCK];
+  const guint32 *task_ids[LOOKUP_BLOCK];
 
   if (lane == NULL)
     return;
@@ -220,7 +220,7 @@ read_lane (Builder *b,
   for (gsize i = 0; i < lane->n; i++)
     {
       const KymoSpan *span = &lane->spans[i];
-      const guint64 *task_id;
+      const guint32 *task_id;
       LaneTask *task;
       KymoTime dur;
       guint32 at, name, count = 0;
@@ -234,7 +234,7 @@ read_lane (Builder *b,
 
           for (gsize j = i; j < end; j++)
             {
-              const guint64 *id = poll_of (b, &lane->spans[j]);
+              const guint32 *id = poll_of (b, &lane->spans[j]);
 
               if (id != NULL)
                 __builtin_prefetch (id);
@@ -247,7 +247,7 @@ read_lane (Builder *b,
       /* A source is one event: the poll record's track is this one. */
       if (task_id == NULL)
         continue;
-      at = lane_task (lane, *task_id);
+      at = lane_task (lane, G_LIKELY (*task_id != FAR_ID) ? *task_id : far_poll_task (b, span));
       lane->row_of[i] = at + 1;
       task = &lane->tasks[at];
       dur = span->end - span->start;

@@ -110,6 +110,7 @@ struct _Chunk
   GArray     *later;             /* as Builder's */
   GArray     *unparks;
   guint8     *polled;            /* per track */
+  GHashTable *far_polls;         /* as Builder's */
 };
 
 typedef struct {
@@ -147,7 +148,9 @@ typedef struct {
   guint32                 *before;
   /* Room for every record is taken up front: only what is written is
    * touched, and nothing is copied as it grows. */
-  guint64                 *poll_tasks;  /* the task of each poll record, file order, in its chunk's room */
+  guint32                 *poll_tasks;  /* the task of each poll record, file order, in its chunk's room;
+                                         * FAR_ID when it does not fit (far_polls has it) */
+  GHashTable              *far_polls;   /* source → guint64 * task id, or NULL */
   WakeAt                  *wakes;       /* file order, in its chunk's room */
   WakeCounts               wake_counts; /* by woken task id */
   GArray                  *later;       /* record indexes of spawns and terminations */
@@ -201,8 +204,9 @@ popcount64 (guint64 x)
   return (guint) ((x * G_GUINT64_CONSTANT (0x0101010101010101)) >> 56);
 }
 
-/* The task of the poll record whose event drew @span, or NULL. */
-static inline const guint64 *
+/* The task of the poll record whose event drew @span (FAR_ID: see
+ * far_poll_task()), or NULL. */
+static inline const guint32 *
 poll_of (Builder        *b,
          const KymoSpan *span)
 {
@@ -216,6 +220,17 @@ poll_of (Builder        *b,
   if ((word & bit) == 0)
     return NULL;
   return &b->poll_tasks[b->before[at >> 6] + popcount64 (word & (bit - 1))];
+}
+
+/* The task of a poll whose id did not fit in poll_tasks. */
+static inline guint64
+far_poll_task (Builder        *b,
+               const KymoSpan *span)
+{
+  const guint64 *id = b->far_polls != NULL ? g_hash_table_lookup (b->far_polls, GUINT_TO_POINTER (span->source)) : NULL;
+
+  g_assert (id != NULL);
+  return *id;
 }
 
 /* How far the spans reach: a running maximum of the ends, kept at the
