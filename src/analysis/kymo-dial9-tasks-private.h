@@ -67,6 +67,10 @@ typedef struct {
   guint32        *slots;         /* position in tasks + 1, 0 for none */
   guint32        *row_of_task;
   GArray         *pois;          /* KymoPoi, in span order */
+  /* The polls of uninstrumented tasks, and where they go in Builder's
+   * pois (see _kymo_dial9_tasks_place_polls()). */
+  gsize           n_uninstrumented;
+  gsize           pois_at;
 } Lane;
 
 #define REACH_SHIFT 4
@@ -97,15 +101,19 @@ typedef struct {
 typedef struct _Chunk Chunk;
 
 /* The records are read in chunks on the parts' threads. A chunk writes
- * its polls' tasks and its wakes into the room of its own records, where
- * they stay, and the bits of sources no other chunk has: chunks end where
- * the source's bitmap word changes. */
+ * its polls' tasks into the room of its own records and its wakes into
+ * an array of its own, where they stay, and the bits of sources no other
+ * chunk has: chunks end where the source's bitmap word changes. An array
+ * no bigger than a chunk's is one the allocator can give again from
+ * memory already in use, where one for the whole trace is mapped afresh,
+ * each page of it faulting in. */
 struct _Chunk
 {
   gsize       first;             /* records [first, end) */
   gsize       end;
   gsize       n_polls;
   gsize       n_wakes;
+  WakeAt     *wakes;             /* room for every record of the chunk */
   WakeCounts  counts;
   GArray     *later;             /* as Builder's */
   GArray     *unparks;
@@ -151,7 +159,6 @@ typedef struct {
   guint32                 *poll_tasks;  /* the task of each poll record, file order, in its chunk's room;
                                          * FAR_ID when it does not fit (far_polls has it) */
   GHashTable              *far_polls;   /* source → guint64 * task id, or NULL */
-  WakeAt                  *wakes;       /* file order, in its chunk's room */
   WakeCounts               wake_counts; /* by woken task id */
   GArray                  *later;       /* record indexes of spawns and terminations */
   GArray                  *unparks;     /* record indexes of unparks past the threshold */

@@ -85,7 +85,7 @@ read_chunk (Builder *b,
   if (c->first == c->end)
     return;
   poll_tasks = b->poll_tasks + c->first;
-  wakes = b->wakes + c->first;
+  wakes = c->wakes = g_new (WakeAt, c->end - c->first);
   for (gsize i = c->first; i < c->end; i++)
     {
       const KymoRecord *r = &records[i];
@@ -235,7 +235,6 @@ _kymo_dial9_tasks_prepare_records (Builder *b)
       b->is_poll = g_new0 (guint64, b->n_words);
       b->before = g_new (guint32, b->n_words);
       b->poll_tasks = g_new (guint32, b->n_records);
-      b->wakes = g_new (WakeAt, b->n_records);
     }
 }
 
