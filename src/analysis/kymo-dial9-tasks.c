@@ -89,10 +89,13 @@ tasks_new (KymoTrace               *trace,
   g_free (b.before);
   g_array_unref (b.rows);
   g_free (b.poll_tasks);
-  g_free (b.wakes);
+  g_clear_pointer (&b.far_polls, g_hash_table_unref);
   _kymo_dial9_tasks_wake_counts_clear (&b.wake_counts);
   for (guint k = 0; k < b.n_chunks; k++)
-    _kymo_dial9_tasks_wake_counts_clear (&b.chunks[k].counts);
+    {
+      _kymo_dial9_tasks_wake_counts_clear (&b.chunks[k].counts);
+      g_free (b.chunks[k].wakes);
+    }
   g_free (b.chunks);
   for (guint k = 0; b.cpu != NULL && k < b.n_chunks; k++)
     _kymo_cpu_readings_clear (&b.cpu[k]);
