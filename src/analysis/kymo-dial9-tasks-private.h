@@ -101,9 +101,9 @@ typedef struct {
 typedef struct _Chunk Chunk;
 
 /* The records are read in chunks on the parts' threads. A chunk writes
- * its polls' tasks into the room of its own records and its wakes into
- * an array of its own, where they stay, and the bits of sources no other
- * chunk has: chunks end where the source's bitmap word changes. An array
+ * its polls' tasks and its wakes into arrays of its own, where they stay,
+ * and the bits of sources no other chunk has: chunks end where the
+ * source's bitmap word changes. An array
  * no bigger than a chunk's is one the allocator can give again from
  * memory already in use, where one for the whole trace is mapped afresh,
  * each page of it faulting in. */
@@ -113,7 +113,11 @@ struct _Chunk
   gsize       end;
   gsize       n_polls;
   gsize       n_wakes;
-  WakeAt     *wakes;             /* room for every record of the chunk */
+  /* Room for every record of the chunk is taken up front: only what is
+   * written is touched, and nothing is copied as it grows. */
+  guint32    *poll_tasks;        /* the task of each poll record, file order;
+                                  * FAR_ID when it does not fit (far_polls has it) */
+  WakeAt     *wakes;
   WakeCounts  counts;
   GArray     *later;             /* as Builder's */
   GArray     *unparks;
@@ -147,17 +151,13 @@ typedef struct {
   guint                    n_chunks;
   KymoCpuReadings         *cpu;           /* [n_chunks] when the lanes are made too */
   /* Poll records by source: a bit per source from the first record's,
-   * where each word's polls start in poll_tasks, and the polls' tasks.
-   * A span's source finds its poll's task in a few cache lines, whatever
+   * and where each word's polls start in the poll_tasks of its chunk. A
+   * span's source finds its poll's task in a few cache lines, whatever
    * order the file's batches came in. */
   guint32                  base;
   gsize                    n_words;
   guint64                 *is_poll;
-  guint32                 *before;
-  /* Room for every record is taken up front: only what is written is
-   * touched, and nothing is copied as it grows. */
-  guint32                 *poll_tasks;  /* the task of each poll record, file order, in its chunk's room;
-                                         * FAR_ID when it does not fit (far_polls has it) */
+  const guint32          **word_polls;
   GHashTable              *far_polls;   /* source → guint64 * task id, or NULL */
   WakeCounts               wake_counts; /* by woken task id */
   GArray                  *later;       /* record indexes of spawns and terminations */
@@ -226,10 +226,10 @@ poll_of (Builder        *b,
   bit = G_GUINT64_CONSTANT (1) << (at & 63);
   if ((word & bit) == 0)
     return NULL;
-  return &b->poll_tasks[b->before[at >> 6] + popcount64 (word & (bit - 1))];
+  return &b->word_polls[at >> 6][popcount64 (word & (bit - 1))];
 }
 
-/* The task of a poll whose id did not fit in poll_tasks. */
+/* The task of a poll whose id did not fit in a chunk's poll_tasks. */
 static inline guint64
 far_poll_task (Builder        *b,
                const KymoSpan *span)

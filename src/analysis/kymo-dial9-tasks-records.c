@@ -84,7 +84,7 @@ read_chunk (Builder *b,
   /* No room is taken for no records. */
   if (c->first == c->end)
     return;
-  poll_tasks = b->poll_tasks + c->first;
+  poll_tasks = c->poll_tasks = g_new (guint32, c->end - c->first);
   wakes = c->wakes = g_new (WakeAt, c->end - c->first);
   for (gsize i = c->first; i < c->end; i++)
     {
@@ -233,13 +233,12 @@ _kymo_dial9_tasks_prepare_records (Builder *b)
       b->base = b->records[0].source;
       b->n_words = ((gsize) (b->records[b->n_records - 1].source - b->base) >> 6) + 1;
       b->is_poll = g_new0 (guint64, b->n_words);
-      b->before = g_new (guint32, b->n_words);
-      b->poll_tasks = g_new (guint32, b->n_records);
+      b->word_polls = g_new (const guint32 *, b->n_words);
     }
 }
 
-/* Once every chunk is read: where the polls of each bitmap word start in
- * poll_tasks (a word's polls are all in one chunk's room). */
+/* Once every chunk is read: where the polls of each bitmap word start
+ * (a word's polls are all in one chunk's poll_tasks). */
 void
 _kymo_dial9_tasks_count_polls (Builder *b)
 {
@@ -249,12 +248,13 @@ _kymo_dial9_tasks_count_polls (Builder *b)
       gsize w_end = k + 1 < b->n_chunks && b->chunks[k + 1].first < b->n_records
                     ? (b->records[b->chunks[k + 1].first].source - b->base) >> 6 : b->n_words;
       gsize w = c->first < b->n_records ? (b->records[c->first].source - b->base) >> 6 : b->n_words;
-      guint32 sum = (guint32) c->first;
+      const guint32 *at = c->poll_tasks;
 
       for (; w < w_end; w++)
         {
-          b->before[w] = sum;
-          sum += popcount64 (b->is_poll[w]);
+          b->word_polls[w] = at;
+          if (at != NULL)
+            at += popcount64 (b->is_poll[w]);
         }
     }
 }
