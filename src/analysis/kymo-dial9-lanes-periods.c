@@ -175,6 +175,7 @@ typedef struct {
   KymoDial9Lanes  *self;
   KymoCpuReadings *parts;
   guint            n_parts;
+  KymoTrace       *trace;
 } Build;
 
 /* One track's periods and their sums (on any thread: only the track's
@@ -262,6 +263,38 @@ build_track (guint    t,
   g_array_index (sums, KymoCpuSums, periods->len) = sum;
 }
 
+/* The times of each track's CPU-profile samples (on any thread: only the
+ * samples' arrays are written). */
+static void
+collect_samples (Build *b)
+{
+  KymoDial9Lanes *self = b->self;
+  guint32 kind_cpu = kymo_trace_lookup_name (b->trace, "cpu");
+  const KymoStackSample *samples;
+  gsize n;
+
+  samples = kymo_stacks_get_samples (kymo_trace_get_stacks (b->trace), &n);
+  for (gsize i = 0; kind_cpu != G_MAXUINT32 && i < n; i++)
+    if (samples[i].kind == kind_cpu && samples[i].track < self->n_tracks)
+      {
+        if (self->samples[samples[i].track] == NULL)
+          self->samples[samples[i].track] = g_array_new (FALSE, FALSE, sizeof (KymoTime));
+        g_array_append_val (self->samples[samples[i].track], samples[i].ts);
+      }
+}
+
+static void
+build_part (guint    index,
+            gpointer user_data)
+{
+  Build *b = user_data;
+
+  if (index < b->self->n_tracks)
+    build_track (index, b);
+  else
+    collect_samples (b);
+}
+
 /* Below this many readings, one thread sorts them sooner than two start. */
 #define PARALLEL_MIN 100000
 
@@ -271,9 +304,7 @@ _kymo_dial9_lanes_new_from_readings (KymoTrace       *trace,
                                      guint            n_parts)
 {
   KymoDial9Lanes *self = g_atomic_rc_box_new0 (KymoDial9Lanes);
-  Build b = { self, parts, n_parts };
-  const KymoStackSample *samples;
-  guint32 kind_cpu = kymo_trace_lookup_name (trace, "cpu");
+  Build b = { self, parts, n_parts, trace };
   gsize n = 0;
 
   self->n_tracks = kymo_trace_get_n_tracks (trace);
@@ -284,18 +315,10 @@ _kymo_dial9_lanes_new_from_readings (KymoTrace       *trace,
   for (guint k = 0; k < n_parts; k++)
     for (guint t = 0; t < self->n_tracks; t++)
       n += parts[k].len[t];
-  kymo_parts_run (NULL, n, PARALLEL_MIN, self->n_tracks, 0, build_track, NULL, &b);
+  /* The tracks' readings, and the CPU samples as one more part. */
+  kymo_parts_run (NULL, n, PARALLEL_MIN, self->n_tracks + 1, 0, build_part, NULL, &b);
   for (guint t = 0; t < self->n_tracks; t++)
     self->has_cpu |= self->periods[t] != NULL && self->periods[t]->len > 0;
-
-  samples = kymo_stacks_get_samples (kymo_trace_get_stacks (trace), &n);
-  for (gsize i = 0; kind_cpu != G_MAXUINT32 && i < n; i++)
-    if (samples[i].kind == kind_cpu && samples[i].track < self->n_tracks)
-      {
-        if (self->samples[samples[i].track] == NULL)
-          self->samples[samples[i].track] = g_array_new (FALSE, FALSE, sizeof (KymoTime));
-        g_array_append_val (self->samples[samples[i].track], samples[i].ts);
-      }
   return self;
 }
 
