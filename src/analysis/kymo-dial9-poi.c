@@ -44,56 +44,6 @@ kymo_poi_kind_to_string (KymoPoiKind kind)
     }
 }
 
-typedef struct {
-  guint64 key;
-  guint32 index;
-  guint32 pad;
-} RadixKey;
-
-#define DIGIT_BITS 11
-#define N_DIGITS   6 /* 64 bits */
-#define RADIX      (1 << DIGIT_BITS)
-
-/* A stable LSD radix sort of @n keys; the counts of every digit are taken
- * in one pass, and a digit the keys all share costs nothing more. Returns
- * whichever of @a and @b holds the result. */
-static RadixKey *
-radix_sort (RadixKey *a,
-            RadixKey *b,
-            guint32   n)
-{
-  g_autofree guint32 *count = g_new0 (guint32, N_DIGITS * RADIX);
-  RadixKey *src = a, *dst = b;
-
-  for (guint32 i = 0; i < n; i++)
-    for (guint d = 0; d < N_DIGITS; d++)
-      count[d * RADIX + ((a[i].key >> (d * DIGIT_BITS)) & (RADIX - 1))]++;
-
-  for (guint d = 0; d < N_DIGITS && n > 0; d++)
-    {
-      guint32 *c = count + d * RADIX;
-      guint shift = d * DIGIT_BITS;
-      guint32 sum = 0;
-
-      if (c[(src[0].key >> shift) & (RADIX - 1)] == n)
-        continue;
-      for (guint k = 0; k < RADIX; k++)
-        {
-          guint32 here = c[k];
-          c[k] = sum;
-          sum += here;
-        }
-      for (guint32 i = 0; i < n; i++)
-        dst[c[(src[i].key >> shift) & (RADIX - 1)]++] = src[i];
-      {
-        RadixKey *t = src;
-        src = dst;
-        dst = t;
-      }
-    }
-  return src;
-}
-
 /* Signed to unsigned order. */
 #define ORDERED(t) ((guint64) (t) ^ G_GUINT64_CONSTANT (0x8000000000000000))
 
@@ -245,11 +195,11 @@ sort_timed (const KymoPoi *pois,
             guint32        n,
             KymoPoi       *timed)
 {
-  g_autofree RadixKey *a = g_new (RadixKey, MAX (n, 1));
-  g_autofree RadixKey *b = g_new (RadixKey, MAX (n, 1));
+  g_autofree KymoDial9SortKey *a = g_new (KymoDial9SortKey, MAX (n, 1));
+  g_autofree KymoDial9SortKey *b = g_new (KymoDial9SortKey, MAX (n, 1));
   guint64 first = G_MAXUINT64, last = 0;
   guint32 max_track = 0;
-  RadixKey *sorted;
+  KymoDial9SortKey *sorted;
 
   for (guint32 i = 0; i < n; i++)
     {
@@ -260,18 +210,18 @@ sort_timed (const KymoPoi *pois,
   if (n > 0 && max_track < (1 << 9) && last - first < G_GUINT64_CONSTANT (1) << 52)
     {
       for (guint32 i = 0; i < n; i++)
-        a[i] = (RadixKey) { (ORDERED (pois[i].start) - first) << 12 | (guint64) pois[i].kind << 9 | pois[i].track,
+        a[i] = (KymoDial9SortKey) { (ORDERED (pois[i].start) - first) << 12 | (guint64) pois[i].kind << 9 | pois[i].track,
                             i, 0 };
-      sorted = radix_sort (a, b, n);
+      sorted = _kymo_dial9_sort_indexed (a, b, n);
     }
   else
     {
       for (guint32 i = 0; i < n; i++)
-        a[i] = (RadixKey) { (guint64) pois[i].kind << 32 | pois[i].track, i, 0 };
-      sorted = radix_sort (a, b, n);
+        a[i] = (KymoDial9SortKey) { (guint64) pois[i].kind << 32 | pois[i].track, i, 0 };
+      sorted = _kymo_dial9_sort_indexed (a, b, n);
       for (guint32 i = 0; i < n; i++)
         sorted[i].key = ORDERED (pois[sorted[i].index].start);
-      sorted = radix_sort (sorted, sorted == a ? b : a, n);
+      sorted = _kymo_dial9_sort_indexed (sorted, sorted == a ? b : a, n);
     }
   for (guint32 i = 0; i < n; i++)
     timed[i] = pois[sorted[i].index];
@@ -283,13 +233,13 @@ sort_worst (const KymoPoi *timed,
             guint32        n,
             guint32       *worst)
 {
-  g_autofree RadixKey *a = g_new (RadixKey, MAX (n, 1));
-  g_autofree RadixKey *b = g_new (RadixKey, MAX (n, 1));
-  RadixKey *sorted;
+  g_autofree KymoDial9SortKey *a = g_new (KymoDial9SortKey, MAX (n, 1));
+  g_autofree KymoDial9SortKey *b = g_new (KymoDial9SortKey, MAX (n, 1));
+  KymoDial9SortKey *sorted;
 
   for (guint32 i = 0; i < n; i++)
-    a[i] = (RadixKey) { ~ORDERED (timed[i].severity), i, 0 };
-  sorted = radix_sort (a, b, n);
+    a[i] = (KymoDial9SortKey) { ~ORDERED (timed[i].severity), i, 0 };
+  sorted = _kymo_dial9_sort_indexed (a, b, n);
   for (guint32 i = 0; i < n; i++)
     worst[i] = sorted[i].index;
 }

@@ -21,6 +21,18 @@ guint64 *_kymo_dial9_sort_keys (guint64 *keys,
                                 gsize    n,
                                 guint    lo_bit);
 
+/* A key with the index of what it sorts. */
+typedef struct {
+  guint64 key;
+  guint32 index;
+  guint32 pad;
+} KymoDial9SortKey;
+
+/* The same for keys with an index beside them, by all 64 bits of the key. */
+KymoDial9SortKey *_kymo_dial9_sort_indexed (KymoDial9SortKey *keys,
+                                            KymoDial9SortKey *scratch,
+                                            gsize             n);
+
 /* The bits a value up to @max takes (0 for 0). */
 static inline guint
 _kymo_dial9_bits_for (guint64 max)
