@@ -23,7 +23,6 @@ _kymo_cpu_readings_init (KymoCpuReadings *readings,
   readings->kind_cpu = kymo_trace_lookup_name (trace, "cpu");
   readings->name_unpark = kymo_trace_lookup_name (trace, "unpark");
   readings->of_track = g_new0 (KymoCpuReading *, readings->n_tracks + 1);
-  readings->unpark_of_track = g_new0 (guint8 *, readings->n_tracks + 1);
   readings->len = g_new0 (gsize, readings->n_tracks + 1);
   readings->cap = g_new0 (gsize, readings->n_tracks + 1);
 }
@@ -32,12 +31,8 @@ void
 _kymo_cpu_readings_clear (KymoCpuReadings *readings)
 {
   for (guint t = 0; readings->of_track != NULL && t < readings->n_tracks; t++)
-    {
-      g_free (readings->of_track[t]);
-      g_free (readings->unpark_of_track[t]);
-    }
+    g_free (readings->of_track[t]);
   g_clear_pointer (&readings->of_track, g_free);
-  g_clear_pointer (&readings->unpark_of_track, g_free);
   g_clear_pointer (&readings->len, g_free);
   g_clear_pointer (&readings->cap, g_free);
 }
@@ -49,14 +44,12 @@ _kymo_cpu_readings_grow (KymoCpuReadings *readings,
   /* Room enough from the start for most: growing copies. */
   readings->cap[track] = MAX (readings->cap[track] * 2, readings->room);
   readings->of_track[track] = g_renew (KymoCpuReading, readings->of_track[track], readings->cap[track]);
-  readings->unpark_of_track[track] = g_renew (guint8, readings->unpark_of_track[track], readings->cap[track]);
 }
 
 /* A run of readings in time order. */
 typedef struct {
   const KymoCpuReading *at;
   const KymoCpuReading *end;
-  const guint8         *unpark;  /* at @at's */
 } Run;
 
 /* An unpark followed by a park is an active period. Anything else (a park
@@ -64,14 +57,12 @@ typedef struct {
  * worker moved to another thread) gives no period rather than a wrong one. */
 static inline void
 pair_two (const KymoCpuReading *a,
-          gboolean              a_unpark,
           const KymoCpuReading *b,
-          gboolean              b_unpark,
           GArray               *periods)
 {
   KymoCpuPeriod p;
 
-  if (!a_unpark || b_unpark || b->ts <= a->ts || b->clock < a->clock)
+  if (!a->unpark || b->unpark || b->ts <= a->ts || b->clock < a->clock)
     return;
   p.start = a->ts;
   p.end = b->ts;
@@ -81,12 +72,11 @@ pair_two (const KymoCpuReading *a,
 
 static void
 pair_readings (const KymoCpuReading *r,
-               const guint8         *unpark,
                gsize                 n,
                GArray               *periods)
 {
   for (gsize i = 0; i + 1 < n; i++)
-    pair_two (&r[i], unpark[i], &r[i + 1], unpark[i + 1], periods);
+    pair_two (&r[i], &r[i + 1], periods);
 }
 
 /* The next reading of each run, as the tree of merge_runs() compares
@@ -125,7 +115,6 @@ merge_and_pair (Run    *runs,
   g_autofree guint *winners = NULL;
   g_autofree Head *heads = NULL;
   const KymoCpuReading *prev = NULL;
-  gboolean prev_unpark = FALSE;
   guint w;
 
   while (k < n_runs)
@@ -150,12 +139,10 @@ merge_and_pair (Run    *runs,
   for (gsize o = 0; o < n; o++)
     {
       const KymoCpuReading *r = runs[w].at++;
-      gboolean unpark = *runs[w].unpark++;
 
       if (prev != NULL)
-        pair_two (prev, prev_unpark, r, unpark, periods);
+        pair_two (prev, r, periods);
       prev = r;
-      prev_unpark = unpark;
       if (runs[w].at < runs[w].end)
         heads[w].ts = runs[w].at->ts;
       else
@@ -204,7 +191,6 @@ build_track (guint    t,
   for (guint k = 0; k < b->n_parts; k++)
     {
       const KymoCpuReading *r = b->parts[k].of_track[t];
-      const guint8 *unpark = b->parts[k].unpark_of_track[t];
       gsize len = b->parts[k].len[t], from = 0;
       Run run;
 
@@ -214,12 +200,12 @@ build_track (guint    t,
       for (gsize i = 1; i < len; i++)
         if (r[i].ts < r[i - 1].ts)
           {
-            run = (Run) { r + from, r + i, unpark + from };
+            run = (Run) { r + from, r + i };
             g_array_append_val (runs, run);
             from = i;
             sorted = FALSE;
           }
-      run = (Run) { r + from, r + len, unpark + from };
+      run = (Run) { r + from, r + len };
       g_array_append_val (runs, run);
       last = r[len - 1].ts;
     }
@@ -227,29 +213,23 @@ build_track (guint    t,
   if (sorted)
     {
       const KymoCpuReading *prev = NULL;
-      gboolean prev_unpark = FALSE;
 
       /* In order already: each run's pairs, and the pair where one run
        * meets the next. */
       for (guint i = 0; i < runs->len; i++)
         {
           const Run *run = &g_array_index (runs, Run, i);
-          gsize len = run->end - run->at;
 
           if (prev != NULL)
-            pair_two (prev, prev_unpark, run->at, run->unpark[0], periods);
-          pair_readings (run->at, run->unpark, len, periods);
+            pair_two (prev, run->at, periods);
+          pair_readings (run->at, run->end - run->at, periods);
           prev = run->end - 1;
-          prev_unpark = run->unpark[len - 1];
         }
     }
   else
     merge_and_pair ((Run *) (gpointer) runs->data, runs->len, n, periods);
   for (guint k = 0; k < b->n_parts; k++)
-    {
-      g_clear_pointer (&b->parts[k].of_track[t], g_free);
-      g_clear_pointer (&b->parts[k].unpark_of_track[t], g_free);
-    }
+    g_clear_pointer (&b->parts[k].of_track[t], g_free);
 
   p = (const KymoCpuPeriod *) (gpointer) periods->data;
   sums = b->self->sums[t] = g_array_sized_new (FALSE, FALSE, sizeof (KymoCpuSums), periods->len + 1);

@@ -25,12 +25,11 @@ struct _KymoDial9Lanes
   gboolean has_cpu;
 };
 
-/* A "cpu" record as the periods read it; whether it is an unpark is kept
- * beside it, a byte each (16 bytes a reading rather than 24: there are a
- * quarter as many readings as records). */
+/* A "cpu" record as the periods read it. */
 typedef struct {
   KymoTime ts;
   guint64  clock;
+  gboolean unpark;
 } KymoCpuReading;
 
 /* The readings of one part of the records, per track, in record order:
@@ -41,7 +40,6 @@ typedef struct {
   guint32          kind_cpu;   /* G_MAXUINT32: the trace has no readings */
   guint32          name_unpark;
   KymoCpuReading **of_track;   /* [n_tracks], NULL for none */
-  guint8         **unpark_of_track; /* [n_tracks]: beside of_track, TRUE for an unpark */
   gsize           *len;
   gsize           *cap;
   gsize            room;       /* a track's first room, from the part's size */
@@ -62,15 +60,16 @@ _kymo_cpu_readings_add (KymoCpuReadings  *readings,
                         const KymoRecord *record)
 {
   guint t = record->track;
-  gsize at;
+  KymoCpuReading *r;
 
   if (t >= readings->n_tracks)
     return;
   if (G_UNLIKELY (readings->len[t] == readings->cap[t]))
     _kymo_cpu_readings_grow (readings, t);
-  at = readings->len[t]++;
-  readings->of_track[t][at] = (KymoCpuReading) { record->ts, record->value };
-  readings->unpark_of_track[t][at] = record->name == readings->name_unpark;
+  r = &readings->of_track[t][readings->len[t]++];
+  r->ts = record->ts;
+  r->clock = record->value;
+  r->unpark = record->name == readings->name_unpark;
 }
 
 /* The lanes from the readings of @n_parts parts (cleared as they are
