@@ -194,6 +194,107 @@ test_runtime_model (void)
   }
 }
 
+/* The events most of a real file holds have a decode of their own: ids
+ * of every varint length read as the generic loop reads them, and a
+ * varint longer than ten bytes in any of them is damage there. */
+static GByteArray *
+build_shaped (guint damaged)
+{
+  GByteArray *b = g_byte_array_new ();
+  const char *poll_start[] = { "worker_id:9", "local_queue:11", "task_id:9", "spawn_loc:7", NULL };
+  const char *poll_end[] = { "worker_id:9", NULL };
+  const char *park[] = { "worker_id:9", "local_queue:11", "cpu_time_ns:9", "tid:13", NULL };
+  const char *unpark[] = { "worker_id:9", "local_queue:11", "cpu_time_ns:9", "sched_wait_ns:9", "tid:13", NULL };
+  const char *wake[] = { "waker_task_id:9", "woken_task_id:9", "target_worker:11", NULL };
+  const char *plain[] = { NULL };
+  const guint8 overlong[11] = { 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00 };
+#define VARINT(v, slot) (damaged == (slot) ? g_byte_array_append (b, overlong, 11), 0 : (d9b_varint (b, v), 0))
+
+  d9b_header (b);
+  d9b_schema (b, 0, "PollStartEvent", TRUE, poll_start);
+  d9b_schema (b, 1, "PollEndEvent", TRUE, poll_end);
+  d9b_schema (b, 2, "WorkerParkEvent", TRUE, park);
+  d9b_schema (b, 3, "WorkerUnparkEvent", TRUE, unpark);
+  d9b_schema (b, 4, "WakeEventEvent", TRUE, wake);
+  d9b_schema (b, 5, "Plain", TRUE, plain);
+  d9b_pool (b, 0, "src/main.rs:10");
+  d9b_reset (b, 1000000);
+  d9b_event (b, 5, 0);
+  /* Worker 300 (two bytes) polls the task with the largest id (ten) */
+  d9b_event (b, 0, 0); VARINT (300, 1); d9b_u8 (b, 3); VARINT (G_MAXUINT64, 2); d9b_u32 (b, 0);
+  d9b_event (b, 4, 50); VARINT (G_MAXUINT64, 3); VARINT (1 << 20, 4); d9b_u8 (b, 1);
+  d9b_event (b, 1, 50); VARINT (300, 5);
+  d9b_event (b, 2, 100); VARINT (300, 6); d9b_u8 (b, 0); VARINT (G_GUINT64_CONSTANT (1) << 35, 7); d9b_u32 (b, 77);
+  d9b_event (b, 3, 400); VARINT (300, 8); d9b_u8 (b, 2); VARINT (G_GUINT64_CONSTANT (1) << 36, 9);
+  VARINT (1 << 14, 10); d9b_u32 (b, 77);
+  /* Worker 1 polls the woken task */
+  d9b_event (b, 0, 100); d9b_varint (b, 1); d9b_u8 (b, 0); d9b_varint (b, 1 << 20); d9b_u32 (b, 0);
+  d9b_event (b, 1, 100); d9b_varint (b, 1);
+#undef VARINT
+  return b;
+}
+
+static void
+test_shaped_plans (void)
+{
+  g_autoptr(GByteArray) b = build_shaped (0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KymoTrace) trace = load (b, &error);
+  const KymoSpan *spans;
+  const KymoFlow *flows;
+  KymoTrack *w300, *w1;
+  gsize n;
+
+  g_assert_no_error (error);
+  g_assert_null (kymo_trace_get_stop_error (trace));
+  w300 = find_track (trace, "worker 300");
+  w1 = find_track (trace, "worker 1");
+  g_assert_nonnull (w300);
+  g_assert_nonnull (w1);
+  spans = kymo_track_get_spans (w300, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpint (spans[0].start, ==, 1000000);
+  g_assert_cmpint (spans[0].end, ==, 1000100);
+  g_assert_cmpstr (kymo_trace_get_name (trace, kymo_span_name (&spans[0])), ==, "src/main.rs:10");
+  g_assert_cmpint (spans[1].start, ==, 1000200);
+  g_assert_cmpint (spans[1].end, ==, 1000600);
+  /* The wake joins the poll of the task with the ten-byte id to the
+   * poll of the task it woke. */
+  flows = kymo_trace_get_flows (trace, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (flows[0].from_track, ==, kymo_track_get_id (w300));
+  g_assert_cmpint (flows[0].from_ts, ==, 1000050);
+  g_assert_cmpuint (flows[0].to_track, ==, kymo_track_get_id (w1));
+  g_assert_cmpint (flows[0].to_ts, ==, 1000700);
+  /* The one-byte fields between the varints: the local queue at the
+   * poll, the park and the unpark. */
+  {
+    const KymoSample *lq = kymo_track_get_samples (find_track (trace, "worker 300 local queue"), &n);
+
+    g_assert_cmpuint (n, ==, 3);
+    g_assert_cmpfloat (lq[0].value, ==, 3);
+    g_assert_cmpfloat (lq[1].value, ==, 0);
+    g_assert_cmpfloat (lq[2].value, ==, 2);
+  }
+
+  for (guint slot = 1; slot <= 10; slot++)
+    {
+      g_autoptr(GByteArray) bad = build_shaped (slot);
+      g_autoptr(KymoTrace) cut = NULL;
+      const GError *stop;
+
+      g_test_message ("overlong varint in slot %u", slot);
+      cut = load (bad, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (cut);
+      stop = kymo_trace_get_stop_error (cut);
+      g_assert_nonnull (stop);
+      g_assert_error (stop, KYMO_LOAD_ERROR, KYMO_LOAD_ERROR_CORRUPT);
+      /* What came before the damage stays */
+      g_assert_cmpuint (n_instants (find_track (cut, "Plain")), ==, 1);
+    }
+}
+
 /* Every field type, optional ones present and absent, through dump and describe. */
 static void
 test_field_types (void)
@@ -1608,6 +1709,7 @@ main (int   argc,
 
   g_test_add_func ("/dial9/runtime-model", test_runtime_model);
   g_test_add_func ("/dial9/field-types", test_field_types);
+  g_test_add_func ("/dial9/shaped-plans", test_shaped_plans);
   g_test_add_func ("/dial9/segments", test_segments_and_reregistration);
   g_test_add_func ("/dial9/error-paths", test_error_paths);
   g_test_add_func ("/dial9/not-dial9", test_not_dial9);
