@@ -1,0 +1,757 @@
+/* kymo-dial9-pairing.c: each worker's edges paired on its own, then the wakes
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "kymo-format-dial9"
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+#include "kymo-dial9-pair.h"
+#include "kymo-dial9-pairing.h"
+#include "kymo-page-queue.h"
+#include "kymo-parts.h"
+#include "kymo-run-sort.h"
+
+/* The order everything is paired in is one time-ordered pass over every
+ * edge and wake: by time, then by the event's place in the file (unique
+ * to an event, and an event makes one edge or one wake), then by the
+ * element's place in its array. A worker's spans depend on its own edges
+ * alone, so each worker is paired on its own, on the load's threads. What
+ * crosses workers is the tasks: a wake comes from the worker polling its
+ * waker at its time, and a poll takes its task's first wake since the
+ * task's previous poll (a flow). So each worker notes its polls of tasks
+ * (the edges that start and end them), and one pass in time order over
+ * those notes and the wakes replays just that. */
+
+#define TS_LESS(x, y) ((x)->ts < (y)->ts || ((x)->ts == (y)->ts && (x)->source < (y)->source))
+
+KYMO_DEFINE_RUN_SORT (sort_edges, D9Edge, TS_LESS)
+KYMO_DEFINE_RUN_SORT (sort_wakes, D9Wake, TS_LESS)
+
+/* Below this many edges and wakes, more threads cost more than they save. */
+#define PAIR_THREAD_MIN (1 << 18)
+
+/* A worker's edges are per-thread batches: the runs of one thread follow
+ * on from each other in time and are chained into one sorted sequence (a
+ * run goes after the chain it follows most closely); copies of a trace
+ * that overlap in time make a chain each. Past this many chains the edges
+ * are sorted first. */
+#define MAX_CHAINS 256
+
+/* Steps of the wakes' pass between progress reports. */
+#define RESOLVE_STEP ((gsize) 1 << 18)
+
+static gint reference_for_testing;
+
+void
+d9_pair_set_reference_for_testing (gboolean reference)
+{
+  g_atomic_int_set (&reference_for_testing, reference);
+}
+
+/* An element's place in the pass as one number, compared without
+ * branches. Nothing live is ever D9_DONE. */
+typedef unsigned __int128 D9Key;
+#define D9_DONE (~(D9Key) 0)
+
+static inline D9Key
+key_of (KymoTime ts,
+        guint32  source,
+        gsize    index)
+{
+  /* Signed times order as unsigned once the sign bit is flipped. */
+  return (D9Key) ((guint64) ts ^ G_GUINT64_CONSTANT (0x8000000000000000)) << 64 | (D9Key) source << 32 |
+         MIN (index, (gsize) G_MAXUINT32 - 1);
+}
+
+static inline D9Key
+edge_key (const D9Edge *edges,
+          gsize         i)
+{
+  return key_of (edges[i].ts, edges[i].source, i);
+}
+
+/* A tournament (loser) tree over @n leaves' current keys: one comparison
+ * per level and step. */
+typedef struct {
+  guint  size;
+  D9Key *keys;   /* per leaf, D9_DONE when it has nothing left */
+  guint *tree;   /* tree[0] the winner, tree[node] the loser at a node */
+} D9Tourney;
+
+static void
+tourney_init (D9Tourney *t,
+              guint      n)
+{
+  t->size = 1;
+  while (t->size < n)
+    t->size *= 2;
+  t->keys = g_new (D9Key, t->size);
+  t->tree = g_new (guint, t->size);
+  for (guint i = 0; i < t->size; i++)
+    t->keys[i] = D9_DONE;
+}
+
+/* Once the leaves' first keys are set. */
+static void
+tourney_build (D9Tourney *t)
+{
+  g_autofree guint *win = g_new (guint, 2 * (gsize) t->size);
+
+  for (guint i = 0; i < t->size; i++)
+    win[t->size + i] = i;
+  for (guint node = t->size; node-- > 1;)
+    {
+      guint a = win[2 * node], b = win[2 * node + 1];
+      gboolean a_first = t->keys[a] < t->keys[b];
+
+      win[node] = a_first ? a : b;
+      t->tree[node] = a_first ? b : a;
+    }
+  t->tree[0] = t->size > 1 ? win[1] : 0;
+}
+
+/* The winner's next key is @key: the new winner. */
+static inline guint
+tourney_replace (D9Tourney *t,
+                 D9Key      key)
+{
+  guint top = t->tree[0], winner = top;
+
+  t->keys[top] = key;
+  for (guint node = (top + t->size) / 2; node > 0; node /= 2)
+    {
+      guint other = t->tree[node];
+      D9Key other_key = t->keys[other];
+      gboolean swap = other_key < key;
+
+      t->tree[node] = swap ? winner : other;
+      winner = swap ? other : winner;
+      key = swap ? other_key : key;
+    }
+  t->tree[0] = winner;
+  return winner;
+}
+
+static void
+tourney_clear (D9Tourney *t)
+{
+  g_free (t->keys);
+  g_free (t->tree);
+}
+
+/* A poll of a task on a worker: the time and place in the file of the
+ * edges that started and ended it, which is all the wakes' pass needs of
+ * the edges (an event's place in the file is its alone: no two edges or
+ * wakes share one, so the place in an array never decides). */
+typedef struct {
+  KymoTime start_ts;
+  KymoTime end_ts;
+  guint32  start_source;
+  guint32  end_source;
+  guint32  task;
+  gboolean ended;    /* FALSE: still open when the edges end */
+} D9Poll;
+
+typedef struct {
+  D9Loader     *l;
+  D9Worker     *w;
+  guint         index;
+  const D9Edge *edges;
+  gsize         n_edges;
+  GArray       *polls;     /* D9Poll, in time order */
+  guint32       open;      /* the open poll in @polls, or G_MAXUINT32 */
+  D9Key         first_lq;  /* the edge that makes the local queue track */
+} D9WorkerPairing;
+
+/* A sorted run [from, to) of a worker's edges, and the next of its chain. */
+typedef struct {
+  gsize   from;
+  gsize   to;
+  guint32 next;      /* index in segs, or G_MAXUINT32 */
+} D9Seg;
+
+/* Finds the edges' runs and chains them; FALSE past MAX_CHAINS chains. */
+static gboolean
+chain_runs (const D9Edge *edges,
+            gsize         n,
+            GArray       *segs,
+            GArray       *heads)
+{
+  D9Key last[MAX_CHAINS];
+  guint32 tail[MAX_CHAINS];
+  guint n_chains = 0;
+  gsize from = 0;
+  D9Key first = 0, prev = 0;
+
+  for (gsize i = 0; i <= n; i++)
+    {
+      D9Key key = i < n ? edge_key (edges, i) : 0;
+
+      if (i == n || (i > from && key < prev))
+        {
+          D9Seg seg = { from, i, G_MAXUINT32 };
+          guint32 index = segs->len;
+          guint best = G_MAXUINT;
+
+          if (i == from)
+            break;
+          for (guint c = 0; c < n_chains; c++)
+            if (last[c] < first && (best == G_MAXUINT || last[c] > last[best]))
+              best = c;
+          if (best != G_MAXUINT)
+            g_array_index (segs, D9Seg, tail[best]).next = index;
+          else if (n_chains == MAX_CHAINS)
+            return FALSE;
+          else
+            {
+              best = n_chains++;
+              g_array_append_val (heads, index);
+            }
+          g_array_append_val (segs, seg);
+          tail[best] = index;
+          last[best] = prev;
+          from = i;
+          first = key;
+        }
+      else if (i == from)
+        first = key;
+      prev = key;
+    }
+  return TRUE;
+}
+
+static inline void
+pair_lq (D9WorkerPairing *p,
+         gsize            i)
+{
+  const D9Edge *e = &p->edges[i];
+  D9Worker *w = p->w;
+  guint64 lq = e->aux >> 32;
+  KymoSample s;
+
+  if (lq == 0)
+    return;
+  s.ts = e->ts;
+  s.value = (double) (lq - 1);
+  if (w->lq_valid && w->last_lq == s.value)
+    return;
+  if (!w->lq_valid)
+    p->first_lq = key_of (e->ts, e->source, 0);
+  *(KymoSample *) d9_vec_push (w->lq_samples, sizeof s) = s;
+  w->lq_valid = TRUE;
+  w->last_lq = s.value;
+}
+
+/* Closes the worker's open poll or park at edge @i. The task it polled is
+ * left alone (w->open_task stays G_MAXUINT32): the poll is noted instead. */
+static inline void
+close_depth0 (D9WorkerPairing *p,
+              gsize            i,
+              guint            flags)
+{
+  if (p->open != G_MAXUINT32)
+    {
+      D9Poll *poll = &g_array_index (p->polls, D9Poll, p->open);
+
+      poll->end_ts = p->edges[i].ts;
+      poll->end_source = p->edges[i].source;
+      poll->ended = TRUE;
+      p->open = G_MAXUINT32;
+    }
+  d9_pair_close_depth0 (p->l, p->w, p->edges[i].ts, flags);
+}
+
+/* d9_pair_edge() without what crosses workers. */
+static inline void
+pair_edge (D9WorkerPairing *p,
+           gsize            i)
+{
+  const D9Edge *e = &p->edges[i];
+  D9Worker *w = p->w;
+
+  switch (e->name_kind >> 24)
+    {
+    case D9_EDGE_POLL_START:
+      {
+        guint32 task = (guint32) e->aux;
+
+        close_depth0 (p, i, KYMO_EVENT_INCOMPLETE);
+        w->state = D9_EDGE_POLL_START;
+        w->open_start = e->ts;
+        w->open_name = e->name_kind & KYMO_NAME_MAX;
+        w->open_source = e->source;
+        if (task != G_MAXUINT32)
+          {
+            D9Poll poll = { e->ts, 0, e->source, 0, task, FALSE };
+
+            p->open = p->polls->len;
+            g_array_append_val (p->polls, poll);
+          }
+        pair_lq (p, i);
+      }
+      break;
+
+    case D9_EDGE_POLL_END:
+      if (w->state == D9_EDGE_POLL_START)
+        close_depth0 (p, i, 0);
+      pair_lq (p, i);
+      break;
+
+    case D9_EDGE_PARK:
+      close_depth0 (p, i, KYMO_EVENT_INCOMPLETE);
+      w->state = D9_EDGE_PARK;
+      w->open_start = e->ts;
+      w->open_source = e->source;
+      pair_lq (p, i);
+      break;
+
+    case D9_EDGE_UNPARK:
+      if (w->state == D9_EDGE_PARK)
+        close_depth0 (p, i, 0);
+      pair_lq (p, i);
+      break;
+
+    default:
+      /* Spans entered and exited: the worker's alone. */
+      d9_pair_edge (p->l, p->index, w, e);
+      break;
+    }
+}
+
+/* Nothing reads a worker's edges once they are paired: their memory goes
+ * back before the next worker's spans take more. */
+static void
+free_worker_edges (D9WorkerPairing *p)
+{
+  g_array_unref (p->w->edges);
+  p->w->edges = g_array_new (FALSE, FALSE, sizeof (D9Edge));
+  p->edges = NULL;
+}
+
+/* A chain's place: its current run's elements [next, end), and how far
+ * its edges' pages were given back. */
+typedef struct {
+  gsize         next;
+  gsize         end;
+  guint32       seg;
+  guint32       released_seg;
+  const guint8 *released;
+} D9Leaf;
+
+/* Edges paired between two rounds of giving pages back. */
+#define RELEASE_STEP ((gsize) 1 << 16)
+
+/* Gives back the whole pages of [@from, @to), which nothing reads again
+ * (the array is freed whole after pairing); returns where that stopped. */
+static const guint8 *
+release_pages (const guint8 *from,
+               const guint8 *to)
+{
+  gsize page = kymo_page_size ();
+  const guint8 *a = (const guint8 *) (((guintptr) from + page - 1) & ~(guintptr) (page - 1));
+  const guint8 *b = (const guint8 *) ((guintptr) to & ~(guintptr) (page - 1));
+
+  if (b <= a)
+    return from;
+#if defined(__linux__) && defined(MADV_DONTNEED)
+  madvise ((void *) a, b - a, MADV_DONTNEED);
+#endif
+  return b;
+}
+
+/* The pages of the edges the chain has paired go back: the spans pairing
+ * makes take their room rather than adding to them at the peak. (Pages
+ * that runs share are left.) */
+static void
+release_leaf (D9WorkerPairing *p,
+              GArray          *segs,
+              D9Leaf          *leaf)
+{
+  while (leaf->released_seg != leaf->seg)
+    {
+      const D9Seg *seg = &g_array_index (segs, D9Seg, leaf->released_seg);
+
+      release_pages (MAX (leaf->released, (const guint8 *) (p->edges + seg->from)),
+                     (const guint8 *) (p->edges + seg->to));
+      leaf->released_seg = seg->next;
+      leaf->released = (const guint8 *) (p->edges + g_array_index (segs, D9Seg, leaf->released_seg).from);
+    }
+  leaf->released = release_pages (leaf->released, (const guint8 *) (p->edges + leaf->next));
+}
+
+/* Pairs the worker's edges in time order: its chains merged through a
+ * tournament (a few chains, so a few levels), each edge paired as it
+ * comes, nothing copied. */
+static void
+pair_worker (D9WorkerPairing *p)
+{
+  g_autoptr(GArray) segs = g_array_new (FALSE, FALSE, sizeof (D9Seg));
+  g_autoptr(GArray) heads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree D9Leaf *leaves = NULL;
+  D9Tourney t;
+  gsize steps = 0;
+  guint top;
+
+  p->w->open_task = G_MAXUINT32;
+  if (!chain_runs (p->edges, p->n_edges, segs, heads))
+    {
+      D9Seg whole = { 0, p->n_edges, G_MAXUINT32 };
+      guint32 zero = 0;
+
+      sort_edges ((D9Edge *) p->edges, p->n_edges);
+      g_array_set_size (segs, 0);
+      g_array_set_size (heads, 0);
+      g_array_append_val (segs, whole);
+      g_array_append_val (heads, zero);
+    }
+  tourney_init (&t, heads->len);
+  leaves = g_new0 (D9Leaf, t.size);
+  for (guint c = 0; c < heads->len; c++)
+    {
+      const D9Seg *seg = &g_array_index (segs, D9Seg, g_array_index (heads, guint32, c));
+
+      leaves[c] = (D9Leaf) { seg->from, seg->to, g_array_index (heads, guint32, c),
+                             g_array_index (heads, guint32, c), (const guint8 *) (p->edges + seg->from) };
+      t.keys[c] = edge_key (p->edges, seg->from);
+    }
+  tourney_build (&t);
+  top = t.tree[0];
+  while (t.keys[top] != D9_DONE)
+    {
+      D9Leaf *leaf = &leaves[top];
+      D9Key key;
+
+      pair_edge (p, leaf->next);
+      if (G_UNLIKELY (++steps % RELEASE_STEP == 0))
+        for (guint c = 0; c < heads->len; c++)
+          release_leaf (p, segs, &leaves[c]);
+      if (++leaf->next < leaf->end)
+        key = edge_key (p->edges, leaf->next);
+      else if (g_array_index (segs, D9Seg, leaf->seg).next == G_MAXUINT32)
+        key = D9_DONE;
+      else
+        {
+          const D9Seg *seg = &g_array_index (segs, D9Seg, g_array_index (segs, D9Seg, leaf->seg).next);
+
+          leaf->seg = g_array_index (segs, D9Seg, leaf->seg).next;
+          leaf->next = seg->from;
+          leaf->end = seg->to;
+          key = edge_key (p->edges, leaf->next);
+        }
+      top = tourney_replace (&t, key);
+    }
+  tourney_clear (&t);
+  free_worker_edges (p);
+}
+
+typedef struct {
+  D9Loader        *l;
+  D9WorkerPairing *workers;
+  guint            n_workers;
+  GError         **error;
+} D9Pairing;
+
+/* Part i < n_workers pairs worker i; the last sorts the wakes. */
+static void
+pairing_part (guint    index,
+              gpointer data)
+{
+  D9Pairing *pg = data;
+
+  if (index < pg->n_workers)
+    pair_worker (&pg->workers[index]);
+  else
+    sort_wakes ((D9Wake *) (gpointer) pg->l->wakes->data, pg->l->wakes->len);
+}
+
+static gboolean
+pairing_join (guint    index,
+              gpointer data)
+{
+  D9Pairing *pg = data;
+
+  return kymo_load_job_progress (pg->l->job, D9_PROGRESS_DECODED + 0.1 * (index + 1) / (pg->n_workers + 1),
+                                 "Building the timeline", pg->error);
+}
+
+/* A worker's next poll event (start of poll pos/2, or its end), or
+ * D9_DONE. */
+static inline D9Key
+poll_event_key (const D9WorkerPairing *p,
+                gsize                  pos)
+{
+  const D9Poll *poll;
+
+  if (pos >= 2 * (gsize) p->polls->len)
+    return D9_DONE;
+  poll = &g_array_index (p->polls, D9Poll, pos / 2);
+  if (pos % 2 == 0)
+    return key_of (poll->start_ts, poll->start_source, 0);
+  return poll->ended ? key_of (poll->end_ts, poll->end_source, 0) : D9_DONE;
+}
+
+/* The wakes, in time order with the workers' polls of tasks: where each
+ * wake comes from, which poll each wake schedules (a flow). */
+static gboolean
+resolve_wakes (D9Pairing  *pg,
+               D9Key      *first_wake)
+{
+  D9Loader *l = pg->l;
+  const D9Wake *wakes = (const D9Wake *) (gpointer) l->wakes->data;
+  gsize n_wakes = l->wakes->len, next_wake = 0, steps = 0;
+  guint wake_leaf = pg->n_workers;
+  g_autofree gsize *pos = g_new0 (gsize, pg->n_workers);
+  D9Tourney t;
+  guint top;
+
+  tourney_init (&t, pg->n_workers + 1);
+  for (guint k = 0; k < pg->n_workers; k++)
+    t.keys[k] = poll_event_key (&pg->workers[k], 0);
+  t.keys[wake_leaf] = n_wakes > 0 ? key_of (wakes[0].ts, wakes[0].source, 0) : D9_DONE;
+  tourney_build (&t);
+  top = t.tree[0];
+  while (t.keys[top] != D9_DONE)
+    {
+      D9Key key;
+
+      if (G_UNLIKELY (++steps % RESOLVE_STEP == 0) &&
+          !kymo_load_job_progress (l->job, D9_PROGRESS_DECODED + 0.1 + 0.05 * next_wake / MAX (n_wakes, 1),
+                                   "Building the timeline", pg->error))
+        {
+          tourney_clear (&t);
+          return FALSE;
+        }
+      if (top == wake_leaf)
+        {
+          const D9Wake *wake = &wakes[next_wake];
+          guint32 waker = wake->waker != 0 ? d9_loader_find_task (l, wake->waker) : G_MAXUINT32;
+          guint32 worker = waker != G_MAXUINT32 ? g_array_index (l->d->tasks, D9Task, waker).worker : G_MAXUINT32;
+          KymoInstant instant = { wake->ts, l->name_wake, wake->source };
+          guint from;
+
+          if (worker != G_MAXUINT32)
+            {
+              D9Worker *w = g_ptr_array_index (l->workers, worker);
+
+              *(KymoInstant *) d9_vec_push (w->wakes, sizeof instant) = instant;
+              from = worker;
+            }
+          else
+            {
+              if (l->wake_instants->len == 0)
+                *first_wake = t.keys[top];
+              *(KymoInstant *) d9_vec_push (l->wake_instants, sizeof instant) = instant;
+              from = D9_FROM_WAKES;
+            }
+          /* The first wake since the last poll is the one that scheduled it. */
+          if (wake->woken != G_MAXUINT32)
+            {
+              D9Task *task = &g_array_index (l->d->tasks, D9Task, wake->woken);
+
+              if (task->wake_track == KYMO_NO_TRACK)
+                {
+                  task->wake_track = from;
+                  task->wake_ts = wake->ts;
+                  task->wake_source = wake->source;
+                }
+            }
+          next_wake++;
+          key = next_wake < n_wakes ? key_of (wakes[next_wake].ts, wakes[next_wake].source, 0) : D9_DONE;
+        }
+      else
+        {
+          D9WorkerPairing *p = &pg->workers[top];
+          const D9Poll *poll = &g_array_index (p->polls, D9Poll, pos[top] / 2);
+          D9Task *task = &g_array_index (l->d->tasks, D9Task, poll->task);
+
+          if (pos[top] % 2 == 0)
+            {
+              task->worker = top;
+              task->polls++;
+              if (task->wake_track != KYMO_NO_TRACK)
+                {
+                  D9Flow flow = { task->wake_ts, poll->start_ts, task->wake_track, top,
+                                  task->wake_source, 0 };
+
+                  *(D9Flow *) d9_vec_push (l->flows, sizeof flow) = flow;
+                  task->wake_track = KYMO_NO_TRACK;
+                }
+            }
+          else
+            task->worker = G_MAXUINT32;
+          key = poll_event_key (p, ++pos[top]);
+        }
+      top = tourney_replace (&t, key);
+    }
+  tourney_clear (&t);
+  return TRUE;
+}
+
+typedef struct {
+  D9Key   key;
+  guint32 worker;     /* or D9_FROM_WAKES */
+} D9Creation;
+
+static int
+compare_creations (gconstpointer a,
+                   gconstpointer b)
+{
+  const D9Creation *x = a, *y = b;
+
+  return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* The tracks made on first use, in the order of their first use. */
+static void
+create_tracks (D9Pairing *pg,
+               D9Key      first_wake)
+{
+  D9Loader *l = pg->l;
+  g_autoptr(GArray) creations = g_array_new (FALSE, FALSE, sizeof (D9Creation));
+
+  for (guint i = 0; i < pg->n_workers; i++)
+    if (pg->workers[i].w->lq_samples->len > 0)
+      {
+        D9Creation c = { pg->workers[i].first_lq, i };
+        g_array_append_val (creations, c);
+      }
+  if (l->wake_instants->len > 0)
+    {
+      D9Creation c = { first_wake, D9_FROM_WAKES };
+      g_array_append_val (creations, c);
+    }
+  g_array_sort (creations, compare_creations);
+  for (guint i = 0; i < creations->len; i++)
+    {
+      const D9Creation *c = &g_array_index (creations, D9Creation, i);
+
+      if (c->worker == D9_FROM_WAKES)
+        d9_loader_wakes_track (l);
+      else
+        d9_loader_lq_track (l, g_ptr_array_index (l->workers, c->worker));
+    }
+}
+
+/* One element of the reference pass: stream i < n_workers is worker i's
+ * edges, the last the wakes. */
+typedef struct {
+  D9Key   key;
+  guint32 stream;
+} D9RefStep;
+
+static int
+compare_steps (const void *a,
+               const void *b)
+{
+  const D9RefStep *x = a, *y = b;
+
+  return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static void
+pair_reference (D9Loader *l)
+{
+  guint n_workers = l->workers->len;
+  gsize n = l->wakes->len, k = 0;
+  g_autofree D9RefStep *steps = NULL;
+
+  for (guint i = 0; i < n_workers; i++)
+    n += ((D9Worker *) g_ptr_array_index (l->workers, i))->edges->len;
+  steps = g_new (D9RefStep, MAX (n, 1));
+  for (guint i = 0; i <= n_workers; i++)
+    {
+      GArray *a = i < n_workers ? ((D9Worker *) g_ptr_array_index (l->workers, i))->edges : l->wakes;
+
+      for (gsize j = 0; j < a->len; j++)
+        {
+          const D9Edge *e = &g_array_index (a, D9Edge, 0) + j;
+          const D9Wake *wk = &g_array_index (a, D9Wake, 0) + j;
+
+          steps[k].key = i < n_workers ? key_of (e->ts, e->source, j) : key_of (wk->ts, wk->source, j);
+          steps[k++].stream = i;
+        }
+    }
+  qsort (steps, n, sizeof *steps, compare_steps);
+  for (gsize s = 0; s < n; s++)
+    {
+      gsize j = (gsize) (guint32) steps[s].key;
+
+      if (steps[s].stream == n_workers)
+        d9_pair_wake (l, &g_array_index (l->wakes, D9Wake, j));
+      else
+        d9_pair_edge (l, steps[s].stream, g_ptr_array_index (l->workers, steps[s].stream),
+                      &g_array_index (((D9Worker *) g_ptr_array_index (l->workers, steps[s].stream))->edges,
+                                      D9Edge, j));
+    }
+}
+
+static void
+free_edges (D9Loader *l)
+{
+  for (guint i = 0; i < l->workers->len; i++)
+    {
+      D9Worker *w = g_ptr_array_index (l->workers, i);
+
+      g_array_unref (w->edges);
+      w->edges = g_array_new (FALSE, FALSE, sizeof (D9Edge));
+    }
+  g_array_unref (l->wakes);
+  l->wakes = g_array_new (FALSE, FALSE, sizeof (D9Wake));
+}
+
+gboolean
+d9_pair_workers (D9Loader  *l,
+                 GError   **error)
+{
+  D9Pairing pg = { l, NULL, l->workers->len, error };
+  gsize total = l->wakes->len;
+  D9Key first_wake = D9_DONE;
+  gboolean ok;
+
+  g_return_val_if_fail (!l->streaming && l->spec == NULL, FALSE);
+  g_return_val_if_fail (l->flows->len == 0 && l->wake_instants->len == 0, FALSE);
+
+  if (g_atomic_int_get (&reference_for_testing))
+    {
+      pair_reference (l);
+      free_edges (l);
+      return TRUE;
+    }
+
+  pg.workers = g_new0 (D9WorkerPairing, pg.n_workers + 1);
+  for (guint i = 0; i < pg.n_workers; i++)
+    {
+      D9WorkerPairing *p = &pg.workers[i];
+
+      p->l = l;
+      p->w = g_ptr_array_index (l->workers, i);
+      p->index = i;
+      p->edges = (const D9Edge *) (gpointer) p->w->edges->data;
+      p->n_edges = p->w->edges->len;
+      p->polls = g_array_new (FALSE, FALSE, sizeof (D9Poll));
+      p->open = G_MAXUINT32;
+      p->first_lq = D9_DONE;
+      g_return_val_if_fail (p->w->lq_samples->len == 0 && p->n_edges < G_MAXUINT32, FALSE);
+      total += p->n_edges;
+    }
+
+  ok = kymo_parts_run (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN, pg.n_workers + 1, 0,
+                       pairing_part, pairing_join, &pg) &&
+       resolve_wakes (&pg, &first_wake);
+  if (ok)
+    create_tracks (&pg, first_wake);
+
+  for (guint i = 0; i < pg.n_workers; i++)
+    g_array_unref (pg.workers[i].polls);
+  g_free (pg.workers);
+  free_edges (l);
+  return ok;
+}

@@ -1,0 +1,26 @@
+/* kymo-dial9-pairing.h: each worker's edges paired on its own, then the wakes
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "kymo-dial9-loader.h"
+
+G_BEGIN_DECLS
+
+/* For a load that was not streamed: pairs every worker's edges into spans
+ * (on the load's threads, one worker a part) and resolves the wakes, with
+ * the result one time-ordered pass over all edges and wakes gives. The
+ * lazily made tracks (local queues, wakes) are made, in the order that
+ * pass would make them; their events and the flows wait in the loader's
+ * streaming arrays (w->lq_samples, l->wake_instants, l->flows), as after
+ * a streamed load. Frees the edges and wakes. FALSE when cancelled. */
+gboolean d9_pair_workers (D9Loader  *l,
+                          GError   **error);
+
+/* Tests: TRUE makes d9_pair_workers() take the plain way it must agree
+ * with: every edge and wake sorted by time, then paired one by one. */
+void     d9_pair_set_reference_for_testing (gboolean reference);
+
+G_END_DECLS
