@@ -12,6 +12,7 @@
 
 #include "kymo-dial9-pair.h"
 #include "kymo-dial9-pairing.h"
+#include "kymo-dial9-side.h"
 #include "kymo-parts.h"
 #include "kymo-run-sort.h"
 #define MAX_LANES      64
@@ -398,45 +399,65 @@ finish_worker (D9Loader *l,
   w->wakes->len = 0;
 }
 
-/* Streaming: the flows are added to the trace (no track is made
- * meanwhile) as one part while another finishes the workers' tracks. Only
- * the open polls' tasks are shared, so those are closed first. */
+/* Below this many bytes of input, the tail's parts stay on one thread. */
+#define TAIL_THREAD_MIN ((gsize) 4 << 20)
+
+/* The tail of building as parts on the load's threads, which share
+ * nothing: the side records (records and stacks: the only part that
+ * interns names), the flows (the trace's flows, no track made), each
+ * worker's track. Tasks are shared, so the open polls are closed first. */
+typedef struct {
+  D9Loader *l;
+  gboolean  flows;       /* the flows are still to be replayed */
+  gboolean  side_ok;
+  GError   *side_error;
+  GError  **error;
+} D9Tail;
+
 static void
-finish_part (guint    index,
-             gpointer data)
+tail_part (guint    index,
+           gpointer data)
 {
-  D9Loader *l = data;
+  D9Tail *t = data;
 
   if (index == 0)
-    {
-      replay_flows (l);
-      return;
-    }
-  for (guint i = 0; i < l->workers->len; i++)
-    finish_worker (l, g_ptr_array_index (l->workers, i));
+    t->side_ok = d9_side_build (t->l, &t->side_error);
+  else if (t->flows && index == 1)
+    replay_flows (t->l);
+  else
+    finish_worker (t->l, g_ptr_array_index (t->l->workers, index - 1 - t->flows));
 }
 
 static gboolean
-finish_streamed (D9Loader  *l,
-                 GError   **error)
+tail_join (guint    index,
+           gpointer data)
 {
-  gboolean has_flows = d9_loader_has_flows (l), flows_done;
+  D9Tail *t = data;
+  guint n = 1 + t->flows + t->l->workers->len;
 
-  /* The flows need only the tracks: replayed while the arrays are joined. */
-  if (!d9_loader_assemble (l, has_flows ? replay_flows : NULL, &flows_done, error))
-    return FALSE;
-  fill_stream_tracks (l);
+  return kymo_load_job_progress (t->l->job, 0.85 + 0.12 * (index + 1) / n, "Building the timeline", t->error);
+}
+
+static gboolean
+finish_tail (D9Loader  *l,
+             gboolean   flows,
+             GError   **error)
+{
+  D9Tail t = { l, flows, FALSE, NULL, error };
+
   for (guint i = 0; i < l->workers->len; i++)
     d9_pair_close_depth0 (l, g_ptr_array_index (l->workers, i), l->max_ts, KYMO_EVENT_INCOMPLETE);
-  if (!flows_done && has_flows && l->workers->len > 0)
-    kymo_parts_run (kymo_load_job_get_options (l->job), l->d->size, 0, 2, 0, finish_part, NULL, l);
-  else
+  if (!d9_run_parts (kymo_load_job_get_options (l->job), l->d->size, TAIL_THREAD_MIN,
+                     1 + flows + l->workers->len, tail_part, tail_join, &t))
     {
-      if (!flows_done)
-        replay_flows (l);
-      finish_part (1, l);
+      g_clear_error (&t.side_error);
+      return FALSE;
     }
-  d9_loader_release_parts (l);
+  if (!t.side_ok)
+    {
+      g_propagate_error (error, t.side_error);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -495,6 +516,8 @@ gboolean
 d9_build_model (D9Loader  *l,
                 GError   **error)
 {
+  gboolean flows_done, ok;
+
   unique_symbols (l->d->symbols);
 
   if (l->min_ts > l->max_ts)
@@ -510,27 +533,28 @@ d9_build_model (D9Loader  *l,
   create_worker_tracks (l);
   if (l->streaming)
     {
+      gboolean has_flows = d9_loader_has_flows (l);
+
       create_stream_tracks (l);
-      if (!finish_streamed (l, error))
+      /* The flows need only the tracks: replayed while the arrays are joined. */
+      if (!d9_loader_assemble (l, has_flows ? replay_flows : NULL, &flows_done, error))
         return FALSE;
+      flows_done |= !has_flows;
     }
   else
     {
-      gboolean first_done;
-
       /* The parts' instants join the loader's (their edges and wakes
        * already have). */
-      if (!d9_loader_assemble (l, NULL, &first_done, error))
+      if (!d9_loader_assemble (l, NULL, &flows_done, error))
         return FALSE;
       d9_loader_release_parts (l);
       if (!d9_pair_workers (l, error))
         return FALSE;
-      fill_stream_tracks (l);
-      replay_flows (l);
-      for (guint i = 0; i < l->workers->len; i++)
-        finish_worker (l, g_ptr_array_index (l->workers, i));
+      flows_done = FALSE;
     }
+  fill_stream_tracks (l);
 
+  /* What makes tracks comes before the tail, which makes none. */
   if (l->queue->len > 0)
     {
       KymoTrack *track;
@@ -547,6 +571,10 @@ d9_build_model (D9Loader  *l,
 
   add_single_event_spans (l);
   add_late (l);
+
+  ok = finish_tail (l, !flows_done, error);
+  /* The merged parts' flows are replayed by now. */
+  d9_loader_release_parts (l);
   kymo_trace_set_time_range (l->trace, l->min_ts, l->max_ts);
-  return TRUE;
+  return ok;
 }

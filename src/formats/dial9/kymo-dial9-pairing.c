@@ -56,6 +56,28 @@ d9_pair_set_reference_for_testing (gboolean reference)
   g_atomic_int_set (&reference_for_testing, reference);
 }
 
+gboolean
+d9_run_parts (const KymoLoadOptions *options,
+              gsize                  size,
+              gsize                  parallel_min,
+              guint                  n_parts,
+              KymoPartFunc           part,
+              KymoPartJoinFunc       join,
+              gpointer               user_data)
+{
+  g_autoptr(KymoParts) parts = kymo_parts_new (options, size, parallel_min, n_parts, 0, part, user_data);
+
+  kymo_parts_set_help (parts, TRUE);
+  for (guint i = 0; i < n_parts; i++)
+    {
+      kymo_parts_wait (parts, i);
+      if (join != NULL && !join (i, user_data))
+        return FALSE;
+      kymo_parts_release (parts, i);
+    }
+  return TRUE;
+}
+
 /* An element's place in the pass as one number, compared without
  * branches. Nothing live is ever D9_DONE. */
 typedef unsigned __int128 D9Key;
@@ -743,8 +765,8 @@ d9_pair_workers (D9Loader  *l,
       total += p->n_edges;
     }
 
-  ok = kymo_parts_run (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN, pg.n_workers + 1, 0,
-                       pairing_part, pairing_join, &pg) &&
+  ok = d9_run_parts (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN, pg.n_workers + 1,
+                     pairing_part, pairing_join, &pg) &&
        resolve_wakes (&pg, &first_wake);
   if (ok)
     create_tracks (&pg, first_wake);

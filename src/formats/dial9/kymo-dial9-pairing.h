@@ -6,6 +6,7 @@
 #pragma once
 
 #include "kymo-dial9-loader.h"
+#include "kymo-parts.h"
 
 G_BEGIN_DECLS
 
@@ -18,6 +19,17 @@ G_BEGIN_DECLS
  * a streamed load. Frees the edges and wakes. FALSE when cancelled. */
 gboolean d9_pair_workers (D9Loader  *l,
                           GError   **error);
+
+/* kymo_parts_run() for parts that each take a while: the loading thread
+ * takes the next part no worker has started rather than wait for the one
+ * it is to join (kymo_parts_set_help()). */
+gboolean d9_run_parts (const KymoLoadOptions *options,
+                       gsize                  size,
+                       gsize                  parallel_min,
+                       guint                  n_parts,
+                       KymoPartFunc           part,
+                       KymoPartJoinFunc       join,
+                       gpointer               user_data);
 
 /* Tests: TRUE makes d9_pair_workers() take the plain way it must agree
  * with: every edge and wake sorted by time, then paired one by one. */
