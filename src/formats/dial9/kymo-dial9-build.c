@@ -403,15 +403,17 @@ finish_worker (D9Loader *l,
 #define TAIL_THREAD_MIN ((gsize) 4 << 20)
 
 /* The tail of building as parts on the load's threads, which share
- * nothing: the side records (records and stacks: the only part that
- * interns names), the flows (the trace's flows, no track made), each
- * worker's track. Tasks are shared, so the open polls are closed first. */
+ * nothing: the side records made final (in pieces), the flows (the
+ * trace's flows, no track made), each worker's track. Once the records
+ * are, the loading thread hands them over and symbolises the samples (the
+ * only work that interns names) while the threads finish the rest. Tasks
+ * are shared, so the open polls are closed first. */
 typedef struct {
-  D9Loader *l;
-  gboolean  flows;       /* the flows are still to be replayed */
-  gboolean  side_ok;
-  GError   *side_error;
-  GError  **error;
+  D9Loader    *l;
+  D9SideBuild *side;
+  guint        n_pieces;
+  gboolean     flows;      /* the flows are still to be replayed */
+  GError     **error;
 } D9Tail;
 
 static void
@@ -420,12 +422,12 @@ tail_part (guint    index,
 {
   D9Tail *t = data;
 
-  if (index == 0)
-    t->side_ok = d9_side_build (t->l, &t->side_error);
-  else if (t->flows && index == 1)
+  if (index < t->n_pieces)
+    d9_side_build_piece (t->side, index);
+  else if (t->flows && index == t->n_pieces)
     replay_flows (t->l);
   else
-    finish_worker (t->l, g_ptr_array_index (t->l->workers, index - 1 - t->flows));
+    finish_worker (t->l, g_ptr_array_index (t->l->workers, index - t->n_pieces - t->flows));
 }
 
 static gboolean
@@ -433,8 +435,10 @@ tail_join (guint    index,
            gpointer data)
 {
   D9Tail *t = data;
-  guint n = 1 + t->flows + t->l->workers->len;
+  guint n = t->n_pieces + t->flows + t->l->workers->len;
 
+  if (index + 1 == t->n_pieces)
+    d9_side_build_end (g_steal_pointer (&t->side));
   return kymo_load_job_progress (t->l->job, 0.85 + 0.12 * (index + 1) / n, "Building the timeline", t->error);
 }
 
@@ -443,22 +447,20 @@ finish_tail (D9Loader  *l,
              gboolean   flows,
              GError   **error)
 {
-  D9Tail t = { l, flows, FALSE, NULL, error };
+  D9Tail t = { l, NULL, 0, flows, error };
+  gboolean ok;
 
   for (guint i = 0; i < l->workers->len; i++)
     d9_pair_close_depth0 (l, g_ptr_array_index (l->workers, i), l->max_ts, KYMO_EVENT_INCOMPLETE);
-  if (!d9_run_parts (kymo_load_job_get_options (l->job), l->d->size, TAIL_THREAD_MIN,
-                     1 + flows + l->workers->len, tail_part, tail_join, &t))
-    {
-      g_clear_error (&t.side_error);
-      return FALSE;
-    }
-  if (!t.side_ok)
-    {
-      g_propagate_error (error, t.side_error);
-      return FALSE;
-    }
-  return TRUE;
+  t.side = d9_side_build_begin (l, &t.n_pieces, error);
+  if (t.side == NULL)
+    return FALSE;
+  if (t.n_pieces == 0)
+    d9_side_build_end (g_steal_pointer (&t.side));
+  ok = d9_run_parts (kymo_load_job_get_options (l->job), l->d->size, TAIL_THREAD_MIN,
+                     t.n_pieces + flows + l->workers->len, tail_part, tail_join, &t);
+  g_clear_pointer (&t.side, d9_side_build_free);
+  return ok;
 }
 
 static void
