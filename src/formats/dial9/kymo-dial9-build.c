@@ -411,10 +411,25 @@ finish_worker (D9Loader *l,
 typedef struct {
   D9Loader    *l;
   D9SideBuild *side;
-  guint        n_pieces;
+  guint        n_pieces;   /* still to be made final */
   gboolean     flows;      /* the flows are still to be replayed */
   GError     **error;
 } D9Tail;
+
+static void
+side_piece (guint    index,
+            gpointer data)
+{
+  d9_side_build_piece (data, index);
+}
+
+static void
+tail_side_end (gpointer data)
+{
+  D9Tail *t = data;
+
+  d9_side_build_end (g_steal_pointer (&t->side));
+}
 
 static void
 tail_part (guint    index,
@@ -442,23 +457,23 @@ tail_join (guint    index,
   return kymo_load_job_progress (t->l->job, 0.85 + 0.12 * (index + 1) / n, "Building the timeline", t->error);
 }
 
+/* Takes @side, whose pieces are done when @pieces_done. */
 static gboolean
-finish_tail (D9Loader  *l,
-             gboolean   flows,
-             GError   **error)
+finish_tail (D9Loader    *l,
+             D9SideBuild *side,
+             guint        n_pieces,
+             gboolean     pieces_done,
+             gboolean     flows,
+             GError     **error)
 {
-  D9Tail t = { l, NULL, 0, flows, error };
+  D9Tail t = { l, side, pieces_done ? 0 : n_pieces, flows, error };
   gboolean ok;
 
   for (guint i = 0; i < l->workers->len; i++)
     d9_pair_close_depth0 (l, g_ptr_array_index (l->workers, i), l->max_ts, KYMO_EVENT_INCOMPLETE);
-  t.side = d9_side_build_begin (l, &t.n_pieces, error);
-  if (t.side == NULL)
-    return FALSE;
-  if (t.n_pieces == 0)
-    d9_side_build_end (g_steal_pointer (&t.side));
   ok = d9_run_parts (kymo_load_job_get_options (l->job), l->d->size, TAIL_THREAD_MIN,
-                     t.n_pieces + flows + l->workers->len, tail_part, tail_join, &t);
+                     t.n_pieces + flows + l->workers->len, tail_part, tail_join,
+                     t.n_pieces == 0 ? tail_side_end : NULL, &t);
   g_clear_pointer (&t.side, d9_side_build_free);
   return ok;
 }
@@ -518,7 +533,9 @@ gboolean
 d9_build_model (D9Loader  *l,
                 GError   **error)
 {
-  gboolean flows_done, ok;
+  gboolean flows_done, pieces_done = FALSE, ok;
+  D9SideBuild *side;
+  guint n_pieces;
 
   unique_symbols (l->d->symbols);
 
@@ -542,6 +559,9 @@ d9_build_model (D9Loader  *l,
       if (!d9_loader_assemble (l, has_flows ? replay_flows : NULL, &flows_done, error))
         return FALSE;
       flows_done |= !has_flows;
+      side = d9_side_build_begin (l, &n_pieces, error);
+      if (side == NULL)
+        return FALSE;
     }
   else
     {
@@ -550,8 +570,16 @@ d9_build_model (D9Loader  *l,
       if (!d9_loader_assemble (l, NULL, &flows_done, error))
         return FALSE;
       d9_loader_release_parts (l);
-      if (!d9_pair_workers (l, error))
+      /* The side records are made final while the wakes are resolved. */
+      side = d9_side_build_begin (l, &n_pieces, error);
+      if (side == NULL)
         return FALSE;
+      if (!d9_pair_workers (l, n_pieces, side_piece, side, error))
+        {
+          d9_side_build_free (side);
+          return FALSE;
+        }
+      pieces_done = TRUE;
       flows_done = FALSE;
     }
   fill_stream_tracks (l);
@@ -574,7 +602,7 @@ d9_build_model (D9Loader  *l,
   add_single_event_spans (l);
   add_late (l);
 
-  ok = finish_tail (l, !flows_done, error);
+  ok = finish_tail (l, side, n_pieces, pieces_done, !flows_done, error);
   /* The merged parts' flows are replayed by now. */
   d9_loader_release_parts (l);
   kymo_trace_set_time_range (l->trace, l->min_ts, l->max_ts);

@@ -63,11 +63,14 @@ d9_run_parts (const KymoLoadOptions *options,
               guint                  n_parts,
               KymoPartFunc           part,
               KymoPartJoinFunc       join,
+              void                 (*first) (gpointer user_data),
               gpointer               user_data)
 {
   g_autoptr(KymoParts) parts = kymo_parts_new (options, size, parallel_min, n_parts, 0, part, user_data);
 
   kymo_parts_set_help (parts, TRUE);
+  if (first != NULL)
+    first (user_data);
   for (guint i = 0; i < n_parts; i++)
     {
       kymo_parts_wait (parts, i);
@@ -478,29 +481,50 @@ typedef struct {
   D9Loader        *l;
   D9WorkerPairing *workers;
   guint            n_workers;
+  guint           *order;     /* pairing parts, largest first */
+  guint            n_extra;
+  KymoPartFunc     extra;
+  gpointer         extra_data;
+  D9Key            first_wake;
+  gboolean         resolved;
   GError         **error;
 } D9Pairing;
 
-/* Part i < n_workers pairs worker i; the last sorts the wakes. */
+static gboolean resolve_wakes (D9Pairing *pg);
+static void     create_tracks (D9Pairing *pg);
+
+/* Pairing part i < n_workers pairs a worker, the next sorts the wakes;
+ * the caller's parts follow. */
 static void
 pairing_part (guint    index,
               gpointer data)
 {
   D9Pairing *pg = data;
 
-  if (index < pg->n_workers)
-    pair_worker (&pg->workers[index]);
+  if (index > pg->n_workers)
+    pg->extra (index - pg->n_workers - 1, pg->extra_data);
+  else if (pg->order[index] < pg->n_workers)
+    pair_worker (&pg->workers[pg->order[index]]);
   else
     sort_wakes ((D9Wake *) (gpointer) pg->l->wakes->data, pg->l->wakes->len);
 }
 
+/* Once every worker is paired, the wakes' pass, on the loading thread
+ * while the threads go on with the caller's parts. */
 static gboolean
 pairing_join (guint    index,
               gpointer data)
 {
   D9Pairing *pg = data;
 
-  return kymo_load_job_progress (pg->l->job, D9_PROGRESS_DECODED + 0.1 * (index + 1) / (pg->n_workers + 1),
+  if (index == pg->n_workers)
+    {
+      if (!resolve_wakes (pg))
+        return FALSE;
+      create_tracks (pg);
+      pg->resolved = TRUE;
+    }
+  return kymo_load_job_progress (pg->l->job, D9_PROGRESS_DECODED + 0.15 * (index + 1) / (pg->n_workers + 1 + pg->n_extra),
                                  "Building the timeline", pg->error);
 }
 
@@ -523,8 +547,7 @@ poll_event_key (const D9WorkerPairing *p,
 /* The wakes, in time order with the workers' polls of tasks: where each
  * wake comes from, which poll each wake schedules (a flow). */
 static gboolean
-resolve_wakes (D9Pairing  *pg,
-               D9Key      *first_wake)
+resolve_wakes (D9Pairing *pg)
 {
   D9Loader *l = pg->l;
   const D9Wake *wakes = (const D9Wake *) (gpointer) l->wakes->data;
@@ -545,8 +568,7 @@ resolve_wakes (D9Pairing  *pg,
       D9Key key;
 
       if (G_UNLIKELY (++steps % RESOLVE_STEP == 0) &&
-          !kymo_load_job_progress (l->job, D9_PROGRESS_DECODED + 0.1 + 0.05 * next_wake / MAX (n_wakes, 1),
-                                   "Building the timeline", pg->error))
+          !kymo_load_job_progress (l->job, D9_PROGRESS_DECODED, "Building the timeline", pg->error))
         {
           tourney_clear (&t);
           return FALSE;
@@ -569,7 +591,7 @@ resolve_wakes (D9Pairing  *pg,
           else
             {
               if (l->wake_instants->len == 0)
-                *first_wake = t.keys[top];
+                pg->first_wake = t.keys[top];
               *(KymoInstant *) d9_vec_push (l->wake_instants, sizeof instant) = instant;
               from = D9_FROM_WAKES;
             }
@@ -633,8 +655,7 @@ compare_creations (gconstpointer a,
 
 /* The tracks made on first use, in the order of their first use. */
 static void
-create_tracks (D9Pairing *pg,
-               D9Key      first_wake)
+create_tracks (D9Pairing *pg)
 {
   D9Loader *l = pg->l;
   g_autoptr(GArray) creations = g_array_new (FALSE, FALSE, sizeof (D9Creation));
@@ -647,7 +668,7 @@ create_tracks (D9Pairing *pg,
       }
   if (l->wake_instants->len > 0)
     {
-      D9Creation c = { first_wake, D9_FROM_WAKES };
+      D9Creation c = { pg->first_wake, D9_FROM_WAKES };
       g_array_append_val (creations, c);
     }
   g_array_sort (creations, compare_creations);
@@ -729,13 +750,27 @@ free_edges (D9Loader *l)
   l->wakes = g_array_new (FALSE, FALSE, sizeof (D9Wake));
 }
 
-gboolean
-d9_pair_workers (D9Loader  *l,
-                 GError   **error)
+static int
+compare_sizes (gconstpointer a,
+               gconstpointer b,
+               gpointer      data)
 {
-  D9Pairing pg = { l, NULL, l->workers->len, error };
+  const gsize *sizes = data;
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return sizes[x] > sizes[y] ? -1 : sizes[x] < sizes[y] ? 1 : (x > y) - (x < y);
+}
+
+gboolean
+d9_pair_workers (D9Loader      *l,
+                 guint          n_extra,
+                 KymoPartFunc   extra,
+                 gpointer       extra_data,
+                 GError       **error)
+{
+  D9Pairing pg = { l, NULL, l->workers->len, NULL, n_extra, extra, extra_data, D9_DONE, FALSE, error };
   gsize total = l->wakes->len;
-  D9Key first_wake = D9_DONE;
+  g_autofree gsize *sizes = NULL;
   gboolean ok;
 
   g_return_val_if_fail (!l->streaming && l->spec == NULL, FALSE);
@@ -745,6 +780,8 @@ d9_pair_workers (D9Loader  *l,
     {
       pair_reference (l);
       free_edges (l);
+      for (guint i = 0; i < n_extra; i++)
+        extra (i, extra_data);
       return TRUE;
     }
 
@@ -764,16 +801,24 @@ d9_pair_workers (D9Loader  *l,
       g_return_val_if_fail (p->w->lq_samples->len == 0 && p->n_edges < G_MAXUINT32, FALSE);
       total += p->n_edges;
     }
+  /* The largest first, so that the threads end together. */
+  sizes = g_new (gsize, pg.n_workers + 1);
+  pg.order = g_new (guint, pg.n_workers + 1);
+  for (guint i = 0; i <= pg.n_workers; i++)
+    {
+      sizes[i] = i < pg.n_workers ? pg.workers[i].n_edges : l->wakes->len;
+      pg.order[i] = i;
+    }
+  g_qsort_with_data (pg.order, pg.n_workers + 1, sizeof (guint), compare_sizes, sizes);
 
-  ok = d9_run_parts (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN, pg.n_workers + 1,
-                     pairing_part, pairing_join, &pg) &&
-       resolve_wakes (&pg, &first_wake);
-  if (ok)
-    create_tracks (&pg, first_wake);
+  ok = d9_run_parts (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN, pg.n_workers + 1 + n_extra,
+                     pairing_part, pairing_join, NULL, &pg);
+  g_assert (!ok || pg.resolved);
 
   for (guint i = 0; i < pg.n_workers; i++)
     g_array_unref (pg.workers[i].polls);
   g_free (pg.workers);
+  g_free (pg.order);
   free_edges (l);
   return ok;
 }

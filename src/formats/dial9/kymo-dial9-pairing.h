@@ -16,19 +16,27 @@ G_BEGIN_DECLS
  * lazily made tracks (local queues, wakes) are made, in the order that
  * pass would make them; their events and the flows wait in the loader's
  * streaming arrays (w->lq_samples, l->wake_instants, l->flows), as after
- * a streamed load. Frees the edges and wakes. FALSE when cancelled. */
-gboolean d9_pair_workers (D9Loader  *l,
-                          GError   **error);
+ * a streamed load. Frees the edges and wakes. The threads then run the
+ * caller's @n_extra parts (@extra, which must not touch the workers, the
+ * tasks or the tracks) while the loading thread resolves the wakes.
+ * FALSE when cancelled. */
+gboolean d9_pair_workers (D9Loader      *l,
+                          guint          n_extra,
+                          KymoPartFunc   extra,
+                          gpointer       extra_data,
+                          GError       **error);
 
 /* kymo_parts_run() for parts that each take a while: the loading thread
  * takes the next part no worker has started rather than wait for the one
- * it is to join (kymo_parts_set_help()). */
+ * it is to join (kymo_parts_set_help()). @first (may be NULL) runs on the
+ * loading thread once the threads have started, before any join. */
 gboolean d9_run_parts (const KymoLoadOptions *options,
                        gsize                  size,
                        gsize                  parallel_min,
                        guint                  n_parts,
                        KymoPartFunc           part,
                        KymoPartJoinFunc       join,
+                       void                 (*first) (gpointer user_data),
                        gpointer               user_data);
 
 /* Tests: TRUE makes d9_pair_workers() take the plain way it must agree
