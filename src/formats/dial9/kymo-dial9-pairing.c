@@ -45,6 +45,11 @@ KYMO_DEFINE_RUN_SORT (sort_wakes, D9Wake, TS_LESS)
  * are sorted first. */
 #define MAX_CHAINS 256
 
+/* Where the progress bar is once every worker is paired, and once the
+ * wakes are resolved (building starts at D9_PROGRESS_DECODED). */
+#define PAIRED_AT   0.8
+#define RESOLVED_AT 0.83
+
 /* Steps of the wakes' pass between progress reports. */
 #define RESOLVE_STEP ((gsize) 1 << 18)
 
@@ -185,7 +190,10 @@ typedef struct {
   gboolean ended;    /* FALSE: still open when the edges end */
 } D9Poll;
 
+typedef struct _D9Pairing D9Pairing;
+
 typedef struct {
+  D9Pairing    *pg;
   D9Loader     *l;
   D9Worker     *w;
   guint         index;
@@ -195,6 +203,23 @@ typedef struct {
   guint32       open;      /* the open poll in @polls, or G_MAXUINT32 */
   D9Key         first_lq;  /* the edge that makes the local queue track */
 } D9WorkerPairing;
+
+struct _D9Pairing {
+  D9Loader        *l;
+  D9WorkerPairing *workers;
+  guint            n_workers;
+  GThread         *loading;   /* the thread that may report progress */
+  gsize            total;     /* edges and wakes */
+  gsize            done;      /* atomic: edges paired */
+  gint             cancel;    /* atomic */
+  guint           *order;     /* pairing parts, largest first */
+  guint            n_extra;
+  KymoPartFunc     extra;
+  gpointer         extra_data;
+  D9Key            first_wake;
+  gboolean         resolved;
+  GError         **error;
+};
 
 /* A sorted run [from, to) of a worker's edges, and the next of its chain. */
 typedef struct {
@@ -412,6 +437,21 @@ release_leaf (D9WorkerPairing *p,
   leaf->released = release_pages (leaf->released, (const guint8 *) (p->edges + leaf->next));
 }
 
+/* Counts @n more edges paired; the loading thread reports how far all
+ * threads are. FALSE once the load is cancelled. */
+static gboolean
+pairing_progress (D9Pairing *pg,
+                  gsize      n)
+{
+  gsize done = (gsize) g_atomic_pointer_add (&pg->done, n) + n;
+
+  if (g_thread_self () == pg->loading &&
+      !kymo_load_job_progress (pg->l->job, PAIRED_AT - (PAIRED_AT - D9_PROGRESS_DECODED) * (pg->total - MIN (done, pg->total)) / MAX (pg->total, 1),
+                               "Building the timeline", pg->error))
+    g_atomic_int_set (&pg->cancel, 1);
+  return !g_atomic_int_get (&pg->cancel);
+}
+
 /* Pairs the worker's edges in time order: its chains merged through a
  * tournament (a few chains, so a few levels), each edge paired as it
  * comes, nothing copied. */
@@ -456,8 +496,12 @@ pair_worker (D9WorkerPairing *p)
 
       pair_edge (p, leaf->next);
       if (G_UNLIKELY (++steps % RELEASE_STEP == 0))
-        for (guint c = 0; c < heads->len; c++)
-          release_leaf (p, segs, &leaves[c]);
+        {
+          for (guint c = 0; c < heads->len; c++)
+            release_leaf (p, segs, &leaves[c]);
+          if (!pairing_progress (p->pg, RELEASE_STEP))
+            break;
+        }
       if (++leaf->next < leaf->end)
         key = edge_key (p->edges, leaf->next);
       else if (g_array_index (segs, D9Seg, leaf->seg).next == G_MAXUINT32)
@@ -477,18 +521,6 @@ pair_worker (D9WorkerPairing *p)
   free_worker_edges (p);
 }
 
-typedef struct {
-  D9Loader        *l;
-  D9WorkerPairing *workers;
-  guint            n_workers;
-  guint           *order;     /* pairing parts, largest first */
-  guint            n_extra;
-  KymoPartFunc     extra;
-  gpointer         extra_data;
-  D9Key            first_wake;
-  gboolean         resolved;
-  GError         **error;
-} D9Pairing;
 
 static gboolean resolve_wakes (D9Pairing *pg);
 static void     create_tracks (D9Pairing *pg);
@@ -517,6 +549,8 @@ pairing_join (guint    index,
 {
   D9Pairing *pg = data;
 
+  if (g_atomic_int_get (&pg->cancel))
+    return FALSE;
   if (index == pg->n_workers)
     {
       if (!resolve_wakes (pg))
@@ -524,7 +558,9 @@ pairing_join (guint    index,
       create_tracks (pg);
       pg->resolved = TRUE;
     }
-  return kymo_load_job_progress (pg->l->job, D9_PROGRESS_DECODED + 0.15 * (index + 1) / (pg->n_workers + 1 + pg->n_extra),
+  if (index < pg->n_workers)
+    return TRUE;
+  return kymo_load_job_progress (pg->l->job, RESOLVED_AT + 0.02 * (index + 1) / (pg->n_workers + 1 + pg->n_extra),
                                  "Building the timeline", pg->error);
 }
 
@@ -568,7 +604,8 @@ resolve_wakes (D9Pairing *pg)
       D9Key key;
 
       if (G_UNLIKELY (++steps % RESOLVE_STEP == 0) &&
-          !kymo_load_job_progress (l->job, D9_PROGRESS_DECODED, "Building the timeline", pg->error))
+          !kymo_load_job_progress (l->job, PAIRED_AT + (RESOLVED_AT - PAIRED_AT) * next_wake / MAX (n_wakes, 1),
+                                   "Building the timeline", pg->error))
         {
           tourney_clear (&t);
           return FALSE;
@@ -768,7 +805,8 @@ d9_pair_workers (D9Loader      *l,
                  gpointer       extra_data,
                  GError       **error)
 {
-  D9Pairing pg = { l, NULL, l->workers->len, NULL, n_extra, extra, extra_data, D9_DONE, FALSE, error };
+  D9Pairing pg = { l, NULL, l->workers->len, g_thread_self (), 0, 0, 0, NULL, n_extra, extra, extra_data, D9_DONE,
+                   FALSE, error };
   gsize total = l->wakes->len;
   g_autofree gsize *sizes = NULL;
   gboolean ok;
@@ -790,6 +828,7 @@ d9_pair_workers (D9Loader      *l,
     {
       D9WorkerPairing *p = &pg.workers[i];
 
+      p->pg = &pg;
       p->l = l;
       p->w = g_ptr_array_index (l->workers, i);
       p->index = i;
@@ -801,6 +840,7 @@ d9_pair_workers (D9Loader      *l,
       g_return_val_if_fail (p->w->lq_samples->len == 0 && p->n_edges < G_MAXUINT32, FALSE);
       total += p->n_edges;
     }
+  pg.total = total;
   /* The largest first, so that the threads end together. */
   sizes = g_new (gsize, pg.n_workers + 1);
   pg.order = g_new (guint, pg.n_workers + 1);
