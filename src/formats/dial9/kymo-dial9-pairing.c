@@ -20,9 +20,9 @@
 #include "kymo-run-sort.h"
 
 /* The order everything is paired in is one time-ordered pass over every
- * edge and wake: by time, then by the event's place in the file (unique
- * to an event, and an event makes one edge or one wake), then by the
- * element's place in its array. A worker's spans depend on its own edges
+ * edge and wake: by time, then by the event's place in the file (an event
+ * makes one edge or one wake, so no two elements tie; the place in its
+ * array orders what a damaged file might repeat). A worker's spans depend on its own edges
  * alone, so each worker is paired on its own, on the load's threads. What
  * crosses workers is the tasks: a wake comes from the worker polling its
  * waker at its time, and a poll takes its task's first wake since the
@@ -520,7 +520,6 @@ pair_worker (D9WorkerPairing *p)
   tourney_clear (&t);
   free_worker_edges (p);
 }
-
 
 static gboolean resolve_wakes (D9Pairing *pg);
 static void     create_tracks (D9Pairing *pg);
