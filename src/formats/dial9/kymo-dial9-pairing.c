@@ -228,12 +228,42 @@ typedef struct {
   guint32 next;      /* index in segs, or G_MAXUINT32 */
 } D9Seg;
 
-/* Finds the edges' runs and chains them; FALSE past MAX_CHAINS chains. */
+/* A worker's edges or the wakes: elements of @size whose time comes
+ * first and whose source is at @source_at. */
+typedef struct {
+  const guint8 *data;
+  gsize         size;
+  gsize         source_at;
+} D9Stream;
+
+G_STATIC_ASSERT (G_STRUCT_OFFSET (D9Edge, ts) == 0 && G_STRUCT_OFFSET (D9Wake, ts) == 0);
+
+static inline D9Key
+stream_key (const D9Stream *s,
+            gsize           i)
+{
+  const guint8 *e = s->data + i * s->size;
+  gint64 ts;
+  guint32 source;
+
+  memcpy (&ts, e, sizeof ts);
+  memcpy (&source, e + s->source_at, sizeof source);
+  return key_of (ts, source, i);
+}
+
+static inline D9Key
+wake_key (const D9Wake *wakes,
+          gsize         i)
+{
+  return key_of (wakes[i].ts, wakes[i].source, i);
+}
+
+/* Finds a stream's runs and chains them; FALSE past MAX_CHAINS chains. */
 static gboolean
-chain_runs (const D9Edge *edges,
-            gsize         n,
-            GArray       *segs,
-            GArray       *heads)
+chain_runs (const D9Stream *s,
+            gsize           n,
+            GArray         *segs,
+            GArray         *heads)
 {
   D9Key last[MAX_CHAINS];
   guint32 tail[MAX_CHAINS];
@@ -243,7 +273,7 @@ chain_runs (const D9Edge *edges,
 
   for (gsize i = 0; i <= n; i++)
     {
-      D9Key key = i < n ? edge_key (edges, i) : 0;
+      D9Key key = i < n ? stream_key (s, i) : 0;
 
       if (i == n || (i > from && key < prev))
         {
@@ -437,6 +467,90 @@ release_leaf (D9WorkerPairing *p,
   leaf->released = release_pages (leaf->released, (const guint8 *) (p->edges + leaf->next));
 }
 
+/* Leaves for the chains (@heads) of @segs, and a tournament over them
+ * whose keys the caller sets. */
+static D9Leaf *
+leaves_new (GArray    *segs,
+            GArray    *heads,
+            D9Tourney *t)
+{
+  D9Leaf *leaves;
+
+  tourney_init (t, heads->len);
+  leaves = g_new0 (D9Leaf, t->size);
+  for (guint c = 0; c < heads->len; c++)
+    {
+      guint32 head = g_array_index (heads, guint32, c);
+      const D9Seg *seg = &g_array_index (segs, D9Seg, head);
+
+      leaves[c] = (D9Leaf) { seg->from, seg->to, head, head, NULL };
+    }
+  return leaves;
+}
+
+/* Moves @leaf on to its chain's next element: FALSE past its end. */
+static inline gboolean
+leaf_next (D9Leaf *leaf,
+           GArray *segs)
+{
+  guint32 next;
+  const D9Seg *seg;
+
+  if (++leaf->next < leaf->end)
+    return TRUE;
+  next = g_array_index (segs, D9Seg, leaf->seg).next;
+  if (next == G_MAXUINT32)
+    return FALSE;
+  seg = &g_array_index (segs, D9Seg, next);
+  leaf->seg = next;
+  leaf->next = seg->from;
+  leaf->end = seg->to;
+  return TRUE;
+}
+
+/* The wakes in time order: their chains merged as a worker's edges are,
+ * into an array of their own (the order a stable sort gives). */
+static void
+order_wakes (D9Loader *l)
+{
+  const D9Wake *wakes = (const D9Wake *) (gpointer) l->wakes->data;
+  D9Stream s = { (const guint8 *) wakes, sizeof (D9Wake), G_STRUCT_OFFSET (D9Wake, source) };
+  gsize n = l->wakes->len, k = 0;
+  g_autoptr(GArray) segs = g_array_new (FALSE, FALSE, sizeof (D9Seg));
+  g_autoptr(GArray) heads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree D9Leaf *leaves = NULL;
+  GArray *ordered;
+  D9Wake *out;
+  D9Tourney t;
+  guint top;
+
+  if (!chain_runs (&s, n, segs, heads))
+    {
+      sort_wakes ((D9Wake *) wakes, n);
+      return;
+    }
+  if (segs->len <= 1)
+    return;
+  ordered = g_array_sized_new (FALSE, FALSE, sizeof (D9Wake), n);
+  g_array_set_size (ordered, n);
+  out = (D9Wake *) (gpointer) ordered->data;
+  leaves = leaves_new (segs, heads, &t);
+  for (guint c = 0; c < heads->len; c++)
+    t.keys[c] = wake_key (wakes, leaves[c].next);
+  tourney_build (&t);
+  top = t.tree[0];
+  while (t.keys[top] != D9_DONE)
+    {
+      D9Leaf *leaf = &leaves[top];
+
+      out[k++] = wakes[leaf->next];
+      top = tourney_replace (&t, leaf_next (leaf, segs) ? wake_key (wakes, leaf->next) : D9_DONE);
+    }
+  tourney_clear (&t);
+  g_array_unref (l->wakes);
+  l->wakes = ordered;
+}
+
 /* Counts @n more edges paired; the loading thread reports how far all
  * threads are. FALSE once the load is cancelled. */
 static gboolean
@@ -465,8 +579,10 @@ pair_worker (D9WorkerPairing *p)
   gsize steps = 0;
   guint top;
 
+  D9Stream s = { (const guint8 *) p->edges, sizeof (D9Edge), G_STRUCT_OFFSET (D9Edge, source) };
+
   p->w->open_task = G_MAXUINT32;
-  if (!chain_runs (p->edges, p->n_edges, segs, heads))
+  if (!chain_runs (&s, p->n_edges, segs, heads))
     {
       D9Seg whole = { 0, p->n_edges, G_MAXUINT32 };
       guint32 zero = 0;
@@ -477,22 +593,17 @@ pair_worker (D9WorkerPairing *p)
       g_array_append_val (segs, whole);
       g_array_append_val (heads, zero);
     }
-  tourney_init (&t, heads->len);
-  leaves = g_new0 (D9Leaf, t.size);
+  leaves = leaves_new (segs, heads, &t);
   for (guint c = 0; c < heads->len; c++)
     {
-      const D9Seg *seg = &g_array_index (segs, D9Seg, g_array_index (heads, guint32, c));
-
-      leaves[c] = (D9Leaf) { seg->from, seg->to, g_array_index (heads, guint32, c),
-                             g_array_index (heads, guint32, c), (const guint8 *) (p->edges + seg->from) };
-      t.keys[c] = edge_key (p->edges, seg->from);
+      leaves[c].released = (const guint8 *) (p->edges + leaves[c].next);
+      t.keys[c] = edge_key (p->edges, leaves[c].next);
     }
   tourney_build (&t);
   top = t.tree[0];
   while (t.keys[top] != D9_DONE)
     {
       D9Leaf *leaf = &leaves[top];
-      D9Key key;
 
       pair_edge (p, leaf->next);
       if (G_UNLIKELY (++steps % RELEASE_STEP == 0))
@@ -502,20 +613,7 @@ pair_worker (D9WorkerPairing *p)
           if (!pairing_progress (p->pg, RELEASE_STEP))
             break;
         }
-      if (++leaf->next < leaf->end)
-        key = edge_key (p->edges, leaf->next);
-      else if (g_array_index (segs, D9Seg, leaf->seg).next == G_MAXUINT32)
-        key = D9_DONE;
-      else
-        {
-          const D9Seg *seg = &g_array_index (segs, D9Seg, g_array_index (segs, D9Seg, leaf->seg).next);
-
-          leaf->seg = g_array_index (segs, D9Seg, leaf->seg).next;
-          leaf->next = seg->from;
-          leaf->end = seg->to;
-          key = edge_key (p->edges, leaf->next);
-        }
-      top = tourney_replace (&t, key);
+      top = tourney_replace (&t, leaf_next (leaf, segs) ? edge_key (p->edges, leaf->next) : D9_DONE);
     }
   tourney_clear (&t);
   free_worker_edges (p);
@@ -537,7 +635,7 @@ pairing_part (guint    index,
   else if (pg->order[index] < pg->n_workers)
     pair_worker (&pg->workers[pg->order[index]]);
   else
-    sort_wakes ((D9Wake *) (gpointer) pg->l->wakes->data, pg->l->wakes->len);
+    order_wakes (pg->l);
 }
 
 /* Once every worker is paired, the wakes' pass, on the loading thread
