@@ -312,12 +312,12 @@ order_spans (KymoSpan *spans,
       }
 }
 
-static void
-finish_worker (D9Loader *l,
-               D9Worker *w)
+/* What of a worker's track needs its edges paired, not the wakes. */
+void
+d9_finish_worker_spans (D9Loader  *l,
+                        D9Worker  *w,
+                        KymoTrack *track)
 {
-  KymoTrack *track = kymo_trace_get_track (l->trace, w->track);
-
   d9_pair_close_depth0 (l, w, l->max_ts, KYMO_EVENT_INCOMPLETE);
   {
     /* Nothing is staged on the new track yet: it adopts the array, and
@@ -361,9 +361,17 @@ finish_worker (D9Loader *l,
                              deep[i].depth, kymo_span_flags (&deep[i].span), deep[i].span.source);
     }
 
-  /* Two sorted runs (samples in file order, wakes from the merge): merge
-   * them so that the track needs no sort at seal. */
   sort_instants ((KymoInstant *) (gpointer) w->instants->data, w->instants->len);
+}
+
+/* Then its instants, once the wakes are resolved: two sorted runs
+ * (samples, wakes in time order), merged so that the track needs no sort
+ * at seal. */
+static void
+finish_worker_instants (D9Loader  *l,
+                        D9Worker  *w,
+                        KymoTrack *track)
+{
   {
     /* Merged into the (larger) wakes array, from the end down: no second
      * array. Ties keep the samples first. Names are interned ids, so they
@@ -399,6 +407,18 @@ finish_worker (D9Loader *l,
   w->wakes->len = 0;
 }
 
+static void
+finish_worker (D9Loader *l,
+               D9Worker *w,
+               gboolean  spans_done)
+{
+  KymoTrack *track = kymo_trace_get_track (l->trace, w->track);
+
+  if (!spans_done)
+    d9_finish_worker_spans (l, w, track);
+  finish_worker_instants (l, w, track);
+}
+
 /* Below this many bytes of input, the tail's parts stay on one thread. */
 #define TAIL_THREAD_MIN ((gsize) 4 << 20)
 
@@ -413,6 +433,7 @@ typedef struct {
   D9SideBuild *side;
   guint        n_pieces;   /* still to be made final */
   gboolean     flows;      /* the flows are still to be replayed */
+  gboolean     spans_done; /* the workers' spans are on their tracks */
   GError     **error;
 } D9Tail;
 
@@ -442,7 +463,7 @@ tail_part (guint    index,
   else if (t->flows && index == t->n_pieces)
     replay_flows (t->l);
   else
-    finish_worker (t->l, g_ptr_array_index (t->l->workers, index - t->n_pieces - t->flows));
+    finish_worker (t->l, g_ptr_array_index (t->l->workers, index - t->n_pieces - t->flows), t->spans_done);
 }
 
 static gboolean
@@ -466,7 +487,7 @@ finish_tail (D9Loader    *l,
              gboolean     flows,
              GError     **error)
 {
-  D9Tail t = { l, side, pieces_done ? 0 : n_pieces, flows, error };
+  D9Tail t = { l, side, pieces_done ? 0 : n_pieces, flows, pieces_done, error };
   gboolean ok;
 
   for (guint i = 0; i < l->workers->len; i++)
@@ -574,7 +595,7 @@ d9_build_model (D9Loader  *l,
       side = d9_side_build_begin (l, &n_pieces, error);
       if (side == NULL)
         return FALSE;
-      if (!d9_pair_workers (l, n_pieces, side_piece, side, error))
+      if (!d9_pair_workers (l, n_pieces, side_piece, side, d9_finish_worker_spans, error))
         {
           d9_side_build_free (side);
           return FALSE;

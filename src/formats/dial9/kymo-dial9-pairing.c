@@ -196,6 +196,7 @@ typedef struct {
   D9Pairing    *pg;
   D9Loader     *l;
   D9Worker     *w;
+  KymoTrack    *track;     /* taken before the loading thread adds tracks */
   guint         index;
   const D9Edge *edges;
   gsize         n_edges;
@@ -216,6 +217,7 @@ struct _D9Pairing {
   guint            n_extra;
   KymoPartFunc     extra;
   gpointer         extra_data;
+  D9PairedFunc     paired;
   D9Key            first_wake;
   gboolean         resolved;
   GError         **error;
@@ -617,6 +619,8 @@ pair_worker (D9WorkerPairing *p)
     }
   tourney_clear (&t);
   free_worker_edges (p);
+  if (!g_atomic_int_get (&p->pg->cancel))
+    p->pg->paired (p->l, p->w, p->track);
 }
 
 static gboolean resolve_wakes (D9Pairing *pg);
@@ -900,10 +904,11 @@ d9_pair_workers (D9Loader      *l,
                  guint          n_extra,
                  KymoPartFunc   extra,
                  gpointer       extra_data,
+                 D9PairedFunc   paired,
                  GError       **error)
 {
-  D9Pairing pg = { l, NULL, l->workers->len, g_thread_self (), 0, 0, 0, NULL, n_extra, extra, extra_data, D9_DONE,
-                   FALSE, error };
+  D9Pairing pg = { l, NULL, l->workers->len, g_thread_self (), 0, 0, 0, NULL, n_extra, extra, extra_data, paired,
+                   D9_DONE, FALSE, error };
   gsize total = l->wakes->len;
   g_autofree gsize *sizes = NULL;
   gboolean ok;
@@ -915,6 +920,12 @@ d9_pair_workers (D9Loader      *l,
     {
       pair_reference (l);
       free_edges (l);
+      for (guint i = 0; i < l->workers->len; i++)
+        {
+          D9Worker *w = g_ptr_array_index (l->workers, i);
+
+          paired (l, w, kymo_trace_get_track (l->trace, w->track));
+        }
       for (guint i = 0; i < n_extra; i++)
         extra (i, extra_data);
       return TRUE;
@@ -928,6 +939,7 @@ d9_pair_workers (D9Loader      *l,
       p->pg = &pg;
       p->l = l;
       p->w = g_ptr_array_index (l->workers, i);
+      p->track = kymo_trace_get_track (l->trace, p->w->track);
       p->index = i;
       p->edges = (const D9Edge *) (gpointer) p->w->edges->data;
       p->n_edges = p->w->edges->len;

@@ -16,15 +16,27 @@ G_BEGIN_DECLS
  * lazily made tracks (local queues, wakes) are made, in the order that
  * pass would make them; their events and the flows wait in the loader's
  * streaming arrays (w->lq_samples, l->wake_instants, l->flows), as after
- * a streamed load. Frees the edges and wakes. The threads then run the
- * caller's @n_extra parts (@extra, which must not touch the workers, the
- * tasks or the tracks) while the loading thread resolves the wakes.
- * FALSE when cancelled. */
+ * a streamed load. Frees the edges and wakes. @paired runs on a worker
+ * once it is paired (on that thread: it may touch that worker and its
+ * track only). The threads then run the caller's @n_extra parts
+ * (@extra, which must not touch the workers, the tasks or the tracks)
+ * while the loading thread resolves the wakes. FALSE when cancelled. */
+typedef void (*D9PairedFunc) (D9Loader  *l,
+                              D9Worker  *w,
+                              KymoTrack *track);
+
 gboolean d9_pair_workers (D9Loader      *l,
                           guint          n_extra,
                           KymoPartFunc   extra,
                           gpointer       extra_data,
+                          D9PairedFunc   paired,
                           GError       **error);
+
+/* kymo-dial9-build.c: a worker's spans handed to its track, closed at the
+ * trace's end (what of its track needs no wakes). */
+void     d9_finish_worker_spans (D9Loader  *l,
+                                 D9Worker  *w,
+                                 KymoTrack *track);
 
 /* kymo_parts_run() for parts that each take a while: the loading thread
  * takes the next part no worker has started rather than wait for the one
