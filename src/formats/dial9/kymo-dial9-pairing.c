@@ -9,13 +9,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
+#include "kymo-dial9-chains.h"
 #include "kymo-dial9-pair.h"
 #include "kymo-dial9-pairing.h"
-#include "kymo-page-queue.h"
 #include "kymo-parts.h"
 #include "kymo-run-sort.h"
 
@@ -38,12 +35,8 @@ KYMO_DEFINE_RUN_SORT (sort_wakes, D9Wake, TS_LESS)
 /* Below this many edges and wakes, more threads cost more than they save. */
 #define PAIR_THREAD_MIN (1 << 18)
 
-/* A worker's edges are per-thread batches: the runs of one thread follow
- * on from each other in time and are chained into one sorted sequence (a
- * run goes after the chain it follows most closely); copies of a trace
- * that overlap in time make a chain each. Past this many chains the edges
- * are sorted first. */
-#define MAX_CHAINS 256
+/* Edges paired between two rounds of giving their pages back. */
+#define RELEASE_STEP ((gsize) 1 << 16)
 
 /* Where the progress bar is once every worker is paired, and once the
  * wakes are resolved (building starts at D9_PROGRESS_DECODED). */
@@ -84,97 +77,6 @@ d9_run_parts (const KymoLoadOptions *options,
       kymo_parts_release (parts, i);
     }
   return TRUE;
-}
-
-/* An element's place in the pass as one number, compared without
- * branches. Nothing live is ever D9_DONE. */
-typedef unsigned __int128 D9Key;
-#define D9_DONE (~(D9Key) 0)
-
-static inline D9Key
-key_of (KymoTime ts,
-        guint32  source,
-        gsize    index)
-{
-  /* Signed times order as unsigned once the sign bit is flipped. */
-  return (D9Key) ((guint64) ts ^ G_GUINT64_CONSTANT (0x8000000000000000)) << 64 | (D9Key) source << 32 |
-         MIN (index, (gsize) G_MAXUINT32 - 1);
-}
-
-static inline D9Key
-edge_key (const D9Edge *edges,
-          gsize         i)
-{
-  return key_of (edges[i].ts, edges[i].source, i);
-}
-
-/* A tournament (loser) tree over @n leaves' current keys: one comparison
- * per level and step. */
-typedef struct {
-  guint  size;
-  D9Key *keys;   /* per leaf, D9_DONE when it has nothing left */
-  guint *tree;   /* tree[0] the winner, tree[node] the loser at a node */
-} D9Tourney;
-
-static void
-tourney_init (D9Tourney *t,
-              guint      n)
-{
-  t->size = 1;
-  while (t->size < n)
-    t->size *= 2;
-  t->keys = g_new (D9Key, t->size);
-  t->tree = g_new (guint, t->size);
-  for (guint i = 0; i < t->size; i++)
-    t->keys[i] = D9_DONE;
-}
-
-/* Once the leaves' first keys are set. */
-static void
-tourney_build (D9Tourney *t)
-{
-  g_autofree guint *win = g_new (guint, 2 * (gsize) t->size);
-
-  for (guint i = 0; i < t->size; i++)
-    win[t->size + i] = i;
-  for (guint node = t->size; node-- > 1;)
-    {
-      guint a = win[2 * node], b = win[2 * node + 1];
-      gboolean a_first = t->keys[a] < t->keys[b];
-
-      win[node] = a_first ? a : b;
-      t->tree[node] = a_first ? b : a;
-    }
-  t->tree[0] = t->size > 1 ? win[1] : 0;
-}
-
-/* The winner's next key is @key: the new winner. */
-static inline guint
-tourney_replace (D9Tourney *t,
-                 D9Key      key)
-{
-  guint top = t->tree[0], winner = top;
-
-  t->keys[top] = key;
-  for (guint node = (top + t->size) / 2; node > 0; node /= 2)
-    {
-      guint other = t->tree[node];
-      D9Key other_key = t->keys[other];
-      gboolean swap = other_key < key;
-
-      t->tree[node] = swap ? winner : other;
-      winner = swap ? other : winner;
-      key = swap ? other_key : key;
-    }
-  t->tree[0] = winner;
-  return winner;
-}
-
-static void
-tourney_clear (D9Tourney *t)
-{
-  g_free (t->keys);
-  g_free (t->tree);
 }
 
 /* A poll of a task on a worker: the time and place in the file of the
@@ -222,93 +124,6 @@ struct _D9Pairing {
   gboolean         resolved;
   GError         **error;
 };
-
-/* A sorted run [from, to) of a worker's edges, and the next of its chain. */
-typedef struct {
-  gsize   from;
-  gsize   to;
-  guint32 next;      /* index in segs, or G_MAXUINT32 */
-} D9Seg;
-
-/* A worker's edges or the wakes: elements of @size whose time comes
- * first and whose source is at @source_at. */
-typedef struct {
-  const guint8 *data;
-  gsize         size;
-  gsize         source_at;
-} D9Stream;
-
-G_STATIC_ASSERT (G_STRUCT_OFFSET (D9Edge, ts) == 0 && G_STRUCT_OFFSET (D9Wake, ts) == 0);
-
-static inline D9Key
-stream_key (const D9Stream *s,
-            gsize           i)
-{
-  const guint8 *e = s->data + i * s->size;
-  gint64 ts;
-  guint32 source;
-
-  memcpy (&ts, e, sizeof ts);
-  memcpy (&source, e + s->source_at, sizeof source);
-  return key_of (ts, source, i);
-}
-
-static inline D9Key
-wake_key (const D9Wake *wakes,
-          gsize         i)
-{
-  return key_of (wakes[i].ts, wakes[i].source, i);
-}
-
-/* Finds a stream's runs and chains them; FALSE past MAX_CHAINS chains. */
-static gboolean
-chain_runs (const D9Stream *s,
-            gsize           n,
-            GArray         *segs,
-            GArray         *heads)
-{
-  D9Key last[MAX_CHAINS];
-  guint32 tail[MAX_CHAINS];
-  guint n_chains = 0;
-  gsize from = 0;
-  D9Key first = 0, prev = 0;
-
-  for (gsize i = 0; i <= n; i++)
-    {
-      D9Key key = i < n ? stream_key (s, i) : 0;
-
-      if (i == n || (i > from && key < prev))
-        {
-          D9Seg seg = { from, i, G_MAXUINT32 };
-          guint32 index = segs->len;
-          guint best = G_MAXUINT;
-
-          if (i == from)
-            break;
-          for (guint c = 0; c < n_chains; c++)
-            if (last[c] < first && (best == G_MAXUINT || last[c] > last[best]))
-              best = c;
-          if (best != G_MAXUINT)
-            g_array_index (segs, D9Seg, tail[best]).next = index;
-          else if (n_chains == MAX_CHAINS)
-            return FALSE;
-          else
-            {
-              best = n_chains++;
-              g_array_append_val (heads, index);
-            }
-          g_array_append_val (segs, seg);
-          tail[best] = index;
-          last[best] = prev;
-          from = i;
-          first = key;
-        }
-      else if (i == from)
-        first = key;
-      prev = key;
-    }
-  return TRUE;
-}
 
 static inline void
 pair_lq (D9WorkerPairing *p,
@@ -418,98 +233,6 @@ free_worker_edges (D9WorkerPairing *p)
   p->edges = NULL;
 }
 
-/* A chain's place: its current run's elements [next, end), and how far
- * its edges' pages were given back. */
-typedef struct {
-  gsize         next;
-  gsize         end;
-  guint32       seg;
-  guint32       released_seg;
-  const guint8 *released;
-} D9Leaf;
-
-/* Edges paired between two rounds of giving pages back. */
-#define RELEASE_STEP ((gsize) 1 << 16)
-
-/* Gives back the whole pages of [@from, @to), which nothing reads again
- * (the array is freed whole after pairing); returns where that stopped. */
-static const guint8 *
-release_pages (const guint8 *from,
-               const guint8 *to)
-{
-  gsize page = kymo_page_size ();
-  const guint8 *a = (const guint8 *) (((guintptr) from + page - 1) & ~(guintptr) (page - 1));
-  const guint8 *b = (const guint8 *) ((guintptr) to & ~(guintptr) (page - 1));
-
-  if (b <= a)
-    return from;
-#if defined(__linux__) && defined(MADV_DONTNEED)
-  madvise ((void *) a, b - a, MADV_DONTNEED);
-#endif
-  return b;
-}
-
-/* The pages of the edges the chain has paired go back: the spans pairing
- * makes take their room rather than adding to them at the peak. (Pages
- * that runs share are left.) */
-static void
-release_leaf (D9WorkerPairing *p,
-              GArray          *segs,
-              D9Leaf          *leaf)
-{
-  while (leaf->released_seg != leaf->seg)
-    {
-      const D9Seg *seg = &g_array_index (segs, D9Seg, leaf->released_seg);
-
-      release_pages (MAX (leaf->released, (const guint8 *) (p->edges + seg->from)),
-                     (const guint8 *) (p->edges + seg->to));
-      leaf->released_seg = seg->next;
-      leaf->released = (const guint8 *) (p->edges + g_array_index (segs, D9Seg, leaf->released_seg).from);
-    }
-  leaf->released = release_pages (leaf->released, (const guint8 *) (p->edges + leaf->next));
-}
-
-/* Leaves for the chains (@heads) of @segs, and a tournament over them
- * whose keys the caller sets. */
-static D9Leaf *
-leaves_new (GArray    *segs,
-            GArray    *heads,
-            D9Tourney *t)
-{
-  D9Leaf *leaves;
-
-  tourney_init (t, heads->len);
-  leaves = g_new0 (D9Leaf, t->size);
-  for (guint c = 0; c < heads->len; c++)
-    {
-      guint32 head = g_array_index (heads, guint32, c);
-      const D9Seg *seg = &g_array_index (segs, D9Seg, head);
-
-      leaves[c] = (D9Leaf) { seg->from, seg->to, head, head, NULL };
-    }
-  return leaves;
-}
-
-/* Moves @leaf on to its chain's next element: FALSE past its end. */
-static inline gboolean
-leaf_next (D9Leaf *leaf,
-           GArray *segs)
-{
-  guint32 next;
-  const D9Seg *seg;
-
-  if (++leaf->next < leaf->end)
-    return TRUE;
-  next = g_array_index (segs, D9Seg, leaf->seg).next;
-  if (next == G_MAXUINT32)
-    return FALSE;
-  seg = &g_array_index (segs, D9Seg, next);
-  leaf->seg = next;
-  leaf->next = seg->from;
-  leaf->end = seg->to;
-  return TRUE;
-}
-
 /* The wakes in time order: their chains merged as a worker's edges are,
  * into an array of their own (the order a stable sort gives). */
 static void
@@ -526,7 +249,7 @@ order_wakes (D9Loader *l)
   D9Tourney t;
   guint top;
 
-  if (!chain_runs (&s, n, segs, heads))
+  if (!d9_chain_runs (&s, n, segs, heads))
     {
       sort_wakes ((D9Wake *) wakes, n);
       return;
@@ -536,19 +259,19 @@ order_wakes (D9Loader *l)
   ordered = g_array_sized_new (FALSE, FALSE, sizeof (D9Wake), n);
   g_array_set_size (ordered, n);
   out = (D9Wake *) (gpointer) ordered->data;
-  leaves = leaves_new (segs, heads, &t);
+  leaves = d9_leaves_new (segs, heads, &t);
   for (guint c = 0; c < heads->len; c++)
     t.keys[c] = wake_key (wakes, leaves[c].next);
-  tourney_build (&t);
+  d9_tourney_build (&t);
   top = t.tree[0];
   while (t.keys[top] != D9_DONE)
     {
       D9Leaf *leaf = &leaves[top];
 
       out[k++] = wakes[leaf->next];
-      top = tourney_replace (&t, leaf_next (leaf, segs) ? wake_key (wakes, leaf->next) : D9_DONE);
+      top = d9_tourney_replace (&t, d9_leaf_next (leaf, segs) ? wake_key (wakes, leaf->next) : D9_DONE);
     }
-  tourney_clear (&t);
+  d9_tourney_clear (&t);
   g_array_unref (l->wakes);
   l->wakes = ordered;
 }
@@ -584,7 +307,7 @@ pair_worker (D9WorkerPairing *p)
   D9Stream s = { (const guint8 *) p->edges, sizeof (D9Edge), G_STRUCT_OFFSET (D9Edge, source) };
 
   p->w->open_task = G_MAXUINT32;
-  if (!chain_runs (&s, p->n_edges, segs, heads))
+  if (!d9_chain_runs (&s, p->n_edges, segs, heads))
     {
       D9Seg whole = { 0, p->n_edges, G_MAXUINT32 };
       guint32 zero = 0;
@@ -595,13 +318,13 @@ pair_worker (D9WorkerPairing *p)
       g_array_append_val (segs, whole);
       g_array_append_val (heads, zero);
     }
-  leaves = leaves_new (segs, heads, &t);
+  leaves = d9_leaves_new (segs, heads, &t);
   for (guint c = 0; c < heads->len; c++)
     {
       leaves[c].released = (const guint8 *) (p->edges + leaves[c].next);
       t.keys[c] = edge_key (p->edges, leaves[c].next);
     }
-  tourney_build (&t);
+  d9_tourney_build (&t);
   top = t.tree[0];
   while (t.keys[top] != D9_DONE)
     {
@@ -611,13 +334,13 @@ pair_worker (D9WorkerPairing *p)
       if (G_UNLIKELY (++steps % RELEASE_STEP == 0))
         {
           for (guint c = 0; c < heads->len; c++)
-            release_leaf (p, segs, &leaves[c]);
+            d9_release_leaf ((const guint8 *) p->edges, sizeof (D9Edge), segs, &leaves[c]);
           if (!pairing_progress (p->pg, RELEASE_STEP))
             break;
         }
-      top = tourney_replace (&t, leaf_next (leaf, segs) ? edge_key (p->edges, leaf->next) : D9_DONE);
+      top = d9_tourney_replace (&t, d9_leaf_next (leaf, segs) ? edge_key (p->edges, leaf->next) : D9_DONE);
     }
-  tourney_clear (&t);
+  d9_tourney_clear (&t);
   free_worker_edges (p);
   if (!g_atomic_int_get (&p->pg->cancel))
     p->pg->paired (p->l, p->w, p->track);
@@ -694,11 +417,11 @@ resolve_wakes (D9Pairing *pg)
   D9Tourney t;
   guint top;
 
-  tourney_init (&t, pg->n_workers + 1);
+  d9_tourney_init (&t, pg->n_workers + 1);
   for (guint k = 0; k < pg->n_workers; k++)
     t.keys[k] = poll_event_key (&pg->workers[k], 0);
   t.keys[wake_leaf] = n_wakes > 0 ? key_of (wakes[0].ts, wakes[0].source, 0) : D9_DONE;
-  tourney_build (&t);
+  d9_tourney_build (&t);
   top = t.tree[0];
   while (t.keys[top] != D9_DONE)
     {
@@ -708,7 +431,7 @@ resolve_wakes (D9Pairing *pg)
           !kymo_load_job_progress (l->job, PAIRED_AT + (RESOLVED_AT - PAIRED_AT) * next_wake / MAX (n_wakes, 1),
                                    "Building the timeline", pg->error))
         {
-          tourney_clear (&t);
+          d9_tourney_clear (&t);
           return FALSE;
         }
       if (top == wake_leaf)
@@ -771,9 +494,9 @@ resolve_wakes (D9Pairing *pg)
             task->worker = G_MAXUINT32;
           key = poll_event_key (p, ++pos[top]);
         }
-      top = tourney_replace (&t, key);
+      top = d9_tourney_replace (&t, key);
     }
-  tourney_clear (&t);
+  d9_tourney_clear (&t);
   return TRUE;
 }
 
