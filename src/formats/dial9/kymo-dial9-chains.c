@@ -67,7 +67,7 @@ d9_chain_runs (const D9Stream *s,
 
   for (gsize i = 0; i <= n; i++)
     {
-      D9Key key = i < n ? stream_key (s, i) : 0;
+      D9Key key = i < n ? d9_stream_key (s, i) : 0;
 
       if (i == n || (i > from && key < prev))
         {

@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include <string.h>
+
 #include "kymo-dial9-loader.h"
 
 G_BEGIN_DECLS
@@ -23,7 +25,7 @@ typedef unsigned __int128 D9Key;
 #define D9_DONE (~(D9Key) 0)
 
 static inline D9Key
-key_of (KymoTime ts,
+d9_key (KymoTime ts,
         guint32  source,
         gsize    index)
 {
@@ -33,10 +35,10 @@ key_of (KymoTime ts,
 }
 
 static inline D9Key
-edge_key (const D9Edge *edges,
-          gsize         i)
+d9_edge_key (const D9Edge *edges,
+             gsize         i)
 {
-  return key_of (edges[i].ts, edges[i].source, i);
+  return d9_key (edges[i].ts, edges[i].source, i);
 }
 
 /* A tournament (loser) tree over @n leaves' current keys: one comparison
@@ -93,8 +95,8 @@ typedef struct {
 G_STATIC_ASSERT (G_STRUCT_OFFSET (D9Edge, ts) == 0 && G_STRUCT_OFFSET (D9Wake, ts) == 0);
 
 static inline D9Key
-stream_key (const D9Stream *s,
-            gsize           i)
+d9_stream_key (const D9Stream *s,
+               gsize           i)
 {
   const guint8 *e = s->data + i * s->size;
   gint64 ts;
@@ -102,14 +104,14 @@ stream_key (const D9Stream *s,
 
   memcpy (&ts, e, sizeof ts);
   memcpy (&source, e + s->source_at, sizeof source);
-  return key_of (ts, source, i);
+  return d9_key (ts, source, i);
 }
 
 static inline D9Key
-wake_key (const D9Wake *wakes,
-          gsize         i)
+d9_wake_key (const D9Wake *wakes,
+             gsize         i)
 {
-  return key_of (wakes[i].ts, wakes[i].source, i);
+  return d9_key (wakes[i].ts, wakes[i].source, i);
 }
 
 /* Finds a stream's runs (into @segs) and chains them (their first runs
@@ -120,7 +122,7 @@ gboolean d9_chain_runs (const D9Stream *s,
                         GArray         *heads);
 
 /* A chain's place: its current run's elements [next, end), and how far
- * its edges' pages were given back. */
+ * its elements' pages were given back. */
 typedef struct {
   gsize         next;
   gsize         end;

@@ -141,7 +141,7 @@ pair_lq (D9WorkerPairing *p,
   if (w->lq_valid && w->last_lq == s.value)
     return;
   if (!w->lq_valid)
-    p->first_lq = key_of (e->ts, e->source, 0);
+    p->first_lq = d9_key (e->ts, e->source, 0);
   *(KymoSample *) d9_vec_push (w->lq_samples, sizeof s) = s;
   w->lq_valid = TRUE;
   w->last_lq = s.value;
@@ -261,7 +261,7 @@ order_wakes (D9Loader *l)
   out = (D9Wake *) (gpointer) ordered->data;
   leaves = d9_leaves_new (segs, heads, &t);
   for (guint c = 0; c < heads->len; c++)
-    t.keys[c] = wake_key (wakes, leaves[c].next);
+    t.keys[c] = d9_wake_key (wakes, leaves[c].next);
   d9_tourney_build (&t);
   top = t.tree[0];
   while (t.keys[top] != D9_DONE)
@@ -269,7 +269,7 @@ order_wakes (D9Loader *l)
       D9Leaf *leaf = &leaves[top];
 
       out[k++] = wakes[leaf->next];
-      top = d9_tourney_replace (&t, d9_leaf_next (leaf, segs) ? wake_key (wakes, leaf->next) : D9_DONE);
+      top = d9_tourney_replace (&t, d9_leaf_next (leaf, segs) ? d9_wake_key (wakes, leaf->next) : D9_DONE);
     }
   d9_tourney_clear (&t);
   g_array_unref (l->wakes);
@@ -322,7 +322,7 @@ pair_worker (D9WorkerPairing *p)
   for (guint c = 0; c < heads->len; c++)
     {
       leaves[c].released = (const guint8 *) (p->edges + leaves[c].next);
-      t.keys[c] = edge_key (p->edges, leaves[c].next);
+      t.keys[c] = d9_edge_key (p->edges, leaves[c].next);
     }
   d9_tourney_build (&t);
   top = t.tree[0];
@@ -338,7 +338,7 @@ pair_worker (D9WorkerPairing *p)
           if (!pairing_progress (p->pg, RELEASE_STEP))
             break;
         }
-      top = d9_tourney_replace (&t, d9_leaf_next (leaf, segs) ? edge_key (p->edges, leaf->next) : D9_DONE);
+      top = d9_tourney_replace (&t, d9_leaf_next (leaf, segs) ? d9_edge_key (p->edges, leaf->next) : D9_DONE);
     }
   d9_tourney_clear (&t);
   free_worker_edges (p);
@@ -400,8 +400,8 @@ poll_event_key (const D9WorkerPairing *p,
     return D9_DONE;
   poll = &g_array_index (p->polls, D9Poll, pos / 2);
   if (pos % 2 == 0)
-    return key_of (poll->start_ts, poll->start_source, 0);
-  return poll->ended ? key_of (poll->end_ts, poll->end_source, 0) : D9_DONE;
+    return d9_key (poll->start_ts, poll->start_source, 0);
+  return poll->ended ? d9_key (poll->end_ts, poll->end_source, 0) : D9_DONE;
 }
 
 /* The wakes, in time order with the workers' polls of tasks: where each
@@ -420,7 +420,7 @@ resolve_wakes (D9Pairing *pg)
   d9_tourney_init (&t, pg->n_workers + 1);
   for (guint k = 0; k < pg->n_workers; k++)
     t.keys[k] = poll_event_key (&pg->workers[k], 0);
-  t.keys[wake_leaf] = n_wakes > 0 ? key_of (wakes[0].ts, wakes[0].source, 0) : D9_DONE;
+  t.keys[wake_leaf] = n_wakes > 0 ? d9_key (wakes[0].ts, wakes[0].source, 0) : D9_DONE;
   d9_tourney_build (&t);
   top = t.tree[0];
   while (t.keys[top] != D9_DONE)
@@ -469,7 +469,7 @@ resolve_wakes (D9Pairing *pg)
                 }
             }
           next_wake++;
-          key = next_wake < n_wakes ? key_of (wakes[next_wake].ts, wakes[next_wake].source, 0) : D9_DONE;
+          key = next_wake < n_wakes ? d9_key (wakes[next_wake].ts, wakes[next_wake].source, 0) : D9_DONE;
         }
       else
         {
@@ -579,7 +579,7 @@ pair_reference (D9Loader *l)
           const D9Edge *e = &g_array_index (a, D9Edge, 0) + j;
           const D9Wake *wk = &g_array_index (a, D9Wake, 0) + j;
 
-          steps[k].key = i < n_workers ? key_of (e->ts, e->source, j) : key_of (wk->ts, wk->source, j);
+          steps[k].key = i < n_workers ? d9_key (e->ts, e->source, j) : d9_key (wk->ts, wk->source, j);
           steps[k++].stream = i;
         }
     }
