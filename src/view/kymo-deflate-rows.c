@@ -145,6 +145,11 @@ distance_code (guint distance)
   return c;
 }
 
+typedef struct {
+  guint distance;
+  Code  code;
+} Candidate;
+
 static inline guint
 match_length (const guint8 *a,
               const guint8 *b,
@@ -195,9 +200,11 @@ kymo_deflate_rows (const guint8 *rows,
   static GOnce once = G_ONCE_INIT;
   const Tables *t = g_once (&once, build_tables, NULL);
   g_autofree guint32 *recent = g_new0 (guint32, 1 << HASH_BITS);
-  /* The two distances matched last, other than a row's and a pixel's. */
-  guint rep[2] = { 0, 0 };
-  Code row_code = distance_code (MIN (row_bytes, WINDOW)), pixel_code = distance_code (bpp);
+  /* The row above (a distance of 0, never tried, beyond the window),
+   * the pixel before, and the two distances matched last but those. */
+  Candidate row = { row_bytes <= WINDOW ? (guint) row_bytes : 0, distance_code (MIN (row_bytes, WINDOW)) };
+  Candidate pixel = { bpp, distance_code (bpp) };
+  Candidate rep[2] = { { 0, { 0, 0 } }, { 0, { 0, 0 } } };
   Bits b = { out, 0, 0, 0 };
   gsize i = 0;
 
@@ -208,50 +215,67 @@ kymo_deflate_rows (const guint8 *rows,
   while (i < len)
     {
       guint max = MIN (len - i, MAX_MATCH);
-      guint candidates[5], n = 0, best = 0, best_distance = 0;
+      Candidate candidates[5];
+      guint n = 0, best = 0, best_k = 0;
+      guint32 here;
 
-      if (row_bytes <= WINDOW)
-        candidates[n++] = (guint) row_bytes;
-      candidates[n++] = bpp;
-      candidates[n++] = rep[0];
-      candidates[n++] = rep[1];
-      if (max >= 4)
+      if (max < 4)
         {
-          guint h = hash4 (rows + i);
-
-          /* Positions are stored plus one: zero is an empty slot. */
-          if (recent[h] != 0 && i - (recent[h] - 1) <= WINDOW)
-            candidates[n++] = (guint) (i - (recent[h] - 1));
-          recent[h] = (guint32) i + 1;
+          put_bits (&b, t->literal[rows[i]].bits, t->literal[rows[i]].n);
+          i++;
+          continue;
         }
+      /* The distance matched last first: hatching and repeated labels
+       * match at one distance over and over. */
+      if (rep[0].distance != 0 && rep[0].distance <= i)
+        candidates[n++] = rep[0];
+      if (row.distance != 0 && row.distance <= i)
+        candidates[n++] = row;
+      if (pixel.distance <= i)
+        candidates[n++] = pixel;
+      if (rep[1].distance != 0 && rep[1].distance <= i)
+        candidates[n++] = rep[1];
+      {
+        guint h = hash4 (rows + i);
+
+        /* Positions are stored plus one: zero is an empty slot. Its code
+         * is worked out only if it wins. */
+        if (recent[h] != 0 && i - (recent[h] - 1) <= WINDOW)
+          candidates[n++] = (Candidate) { (guint) (i - (recent[h] - 1)), { 0, 0 } };
+        recent[h] = (guint32) i + 1;
+      }
+
+      memcpy (&here, rows + i, 4);
       for (guint k = 0; k < n; k++)
         {
-          guint d = candidates[k], l;
+          guint d = candidates[k].distance, l;
+          guint32 there;
 
-          if (d == 0 || d > i)
+          memcpy (&there, rows + i - d, 4);
+          if (there != here)
             continue;
-          l = match_length (rows + i, rows + i - d, max);
+          l = 4 + match_length (rows + i + 4, rows + i + 4 - d, max - 4);
           if (l > best)
             {
               best = l;
-              best_distance = d;
+              best_k = k;
               if (l == max)
                 break;
             }
         }
 
-      if (best >= 4 || (best == 3 && best_distance <= 4096))
+      if (best >= 4)
         {
-          Code dc = best_distance == row_bytes ? row_code
-                  : best_distance == bpp ? pixel_code
-                  : distance_code (best_distance);
+          Candidate c = candidates[best_k];
 
+          if (c.code.n == 0)
+            c.code = distance_code (c.distance);
           put_bits (&b, t->length[best].bits, t->length[best].n);
-          put_bits (&b, dc.bits, dc.n);
-          if (best_distance != row_bytes && best_distance != bpp && best_distance != rep[0])
+          put_bits (&b, c.code.bits, c.code.n);
+          if (c.distance != rep[0].distance && c.distance != row.distance && c.distance != pixel.distance)
             {
               rep[1] = rep[0];
-              rep[0] = best_distance;
+              rep[0] = c;
             }
           i += best;
         }

@@ -411,7 +411,7 @@ typedef struct {
   GCond      cond;
   int        stride;
   /* Under @lock: how many bands are drawn, their pixels until encoded,
-   * and band buffers free for the next band. */
+   * and cleared band buffers for the next bands. */
   guint      n_drawn;
   guint8   **pixels;
   GPtrArray *spare;
@@ -439,6 +439,8 @@ encode_drawn_band (guint    index,
   if (!g_atomic_int_get (&d->not_opaque) && !encode_band (&d->e, index, pixels, d->stride))
     g_atomic_int_set (&d->not_opaque, TRUE);
 
+  /* Cleared here rather than by the drawing thread, which waits for it. */
+  memset (pixels, 0, (gsize) d->stride * MIN (d->e.height - (int) index * d->e.band_rows, d->e.band_rows));
   g_mutex_lock (&d->lock);
   g_ptr_array_add (d->spare, pixels);
   g_mutex_unlock (&d->lock);
@@ -507,8 +509,7 @@ kymo_png_write_drawn (int               width,
         pixels = g_ptr_array_steal_index_fast (d.spare, d.spare->len - 1);
       g_mutex_unlock (&d.lock);
       if (pixels == NULL)
-        pixels = g_malloc ((gsize) d.stride * d.e.band_rows);
-      memset (pixels, 0, (gsize) d.stride * n_rows);
+        pixels = g_malloc0 ((gsize) d.stride * d.e.band_rows);
 
       surface = cairo_image_surface_create_for_data (pixels, CAIRO_FORMAT_ARGB32, width, n_rows, d.stride);
       cr = cairo_create (surface);
