@@ -305,6 +305,20 @@ kymo_timeline_export_view_to_file (KymoSession                *session,
 }
 
 gboolean
+kymo_timeline_export_node_to_file (GskRenderNode  *node,
+                                   int             width,
+                                   int             height,
+                                   const char     *path,
+                                   GError        **error)
+{
+  g_return_val_if_fail (width > 0 && height > 0, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  return write_node (node, width, height, is_svg (path) ? KYMO_TIMELINE_EXPORT_SVG : KYMO_TIMELINE_EXPORT_PNG,
+                     path, error);
+}
+
+gboolean
 kymo_timeline_export_to_file (KymoSession  *session,
                               int           width,
                               int           height,
@@ -313,9 +327,7 @@ kymo_timeline_export_to_file (KymoSession  *session,
                               GError      **error)
 {
   g_autoptr(GskRenderNode) node = NULL;
-  gboolean svg = is_svg (path);
 
   node = kymo_timeline_export_to_node (session, width, height, dark, NULL);
-  return write_node (node, width, height, svg ? KYMO_TIMELINE_EXPORT_SVG : KYMO_TIMELINE_EXPORT_PNG,
-                     path, error);
+  return kymo_timeline_export_node_to_file (node, width, height, path, error);
 }
