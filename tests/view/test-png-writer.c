@@ -14,6 +14,7 @@
 #include <pango/pangocairo.h>
 
 #include "kymo-png-writer.h"
+#include "kymo-test-utils.h"
 #include "kymo-timeline-export.h"
 
 /* Opaque stripes and, when @alpha, a gradient of transparency. */
@@ -450,6 +451,62 @@ test_export_bands (void)
   g_rmdir (dir);
 }
 
+/* `kymo-cli render` (bands, threads, the trace freed while the frame is
+ * written) gives the pixels of the frame drawn whole in one process. */
+static void
+test_cli_render (void)
+{
+  const char *samples = g_getenv ("KYMO_SAMPLES_DIR");
+  g_autofree char *trace_path = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("kymo-png-XXXXXX", NULL);
+  g_autofree char *ours = g_build_filename (dir, "cli.png", NULL);
+  g_autofree char *theirs = g_build_filename (dir, "whole.png", NULL);
+  g_autofree char *err = NULL;
+  g_autoptr(KymoTrace) trace = NULL;
+  g_autoptr(KymoSession) session = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  cairo_surface_t *whole, *a, *b;
+  cairo_t *cr;
+  int height;
+
+  if (samples == NULL || !g_file_test (samples, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("../shared/samples is not here: the CLI render test is skipped");
+      return;
+    }
+  trace_path = g_build_filename (samples, "tonbandgeraet", "log", NULL);
+  trace = kymo_test_load_path (trace_path, NULL, &error);
+  g_assert_no_error (error);
+  session = kymo_session_new (trace);
+  height = kymo_timeline_export_natural_height (session);
+  /* Tall enough for several bands and the encoding threads. */
+  g_assert_cmpint (height, >, 400);
+
+  {
+    const char *args[] = { "render", trace_path, "-o", ours, "--width", "1920", NULL };
+
+    g_assert_cmpint (kymo_test_run_cli (args, NULL, &err), ==, 0);
+    g_assert_cmpstr (err, ==, "");
+  }
+  node = kymo_timeline_export_to_node (session, 1920, height, FALSE, NULL);
+  whole = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1920, height);
+  cr = cairo_create (whole);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  g_assert_cmpint (cairo_surface_write_to_png (whole, theirs), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_destroy (whole);
+
+  a = cairo_image_surface_create_from_png (ours);
+  b = cairo_image_surface_create_from_png (theirs);
+  assert_same_pixels (a, b);
+  cairo_surface_destroy (a);
+  cairo_surface_destroy (b);
+  g_unlink (ours);
+  g_unlink (theirs);
+  g_rmdir (dir);
+}
+
 static void
 test_unwritable (void)
 {
@@ -473,6 +530,7 @@ main (int   argc,
   g_test_add_func ("/png-writer/prepared-fonts", test_prepared_fonts);
   g_test_add_func ("/png-writer/drawn", test_drawn);
   g_test_add_func ("/png-writer/export-bands", test_export_bands);
+  g_test_add_func ("/png-writer/cli-render", test_cli_render);
   g_test_add_func ("/png-writer/unwritable", test_unwritable);
   return g_test_run ();
 }
