@@ -11,8 +11,6 @@
 
 /* A value continued over more frames than this is refused. */
 #define MAX_VALUE_SIZE ((gsize) 64 << 20)
-/* How many frames a trial walk checks before it believes a length. */
-#define TRIAL_FRAMES 4096
 #define PROGRESS_STEP (64 * 1024)
 
 typedef enum {
@@ -21,17 +19,11 @@ typedef enum {
   FRAME_STOP,       /* truncated or cancelled: @error is set */
 } FrameResult;
 
-static void
-invalid (RtcDecoder *d,
-         guint64     offset,
-         const char *format,
-         ...) G_GNUC_PRINTF (3, 4);
-
-static void
-invalid (RtcDecoder *d,
-         guint64     offset,
-         const char *format,
-         ...)
+void
+kymo_rtc_decoder_invalid (RtcDecoder *d,
+                          guint64     offset,
+                          const char *format,
+                          ...)
 {
   g_autofree char *reason = NULL;
   va_list args;
@@ -120,144 +112,6 @@ stream_clock (RtcDecoder *d,
   return clock;
 }
 
-static void
-define_stream (RtcDecoder *d,
-               RtcStream  *stream)
-{
-  RtcStream *old = NULL;
-
-  if (stream->id < RTC_FIRST_USER_ID)
-    {
-      kymo_rtc_stream_free (stream);
-      return;
-    }
-  if (stream->id < d->table->len)
-    old = d->table->pdata[stream->id];
-  if (old != NULL && kymo_rtc_stream_same (old, stream))
-    {
-      kymo_rtc_stream_free (stream);
-      return;
-    }
-
-  stream->def_index = d->defs->len;
-  g_ptr_array_add (d->defs, stream);
-  if (stream->id >= d->table->len)
-    g_ptr_array_set_size (d->table, stream->id + 1);
-  d->table->pdata[stream->id] = stream;
-  g_hash_table_insert (d->by_name, stream->name, stream);
-}
-
-static void
-build_hot (RtcDecoder *d)
-{
-  memset (d->hot, 0, sizeof d->hot);
-  for (guint h = RTC_FIRST_USER_ID << 1; h < G_N_ELEMENTS (d->hot) && (h >> 1) < d->table->len; h += 2)
-    {
-      const RtcStream *s = d->table->pdata[h >> 1];
-
-      if (s == NULL)
-        continue;
-      if (s->fast && s->length == s->format.size && s->length > 0 && s->length < RTC_HOT_CLOCK - 1)
-        d->hot[h] = (guint8) (1 + s->length);
-      else if (s->is_clock && s->length < 0 && s->format.kind == RTC_FMT_LEB128 &&
-               !s->format.is_signed && s->ns_step != 0)
-        d->hot[h] = RTC_HOT_CLOCK;
-    }
-}
-
-static void
-handle_meta (RtcDecoder   *d,
-             guint64       offset,
-             const guint8 *data,
-             gsize         len)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) root = kymo_rtc_parse_json (data, len, &error);
-  JsonArray *array;
-  gint64 next_id = -1;
-  guint n;
-
-  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
-    {
-      invalid (d, offset, "Meta is not a JSON array: %s",
-               error ? error->message : "wrong type");
-      return;
-    }
-  array = json_node_get_array (root);
-  n = json_array_get_length (array);
-  for (guint i = 0; i < n; i++)
-    {
-      JsonNode *node = json_array_get_element (array, i);
-
-      if (JSON_NODE_HOLDS_OBJECT (node))
-        {
-          g_autoptr(GError) stream_error = NULL;
-          RtcStream *stream = kymo_rtc_stream_new_from_json (json_node_get_object (node), &stream_error);
-
-          if (stream == NULL)
-            invalid (d, offset, "Meta: %s", stream_error->message);
-          else
-            define_stream (d, stream);
-        }
-      else if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
-        next_id = json_node_get_int (node);
-    }
-  build_hot (d);
-  if (d->cb->meta)
-    d->cb->meta (d->user, offset, array, next_id);
-}
-
-static gboolean
-valid_size (guint64 size)
-{
-  return size >= 64 && size <= (G_GUINT64_CONSTANT (1) << 40) && (size & (size - 1)) == 0;
-}
-
-static void
-set_geometry (RtcDecoder *d)
-{
-  d->unit_end = d->marker + d->unit_size - RTC_CRC_FRAME_SIZE;
-  d->next_minor = d->marker + RTC_MARKER_SIZE + d->minor_size;
-}
-
-/* The Index's entries for ids 3 and 4 hold the Unit and unit sizes: in the
- * first Index because the writer fakes earlier indexes, and in later ones
- * because those are exactly one Unit and one unit back. */
-static void
-handle_index (RtcDecoder   *d,
-              guint64       offset,
-              const guint8 *data,
-              gsize         len,
-              gboolean      full)
-{
-  KymoByteReader r;
-  guint64 v, count = 0, unit = 0, minor = 0;
-
-  kymo_byte_reader_init (&r, data, len);
-  if (full && kymo_byte_reader_uleb128 (&r, 10, 64, &count) && d->first_unit && count != 0)
-    d->continuity_lost = TRUE;
-  while (full && kymo_byte_reader_uleb128 (&r, 10, 64, &v))
-    {
-      guint64 back;
-
-      if ((v & 1) == 0 || !kymo_byte_reader_uleb128 (&r, 10, 64, &back))
-        break;
-      if (v >> 1 == RTC_ID_INDEX_FULL)
-        unit = back >> 1;
-      else if (v >> 1 == RTC_ID_INDEX)
-        minor = back >> 1;
-    }
-  if (full && valid_size (unit) && valid_size (minor) && minor <= unit &&
-      unit >= RTC_MARKER_SIZE + 2 * RTC_CRC_FRAME_SIZE)
-    {
-      d->unit_size = unit;
-      d->minor_size = minor;
-      d->sizes_known = TRUE;
-      set_geometry (d);
-    }
-  if (d->cb->index)
-    d->cb->index (d->user, offset, full, data, len);
-}
 
 static gboolean
 update_clock (RtcDecoder *d,
@@ -318,9 +172,9 @@ deliver (RtcDecoder *d,
       if (!update_clock (d, s, v))
         {
           if (d->maybe_fragment)
-            invalid (d, v->offset, "clock \"%s\": the rest of a value begun before the data read", s->name);
+            kymo_rtc_decoder_invalid (d, v->offset, "clock \"%s\": the rest of a value begun before the data read", s->name);
           else
-            invalid (d, v->offset, "clock \"%s\": %zu bytes are not a %s value",
+            kymo_rtc_decoder_invalid (d, v->offset, "clock \"%s\": %zu bytes are not a %s value",
                      s->name, v->len, s->format_name);
           return;
         }
@@ -331,7 +185,7 @@ deliver (RtcDecoder *d,
 
       if (!kymo_rtc_read_timespec (d->big_endian, v->data, MIN (v->len, 12), &used, &v->ts))
         {
-          invalid (d, v->offset, "annotation \"%s\" does not start with a timespec", s->name);
+          kymo_rtc_decoder_invalid (d, v->offset, "annotation \"%s\" does not start with a timespec", s->name);
           return;
         }
       v->data += used;
@@ -380,7 +234,7 @@ collect (RtcDecoder   *d,
     }
   if (s->pending->len + len > MAX_VALUE_SIZE)
     {
-      invalid (d, s->value_offset, "a value of stream \"%s\" continues past %zu bytes; dropped",
+      kymo_rtc_decoder_invalid (d, s->value_offset, "a value of stream \"%s\" continues past %zu bytes; dropped",
                s->name, (gsize) MAX_VALUE_SIZE);
       s->continued = FALSE;
       g_byte_array_set_size (s->pending, 0);
@@ -432,153 +286,6 @@ fixed_length (RtcDecoder *d,
   return expected;
 }
 
-static gboolean
-read_header (RtcDecoder *d,
-             gsize      *pos,
-             gsize       end,
-             guint64    *out)
-{
-  KymoByteReader r;
-
-  if (*pos < end && d->data[*pos] < 0x80)
-    {
-      *out = d->data[(*pos)++];
-      return TRUE;
-    }
-  kymo_byte_reader_init (&r, d->data, end);
-  r.pos = *pos;
-  if (!kymo_byte_reader_uleb128 (&r, 10, 64, out))
-    return FALSE;
-  *pos = r.pos;
-  return TRUE;
-}
-
-/* Checks that frames starting at @pos chain up to @end the way the writer
- * lays them out: no frame crosses a unit boundary, each unit begins with
- * an index frame, and padding only fills up to a boundary. Used to tell
- * whether the first frame read after a lost start is a whole value. */
-static gboolean
-walk_ok (RtcDecoder *d,
-         gsize       pos,
-         gsize       end,
-         gsize      *pending,
-         guint      *budget)
-{
-  gsize minor = d->next_minor;
-  guint max_id = 0;
-  gboolean ok = TRUE;
-
-  while (pos >= minor)
-    minor += d->minor_size;
-
-  for (guint n = 0; n < TRIAL_FRAMES && pos < end; n++, (*budget)--)
-    {
-      gsize header = pos, boundary = G_MAXSIZE;
-      guint64 hdr, len;
-      RtcStream *s;
-
-      if (*budget == 0)
-        {
-          /* Out of work: not proven. */
-          ok = FALSE;
-          break;
-        }
-      if (header < d->unit_end)
-        {
-          if (header == minor)
-            {
-              minor += d->minor_size;
-              if (d->data[header] != RTC_ID_INDEX << 1)
-                {
-                  ok = FALSE;
-                  break;
-                }
-            }
-          boundary = MIN (minor, d->unit_end);
-        }
-      if (!read_header (d, &pos, end, &hdr))
-        {
-          ok = end == d->size;
-          break;
-        }
-      if ((hdr >> 1) >= d->table->len || (s = d->table->pdata[hdr >> 1]) == NULL ||
-          s->id == RTC_ID_MARKER)
-        {
-          ok = FALSE;
-          break;
-        }
-      if (s->length >= 0)
-        {
-          gsize expected = (gsize) s->length;
-
-          if (pending[s->id] > 0 && s->length > 0)
-            expected -= pending[s->id] % (gsize) s->length;
-          expected = MIN (expected, RTC_FRAME_MAX);
-          if ((hdr & 1) && pos < boundary && expected > boundary - pos)
-            expected = boundary - pos;
-          len = expected;
-        }
-      else
-        {
-          KymoByteReader r;
-
-          kymo_byte_reader_init (&r, d->data, end);
-          r.pos = pos;
-          if (!kymo_byte_reader_uleb128 (&r, 10, 64, &len))
-            {
-              ok = end == d->size;
-              break;
-            }
-          pos = r.pos;
-        }
-      if (len > end - pos)
-        {
-          ok = end == d->size;
-          break;
-        }
-      pos += len;
-      if (pos > boundary)
-        {
-          ok = FALSE;
-          break;
-        }
-      if ((s->id == RTC_ID_NOP || s->id == RTC_ID_PADDING) && pos != boundary)
-        {
-          ok = FALSE;
-          break;
-        }
-      pending[s->id] = (hdr & 1) ? pending[s->id] + len : 0;
-      max_id = MAX (max_id, s->id);
-    }
-  memset (pending, 0, (max_id + 1) * sizeof *pending);
-  return ok;
-}
-
-/* Reading began after the start of the recording: the first frame after
- * the Platform frame may be the rest of a fixed-length value the writer
- * cut at the Unit boundary. Returns the length that lets the Unit parse. */
-static gsize
-trial_length (RtcDecoder *d,
-              gsize       payload,
-              gsize       expected,
-              gsize       end,
-              gboolean   *fragment)
-{
-  g_autofree gsize *pending = g_new0 (gsize, d->table->len);
-  /* Bounds the work a crafted Unit can cause. */
-  guint budget = 16 * TRIAL_FRAMES;
-
-  *fragment = FALSE;
-  if (expected > end - payload || walk_ok (d, payload + expected, end, pending, &budget) || budget == 0)
-    return expected;
-  for (gsize len = expected; len-- > 1 && budget > 0;)
-    if (len <= end - payload && walk_ok (d, payload + len, end, pending, &budget))
-      {
-        *fragment = TRUE;
-        return len;
-      }
-  return expected;
-}
 
 static FrameResult
 overrun (RtcDecoder  *d,
@@ -594,7 +301,7 @@ overrun (RtcDecoder  *d,
                                s ? s->name : "RTC");
       return FRAME_STOP;
     }
-  invalid (d, header, "a frame runs into the next Marker; %zu bytes skipped", end - header);
+  kymo_rtc_decoder_invalid (d, header, "a frame runs into the next Marker; %zu bytes skipped", end - header);
   return FRAME_SKIP_UNIT;
 }
 
@@ -615,7 +322,7 @@ check_crc (RtcDecoder   *d,
 
       ok = crc == stored;
       if (!ok)
-        invalid (d, d->marker, "CRC mismatch in the Unit of %zu bytes at offset %zu",
+        kymo_rtc_decoder_invalid (d, d->marker, "CRC mismatch in the Unit of %zu bytes at offset %zu",
                  header - start, (gsize) d->marker);
     }
   if (d->cb->crc)
@@ -841,13 +548,13 @@ decode_unit (RtcDecoder  *d,
 
       if (G_LIKELY (data[pos] < 0x80))
         hdr = data[pos++];
-      else if (!read_header (d, &pos, end, &hdr))
+      else if (!kymo_rtc_read_header (d, &pos, end, &hdr))
         return overrun (d, header, end, NULL, error);
       id = hdr >> 1;
       more = hdr & 1;
       if (G_UNLIKELY (id >= n_table || (s = table[id]) == NULL))
         {
-          invalid (d, header, "frame of unknown stream %" G_GUINT64_FORMAT "; %zu bytes skipped",
+          kymo_rtc_decoder_invalid (d, header, "frame of unknown stream %" G_GUINT64_FORMAT "; %zu bytes skipped",
                    id, end - header);
           return FRAME_SKIP_UNIT;
         }
@@ -865,13 +572,13 @@ decode_unit (RtcDecoder  *d,
           len = fixed_length (d, s, header, pos, more, &d->next_minor);
           if (G_UNLIKELY (d->continuity_lost && !d->seen_data && s->id >= RTC_FIRST_USER_ID &&
                           !s->continued && pos <= end))
-            len = trial_length (d, pos, len, end, &fragment);
+            len = kymo_rtc_decoder_trial_length (d, pos, len, end, &fragment);
           if (len > end - pos)
             return overrun (d, header, end, s, error);
           if (G_UNLIKELY (fragment))
             {
               /* The head of this value was before where we began. */
-              invalid (d, header, "the rest of a \"%s\" value begun before the first Marker read",
+              kymo_rtc_decoder_invalid (d, header, "the rest of a \"%s\" value begun before the first Marker read",
                        s->name);
               pos += len;
               d->seen_data = TRUE;
@@ -936,7 +643,7 @@ decode_unit (RtcDecoder  *d,
 
         case RTC_ID_MARKER:
           /* Whole Markers end the Unit before this; this one is damaged. */
-          invalid (d, header, "a damaged Marker; %zu bytes skipped", end - header);
+          kymo_rtc_decoder_invalid (d, header, "a damaged Marker; %zu bytes skipped", end - header);
           return FRAME_SKIP_UNIT;
 
         case RTC_ID_INDEX_FULL:
@@ -946,10 +653,10 @@ decode_unit (RtcDecoder  *d,
           if (!collect (d, s, header, payload, len, more, &v))
             break;
           if (s->id == RTC_ID_INDEX_FULL || s->id == RTC_ID_INDEX)
-            handle_index (d, v.offset, v.data, v.len, s->id == RTC_ID_INDEX_FULL);
+            kymo_rtc_decoder_index (d, v.offset, v.data, v.len, s->id == RTC_ID_INDEX_FULL);
           else
             {
-              handle_meta (d, v.offset, v.data, v.len);
+              kymo_rtc_decoder_meta (d, v.offset, v.data, v.len);
               table = (RtcStream **) d->table->pdata;
               n_table = d->table->len;
             }
@@ -964,7 +671,7 @@ decode_unit (RtcDecoder  *d,
                 d->cb->platform (d->user, header, d->big_endian);
             }
           else
-            invalid (d, header, "a Platform frame without 0x01020304");
+            kymo_rtc_decoder_invalid (d, header, "a Platform frame without 0x01020304");
           break;
 
         case RTC_ID_CRC:
@@ -1047,7 +754,7 @@ decode_units (RtcDecoder  *d,
           else if (next != RTC_NO_POS)
             {
               d->n_bad_units++;
-              invalid (d, marker, "CRC mismatch in the Unit of %zu bytes at offset %zu; Unit skipped",
+              kymo_rtc_decoder_invalid (d, marker, "CRC mismatch in the Unit of %zu bytes at offset %zu; Unit skipped",
                        end - RTC_CRC_FRAME_SIZE - start, marker);
               reset_values (d);
               d->continuity_lost = TRUE;
@@ -1057,7 +764,7 @@ decode_units (RtcDecoder  *d,
             }
         }
 
-      set_geometry (d);
+      kymo_rtc_decoder_set_geometry (d);
       result = decode_unit (d, end, verified, error);
       d->first_unit = FALSE;
       if (result == FRAME_STOP)
@@ -1102,12 +809,12 @@ kymo_rtc_decoder_run (RtcDecoder  *d,
           return FALSE;
         }
       if (size > 0)
-        invalid (d, 0, "%zu bytes without a Marker", size);
+        kymo_rtc_decoder_invalid (d, 0, "%zu bytes without a Marker", size);
       return TRUE;
     }
   if (marker > 0)
     {
-      invalid (d, 0, "%zu bytes before the first Marker", marker);
+      kymo_rtc_decoder_invalid (d, 0, "%zu bytes before the first Marker", marker);
       d->continuity_lost = TRUE;
     }
   d->ahead = kymo_rtc_ahead_start (data, size, marker, d->job != NULL ? kymo_load_job_get_options (d->job) : NULL);

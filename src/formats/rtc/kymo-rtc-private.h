@@ -207,6 +207,58 @@ typedef struct {
   RtcAhead           *ahead;
 } RtcDecoder;
 
+/* A frame header: one byte, or a LEB128 when longer. */
+static inline gboolean
+kymo_rtc_read_header (RtcDecoder *d,
+                      gsize      *pos,
+                      gsize       end,
+                      guint64    *out)
+{
+  KymoByteReader r;
+
+  if (*pos < end && d->data[*pos] < 0x80)
+    {
+      *out = d->data[(*pos)++];
+      return TRUE;
+    }
+  kymo_byte_reader_init (&r, d->data, end);
+  r.pos = *pos;
+  if (!kymo_byte_reader_uleb128 (&r, 10, 64, out))
+    return FALSE;
+  *pos = r.pos;
+  return TRUE;
+}
+
+static inline void
+kymo_rtc_decoder_set_geometry (RtcDecoder *d)
+{
+  d->unit_end = d->marker + d->unit_size - RTC_CRC_FRAME_SIZE;
+  d->next_minor = d->marker + RTC_MARKER_SIZE + d->minor_size;
+}
+
+/* kymo-rtc-decoder.c */
+void        kymo_rtc_decoder_invalid   (RtcDecoder   *decoder,
+                                        guint64       offset,
+                                        const char   *format,
+                                        ...) G_GNUC_PRINTF (3, 4);
+/* kymo-rtc-meta.c */
+void        kymo_rtc_decoder_meta      (RtcDecoder   *decoder,
+                                        guint64       offset,
+                                        const guint8 *data,
+                                        gsize         len);
+void        kymo_rtc_decoder_index     (RtcDecoder   *decoder,
+                                        guint64       offset,
+                                        const guint8 *data,
+                                        gsize         len,
+                                        gboolean      full);
+/* kymo-rtc-walk.c: the payload length that lets the rest of the Unit
+ * parse (*fragment: shorter than @expected, the rest of a cut value). */
+gsize       kymo_rtc_decoder_trial_length (RtcDecoder *decoder,
+                                           gsize       payload,
+                                           gsize       expected,
+                                           gsize       end,
+                                           gboolean   *fragment);
+
 /* kymo-rtc-ahead.c */
 /* NULL when one thread does all: @options->threads 1 (or a small input
  * when 0); any other number starts workers, which changes nothing in the
