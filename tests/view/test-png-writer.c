@@ -403,6 +403,32 @@ make_tall_trace (void)
   return trace;
 }
 
+/* The PNG at @path holds the pixels of @node drawn whole on one surface
+ * (written through cairo's writer to @scratch and read back alike). */
+static void
+assert_file_is_node (const char    *path,
+                     GskRenderNode *node,
+                     int            width,
+                     int            height,
+                     const char    *scratch)
+{
+  cairo_surface_t *whole = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (whole);
+  cairo_surface_t *a, *b;
+
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  g_assert_cmpint (cairo_surface_write_to_png (whole, scratch), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_destroy (whole);
+
+  a = cairo_image_surface_create_from_png (path);
+  b = cairo_image_surface_create_from_png (scratch);
+  assert_same_pixels (a, b);
+  cairo_surface_destroy (a);
+  cairo_surface_destroy (b);
+  g_unlink (scratch);
+}
+
 /* The export draws the frame in bands: at every offset of the rows against
  * the bands, the file holds the pixels of the frame's node drawn whole. */
 static void
@@ -424,30 +450,16 @@ test_export_bands (void)
       GtkSnapshot *snapshot = gtk_snapshot_new ();
       g_autoptr(GskRenderNode) node = NULL;
       g_autoptr(GError) error = NULL;
-      cairo_surface_t *whole, *a, *b;
-      cairo_t *cr;
 
       kymo_timeline_renderer_snapshot_base (renderer, snapshot, session, layout, &viewport);
       node = gtk_snapshot_free_to_node (snapshot);
       kymo_timeline_renderer_free (renderer);
-      whole = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, viewport.width, viewport.height);
-      cr = cairo_create (whole);
-      gsk_render_node_draw (node, cr);
-      cairo_destroy (cr);
-      g_assert_cmpint (cairo_surface_write_to_png (whole, theirs), ==, CAIRO_STATUS_SUCCESS);
-      cairo_surface_destroy (whole);
-
       g_assert_true (kymo_timeline_export_view_to_file (session, &viewport, KYMO_TIME_NONE, KYMO_TIME_NONE,
                                                         scroll % 2 == 1, KYMO_TIMELINE_EXPORT_PNG, ours, &error));
       g_assert_no_error (error);
-      a = cairo_image_surface_create_from_png (ours);
-      b = cairo_image_surface_create_from_png (theirs);
-      assert_same_pixels (a, b);
-      cairo_surface_destroy (a);
-      cairo_surface_destroy (b);
+      assert_file_is_node (ours, node, viewport.width, viewport.height, theirs);
     }
   g_unlink (ours);
-  g_unlink (theirs);
   g_rmdir (dir);
 }
 
@@ -466,8 +478,6 @@ test_cli_render (void)
   g_autoptr(KymoSession) session = NULL;
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GError) error = NULL;
-  cairo_surface_t *whole, *a, *b;
-  cairo_t *cr;
   int height;
 
   if (samples == NULL || !g_file_test (samples, G_FILE_TEST_IS_DIR))
@@ -490,20 +500,8 @@ test_cli_render (void)
     g_assert_cmpstr (err, ==, "");
   }
   node = kymo_timeline_export_to_node (session, 1920, height, FALSE, NULL);
-  whole = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1920, height);
-  cr = cairo_create (whole);
-  gsk_render_node_draw (node, cr);
-  cairo_destroy (cr);
-  g_assert_cmpint (cairo_surface_write_to_png (whole, theirs), ==, CAIRO_STATUS_SUCCESS);
-  cairo_surface_destroy (whole);
-
-  a = cairo_image_surface_create_from_png (ours);
-  b = cairo_image_surface_create_from_png (theirs);
-  assert_same_pixels (a, b);
-  cairo_surface_destroy (a);
-  cairo_surface_destroy (b);
+  assert_file_is_node (ours, node, 1920, height, theirs);
   g_unlink (ours);
-  g_unlink (theirs);
   g_rmdir (dir);
 }
 
