@@ -143,6 +143,8 @@ convert_row (const guint32 *px,
 #define BAND_ROWS      32
 /* Drawing a band walks the frame's nodes: fewer, taller bands there. */
 #define DRAW_BAND_ROWS 64
+/* Bands drawn and waiting for their encoding, at most. */
+#define DRAW_AHEAD     4
 /* Below this many bytes of pixels the threads cost more than they save. */
 #define PARALLEL_MIN   (2 * 1024 * 1024)
 
@@ -411,7 +413,7 @@ typedef struct {
   GCond      cond;
   int        stride;
   /* Under @lock: how many bands are drawn, their pixels until encoded,
-   * and cleared band buffers for the next bands. */
+   * and cleared band buffers for the next bands (a few: see DRAW_AHEAD). */
   guint      n_drawn;
   guint8   **pixels;
   GPtrArray *spare;
@@ -446,6 +448,17 @@ encode_drawn_band (guint    index,
   g_mutex_unlock (&d->lock);
 }
 
+static void
+finish_drawn_band (Drawn     *d,
+                   KymoParts *parts,
+                   guint      index)
+{
+  kymo_parts_wait (parts, index);
+  if (!g_atomic_int_get (&d->not_opaque))
+    join_band (&d->e, index);
+  kymo_parts_release (parts, index);
+}
+
 static gboolean
 write_drawn_whole (int              width,
                    int              height,
@@ -476,6 +489,7 @@ kymo_png_write_drawn (int               width,
   g_autoptr(KymoParts) parts = NULL;
   Writer w = { 0 };
   Drawn d = { 0 };
+  guint joined = 0;
   gboolean not_opaque;
 
   g_return_val_if_fail (width > 0 && height > 0, FALSE);
@@ -490,8 +504,7 @@ kymo_png_write_drawn (int               width,
   d.stride = cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, width);
   d.pixels = g_new0 (guint8 *, d.e.n_bands);
   d.spare = g_ptr_array_new_with_free_func (g_free);
-  /* No bound ahead: the join starts only once every band is drawn. */
-  parts = kymo_parts_new (NULL, (gsize) height * row_bytes (&d.e), PARALLEL_MIN, d.e.n_bands, 0,
+  parts = kymo_parts_new (NULL, (gsize) height * row_bytes (&d.e), PARALLEL_MIN, d.e.n_bands, DRAW_AHEAD,
                           encode_drawn_band, &d);
   kymo_parts_set_help (parts, TRUE);
 
@@ -524,14 +537,16 @@ kymo_png_write_drawn (int               width,
       d.n_drawn++;
       g_cond_broadcast (&d.cond);
       g_mutex_unlock (&d.lock);
+
+      /* At most DRAW_AHEAD bands wait for their encoding: when the workers
+       * fall behind, this thread encodes too, rather than taking more
+       * memory. While it waits for a band it takes only drawn ones: those
+       * before the join plus DRAW_AHEAD. */
+      while (joined + DRAW_AHEAD <= i + 1)
+        finish_drawn_band (&d, parts, joined++);
     }
-  for (guint i = 0; i < d.e.n_bands; i++)
-    {
-      kymo_parts_wait (parts, i);
-      if (!g_atomic_int_get (&d.not_opaque))
-        join_band (&d.e, i);
-      kymo_parts_release (parts, i);
-    }
+  while (joined < d.e.n_bands)
+    finish_drawn_band (&d, parts, joined++);
   g_clear_pointer (&parts, kymo_parts_free);
   not_opaque = g_atomic_int_get (&d.not_opaque);
 
