@@ -5,12 +5,13 @@
  *
  * zlib at its fastest level spends most of an export's time on a timeline
  * picture: flat colour, where nearly every byte repeats the pixel before
- * it, the row above, or the row above one pixel over (hatching), and the
- * rest repeats a short period found by a hash (hatching's tile, repeated
- * labels). A greedy matcher that tries those few distances first finds
- * the same long matches at memory speed; with deflate's fixed codes the
- * file comes out no larger than zlib's level 1 on such pictures, and any
- * other picture still compresses, if less well.
+ * it, the row above, or a short period (hatching's tile, a repeated
+ * label). A greedy matcher that tries those distances first (the one
+ * matched last, the row's, the pixel's, and one a hash of the next four
+ * bytes finds) gets the same long matches in a third of zlib's time;
+ * with deflate's fixed codes the renders of the samples come out from
+ * 30 % smaller to 6 % larger than with zlib's level 1, and any other
+ * picture still compresses, if less well.
  */
 #define G_LOG_DOMAIN "kymo-deflate-rows"
 
