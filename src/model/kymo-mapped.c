@@ -77,6 +77,20 @@ kymo_mapped_free (gpointer data,
   g_free (data);
 }
 
+void
+kymo_mapped_populate (gpointer data,
+                      gsize    len)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+  gsize page = kymo_page_size ();
+  guintptr from = (guintptr) data & ~(guintptr) (page - 1);
+  guintptr to = ((guintptr) data + len + page - 1) & ~(guintptr) (page - 1);
+
+  if (len > 0)
+    madvise ((void *) from, to - from, MADV_POPULATE_WRITE);
+#endif
+}
+
 gboolean
 kymo_mapped_can_move (void)
 {

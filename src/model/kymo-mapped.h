@@ -25,6 +25,13 @@ gpointer kymo_mapped_grow (gpointer  data,
 void     kymo_mapped_free (gpointer  data,
                            gsize     map_bytes);
 
+/* Populates the pages that @len bytes at @data cover, as writing them
+ * would, but in one call rather than a fault per page (a no-op where the
+ * kernel cannot: the writes then fault them in). For memory about to be
+ * written whole. */
+void     kymo_mapped_populate (gpointer data,
+                               gsize    len);
+
 /* Whether this kernel can move pages out of a mapping and leave their old
  * range in place (Linux 5.7): kymo_mapped_move_pages() needs it. */
 gboolean kymo_mapped_can_move (void);

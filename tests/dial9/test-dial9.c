@@ -850,8 +850,18 @@ fingerprint (KymoTrace *trace,
                               records[i].name, records[i].track, records[i].source);
     ss = kymo_stacks_get_samples (stacks, &n);
     for (gsize i = 0; i < n; i++)
-      g_string_append_printf (out, "stack sample %u %" G_GINT64_FORMAT " %u %u %u\n", ss[i].track, ss[i].ts,
-                              ss[i].stack, ss[i].kind, ss[i].source);
+      {
+        const KymoFrame *frames = NULL;
+        gsize n_frames = 0;
+
+        g_string_append_printf (out, "stack sample %u %" G_GINT64_FORMAT " %u %u %u", ss[i].track, ss[i].ts,
+                                ss[i].stack, ss[i].kind, ss[i].source);
+        if (ss[i].stack != KYMO_NO_STACK)
+          frames = kymo_stacks_get (stacks, ss[i].stack, &n_frames);
+        for (gsize f = 0; f < n_frames; f++)
+          g_string_append_printf (out, " %s", kymo_trace_get_name (trace, frames[f].name));
+        g_string_append_c (out, '\n');
+      }
   }
   return g_string_free (out, FALSE);
 }
@@ -869,7 +879,7 @@ build_segments (gboolean disorder,
   const char *park[] = { "worker_id:9", "local_queue:11", "cpu_time_ns:9", NULL };
   const char *wake[] = { "waker_task_id:9", "woken_task_id:9", "target_worker:11", NULL };
   const char *spawn[] = { "task_id:9", "spawn_loc:7", NULL };
-  const char *cpu[] = { "worker_id:9", "source:11", NULL };
+  const char *cpu[] = { "worker_id:9", "source:11", "callchain:6", NULL };
   const char *enter[] = { "worker_id:9", "span_id:9", "span_name:7", NULL };
   const char *exit_[] = { "worker_id:9", "span_id:9", NULL };
   const char *meta[] = { "entries:10", NULL };
@@ -900,6 +910,14 @@ build_segments (gboolean disorder,
           d9b_pool (b, i, loc);
         }
       d9b_pool (b, 50 + seg % 3, seg % 2 ? "outer" : "inner");
+      /* Pooled call chains: the same ids name other stacks in each
+       * segment, which a part's samples must keep. */
+      for (guint i = 0; i < 2; i++)
+        {
+          const guint64 chain[] = { 0x1000 + seg, 0x2000 + i, 0x3000 + seg % 4 };
+
+          d9b_stack_pool (b, i, chain, G_N_ELEMENTS (chain) - i);
+        }
       if (seg % 4 == 1)
         {
           /* A header inside a pool string is no segment. */
@@ -969,6 +987,7 @@ build_segments (gboolean disorder,
               EV (4);
               d9b_varint (b, w);
               d9b_u8 (b, r % 2);
+              d9b_u32 (b, r % 3);
             }
           /* Some segments end with a poll still open. */
           if (!(last && seg % 8 == 5))
@@ -1216,6 +1235,54 @@ test_moved_range_kept (void)
   munmap (dst, len + 2 * page);
 #else
   g_test_skip ("pages are moved only on Linux");
+#endif
+}
+
+/* A part's vector in a mapping of its own keeps every element it was
+ * given across the remaps that grow it, room is populated ahead of the
+ * writes (resident before they come), and kymo_mapped_populate() leaves
+ * what a range held as it was. */
+static void
+test_mapped_vector_grows (void)
+{
+#if defined(__linux__)
+  gsize page = kymo_page_size (), move_min, map_from, n = (3 << 20) + 1000;
+  D9Vec v = { 0 };
+  guint8 *block, res[4];
+  guint64 sum = 0;
+
+  d9_vec_set_move_min_for_testing (0);
+  d9_vec_move_limits (&move_min, &map_from);
+  d9_vec_set_move_min_for_testing (-1);
+  v.map_from = map_from > 0 ? map_from : 0;
+  for (guint64 i = 0; i < n; i++)
+    *(guint64 *) d9_vec_push (&v, sizeof (guint64)) = i * 2654435761u;
+  g_assert_cmpuint (v.len, ==, n);
+  g_assert_cmpuint (v.cap, >=, v.len);
+  for (guint64 i = 0; i < n; i++)
+    sum += ((guint64 *) (gpointer) v.data)[i] == i * 2654435761u;
+  g_assert_cmpuint (sum, ==, n);
+  if (v.map_bytes > 0)
+    {
+      /* The room up to cap is resident already: mincore sees it. */
+      guint8 *last = (guint8 *) ((guintptr) (v.data + v.cap * sizeof (guint64) - 1) & ~(guintptr) (page - 1));
+
+      g_assert_cmpuint (v.cap * sizeof (guint64), <=, v.map_bytes);
+      g_assert_cmpint (mincore (last, page, res), ==, 0);
+      g_assert_true (res[0] & 1);
+    }
+  d9_vec_clear (&v);
+
+  block = g_malloc (8 * page);
+  for (gsize i = 0; i < 8 * page; i++)
+    block[i] = (guint8) (i * 13 + 5);
+  kymo_mapped_populate (block + 100, 5 * page + 3);
+  kymo_mapped_populate (block, 0);
+  for (gsize i = 0; i < 8 * page; i++)
+    g_assert_cmpuint (block[i], ==, (guint8) (i * 13 + 5));
+  g_free (block);
+#else
+  g_test_skip ("vectors are mapped only on Linux");
 #endif
 }
 
@@ -1553,6 +1620,7 @@ main (int   argc,
   g_test_add_func ("/dial9/parallel-same", test_parallel_same);
   g_test_add_func ("/dial9/parallel-metadata", test_parallel_metadata);
   g_test_add_func ("/dial9/moved-range-kept", test_moved_range_kept);
+  g_test_add_func ("/dial9/mapped-vector-grows", test_mapped_vector_grows);
   for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
     {
       g_autofree char *name = g_strdup_printf ("/dial9/sample/%s", samples[i].dir);

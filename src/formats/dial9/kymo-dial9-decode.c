@@ -161,6 +161,12 @@ d9_loader_worker (D9Loader *l,
   w->lq_samples = d9_vec_new ();
   /* A part's runs are joined in by moving their pages: see copy_part(). */
   w->wakes->map_from = w->spans0->map_from = w->lq_samples->map_from = l->map_from;
+  if (l->spec != NULL)
+    {
+      w->part_edges = d9_vec_new ();
+      w->part_instants = d9_vec_new ();
+      w->part_edges->map_from = w->part_instants->map_from = l->map_from;
+    }
   w->track = KYMO_NO_TRACK;
   w->lq_track = KYMO_NO_TRACK;
   index = l->workers->len;
@@ -299,7 +305,21 @@ push_edge (D9Worker   *w,
            guint32     source)
 {
   D9Edge e = { ts, aux, source, (name & KYMO_NAME_MAX) | (guint32) kind << 24 };
-  g_array_append_val (w->edges, e);
+
+  if (w->part_edges != NULL)
+    *(D9Edge *) d9_vec_push (w->part_edges, sizeof e) = e;
+  else
+    g_array_append_val (w->edges, e);
+}
+
+static inline void
+push_instant (D9Worker          *w,
+              const KymoInstant *instant)
+{
+  if (w->part_instants != NULL)
+    *(KymoInstant *) d9_vec_push (w->part_instants, sizeof *instant) = *instant;
+  else
+    g_array_append_vals (w->instants, instant, 1);
 }
 
 static void
@@ -662,10 +682,15 @@ handle_event (D9Loader      *l,
           D9Wake wake = { ts, vals[model->field[D9_ROLE_WAKER]], G_MAXUINT32, source };
           if (field_present (model, D9_ROLE_WOKEN, absent))
             wake.woken = loader_task (l, vals[model->field[D9_ROLE_WOKEN]]);
-          if (!l->streaming)
+          if (l->streaming)
+            {
+              if (in_order (l, ts, source))
+                d9_pair_wake (l, &wake);
+            }
+          else if (l->part_wakes != NULL)
+            *(D9Wake *) d9_vec_push (l->part_wakes, sizeof wake) = wake;
+          else
             g_array_append_val (l->wakes, wake);
-          else if (in_order (l, ts, source))
-            d9_pair_wake (l, &wake);
           return;
         }
       break;
@@ -702,7 +727,7 @@ handle_event (D9Loader      *l,
                                 field_present (model, D9_ROLE_SOURCE, absent) &&
                                 vals[model->field[D9_ROLE_SOURCE]] == 1 ? l->name_sched : l->name_cpu,
                                 source };
-        g_array_append_val (w->instants, instant);
+        push_instant (w, &instant);
       }
       return;
 
@@ -736,7 +761,7 @@ handle_event (D9Loader      *l,
         {
           KymoInstant instant = { ts, model->name, source };
           w = loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
-          g_array_append_val (w->instants, instant);
+          push_instant (w, &instant);
           return;
         }
       break;
@@ -1095,6 +1120,8 @@ loader_free_worker (gpointer data)
   g_array_unref (w->deep);
   d9_vec_free (w->spans0);
   d9_vec_free (w->lq_samples);
+  g_clear_pointer (&w->part_edges, d9_vec_free);
+  g_clear_pointer (&w->part_instants, d9_vec_free);
   g_free (w);
 }
 
@@ -1136,6 +1163,11 @@ d9_loader_init (D9Loader    *l,
   if (spec != NULL)
     d9_vec_move_limits (&l->move_min, &l->map_from);
   l->wake_instants->map_from = l->flows->map_from = l->map_from;
+  if (spec != NULL)
+    {
+      l->part_wakes = d9_vec_new ();
+      l->part_wakes->map_from = l->map_from;
+    }
   l->runtimes = g_ptr_array_new_with_free_func (loader_free_runtime);
   d9_side_init (l);
   l->min_ts = G_MAXINT64;
@@ -1159,6 +1191,7 @@ d9_loader_clear (D9Loader *l)
   d9_map_clear (&l->worker_map);
   g_free (l->task_direct);
   g_array_unref (l->wakes);
+  g_clear_pointer (&l->part_wakes, d9_vec_free);
   g_array_unref (l->late);
   g_array_unref (l->queue);
   g_ptr_array_unref (l->se_spans);

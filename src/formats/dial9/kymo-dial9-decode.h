@@ -177,6 +177,8 @@ void      d9_find_candidates     (D9Shared       *sh,
                                   guint           n_regions);
 D9Loader *d9_spec_new            (D9Shared       *sh);
 void      d9_spec_free           (D9Loader       *l);
+/* Frees what part @l holds that its merge copied into the loader's. */
+void      d9_spec_trim           (D9Loader       *l);
 void      d9_spec_part           (guint           index,
                                   gpointer        data);
 D9Vec    *d9_kind_vec            (D9Loader       *l,

@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 
 #include "kymo-dial9-files.h"
+#include "kymo-mapped.h"
 #include "kymo-dial9-gzip.h"
 #include "kymo-file-order.h"
 #include "kymo-parts.h"
@@ -273,6 +274,9 @@ read_into (const char  *path,
   close (fd);
 }
 
+/* Real dial9 files inflate to some 4 to 5 times their size. */
+#define POPULATE_RATIO 8
+
 /* Part @index: file @index inflated (on any thread). Whole members in
  * memory go to libdeflate, sized by the trailer; anything it cannot take
  * (several members, damage, a size past 4 GiB) is left to zlib. */
@@ -291,6 +295,11 @@ inflate_part (guint    index,
 
   if (ing->filled != NULL && g_atomic_int_get (&ing->filled[index]))
     return;
+  /* Its place in the stream is written whole: populated in one call
+   * rather than faulted in page by page. Not beyond what real files
+   * inflate to, which a damaged member may not fill. */
+  if (ing->out != NULL)
+    kymo_mapped_populate (ing->out + f->start, MIN (f->guess, f->file_size * POPULATE_RATIO));
   if (!f->gzip && ing->out != NULL)
     {
       read_into (f->path, ing->out + f->start, f->guess, r);

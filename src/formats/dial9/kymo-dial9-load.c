@@ -136,6 +136,9 @@ decode_all (D9Loader  *l,
       return d9_decode (l, NULL, D9_HEADER_SIZE, 0, stop, error);
     }
   sh.parts = g_new0 (D9Loader *, sh.n_cands);
+  /* One budget for the moves of the merge (edges, wakes) and of the
+   * assembly after it. */
+  l->moves_left = MAX_PAGE_MOVES;
   parts = kymo_parts_new (kymo_load_job_get_options (l->job), d->size, PARALLEL_MIN_BYTES,
                           sh.n_cands, 0, d9_spec_part, &sh);
   /* The head is one segment: then the loading thread decodes parts too
@@ -186,6 +189,7 @@ decode_all (D9Loader  *l,
               d9_unordered_reserve (l, c, room, sh.n_cands - cur - 1);
               d9_unordered_copy (l, c);
             }
+          d9_spec_trim (c);
           merged = TRUE;
           stop->status = D9_OK;
           stop->offset = d->size;
@@ -234,10 +238,7 @@ decode_all (D9Loader  *l,
     kept->parts = g_steal_pointer (&sh.parts);
     kept->n_parts = sh.n_cands;
     if (ok && !l->disorder && merged && (pipe == NULL || !pipe->failed))
-      {
-        l->kept = kept;
-        l->moves_left = MAX_PAGE_MOVES;
-      }
+      l->kept = kept;
     else
       d9_kept_free (kept);
   }
@@ -505,6 +506,8 @@ d9_load (KymoLoadJob  *job,
                                 (const char *) g_ptr_array_index (files->warnings, i));
       d9_file_set_free (files);
     }
+  /* The parts' side records, joined as decoding would have left them. */
+  d9_side_join (&loader);
   if (!kymo_load_job_progress (job, D9_PROGRESS_DECODED, "Building the timeline", error))
     {
       d9_loader_clear (&loader);

@@ -15,7 +15,8 @@ G_BEGIN_DECLS
 typedef struct {
   guint8  *data;
   gsize    len;
-  gsize    cap;
+  gsize    cap;        /* room, in elements; in a mapping of its own, the
+                        * room populated so far (see d9_vec_populate) */
   gsize    map_bytes;  /* > 0: @data is a mapping of its own, of this size */
   gsize    map_from;   /* > 0: grows into one from this many bytes */
 } D9Vec;
@@ -37,6 +38,27 @@ void  d9_vec_move_limits (gsize *move_min,
  * maps a part's arrays from the start. */
 void  d9_vec_set_move_min_for_testing (gint move_min);
 
+/* Writes @n elements at @in to @out, renumbered; @out may overlap @in
+ * from below. */
+typedef void (*D9MapRun) (gconstpointer  map_data,
+                          guint8        *out,
+                          const guint8  *in,
+                          gsize          n);
+#define D9_PLACE_MAX_SIZE 64
+/* Puts the elements of @v (of @size bytes) into place at @out, in memory
+ * that holds nothing needed, mapped by @map, then frees them: when @v is
+ * a mapping of its own and at least @move_min bytes, its whole pages are
+ * moved rather than copied (no new memory to fault in, none left to give
+ * back; *@moves_left counts down the moves allowed), and the elements are
+ * mapped down over them from the first up. */
+void  d9_vec_place       (D9Vec         *v,
+                          gsize          size,
+                          gsize          move_min,
+                          gint          *moves_left,
+                          D9MapRun       map,
+                          gconstpointer  map_data,
+                          guint8        *out);
+
 static inline void
 d9_vec_free (D9Vec *v)
 {
@@ -52,10 +74,18 @@ d9_vec_free (D9Vec *v)
 #define D9_VEC_MAPPED (40u << 20)
 
 
+/* A vector in a mapping of its own: room for more within the mapping,
+ * its pages populated ahead of the writes in a batch. FALSE when the
+ * mapping is full. */
+gboolean d9_vec_populate (D9Vec *v,
+                          gsize  size);
+
 static inline void
 d9_vec_grow (D9Vec *v,
              gsize  size)
 {
+  if (v->map_bytes > 0 && d9_vec_populate (v, size))
+    return;
   v->cap = MAX (v->cap * 2, 1024);
   if (v->cap * size >= D9_VEC_LARGE && v->cap * size < D9_VEC_MAPPED)
     v->cap = D9_VEC_MAPPED / size;
@@ -287,6 +317,11 @@ typedef struct {
    * (source + 1, 0 for none), which close a poll or park left open before. */
   guint32  first_source[4];
   KymoTime first_ts[4];
+  /* A part's edges and instants (NULL in the loader, which has them in
+   * @edges and @instants): in mappings of their own, which grow without
+   * copying and whose pages the join moves into the loader's arrays. */
+  D9Vec   *part_edges;
+  D9Vec   *part_instants;
 } D9Worker;
 
 /* A wake flow found while streaming: track ids come at build time. */
@@ -363,6 +398,7 @@ typedef struct {
    * segment (pool_name's map lookup, once per id). */
   guint32      pool_names[256];
   GArray      *wakes;        /* D9Wake */
+  D9Vec       *part_wakes;   /* a part's D9Wake instead (NULL in the loader) */
   GArray      *late;         /* D9Late */
   GArray      *queue;        /* KymoSample: global queue depth */
   GPtrArray   *se_spans;     /* GArray of KymoSpan per single-event span track */

@@ -125,6 +125,22 @@ d9_spec_free (D9Loader *l)
   g_free (l);
 }
 
+void
+d9_spec_trim (D9Loader *c)
+{
+  D9Data *d = d9_data_new ();
+
+  /* The merge copied its pools, symbols, checkpoints, tasks and schemas
+   * into the loader's: only its event arrays and maps are still read. */
+  d->data = c->d->data;
+  d->size = c->d->size;
+  d->n_events = c->d->n_events;
+  d9_data_free (c->d);
+  c->d = d;
+  g_clear_pointer (&c->task_direct, g_free);
+  c->n_task_direct = 0;
+}
+
 static void
 spec_decode (D9Shared *sh,
              guint     index)
@@ -179,6 +195,8 @@ d9_kind_vec (D9Loader *l,
     case K_SPANS0: return w->spans0;
     case K_LQ: return w->lq_samples;
     case K_WAKES: return w->wakes;
+    /* A part's, in a vector; the loader's is a GArray. */
+    case K_INSTANTS: return w->part_instants;
     case K_WAKE_INSTANTS: return l->wake_instants;
     case K_FLOWS: return l->flows;
     default: return NULL;
@@ -643,7 +661,11 @@ d9_merge_part (D9Loader *l,
  * building, with the loader's: they join the loader's arrays, in the
  * loader's numbering, as decoding the part here would have left them. */
 /* Makes room in @a for @need elements, or for @estimate when more: below
- * malloc's mmap threshold each doubling would copy the array again. */
+ * malloc's mmap threshold each doubling would copy the array again, and
+ * above it an array with pages moved into it can no longer be remapped
+ * (glibc copies it whole instead). So an estimate falling short grows it
+ * by half as much again, and every estimate has an eighth of slack: room
+ * never written costs no memory. */
 static void
 reserve (GArray *a,
          GArray *room,
@@ -651,13 +673,15 @@ reserve (GArray *a,
          gsize   need,
          gsize   estimate)
 {
-  gsize len = a->len;
+  gsize len = a->len, had;
 
   if (slot >= room->len)
     g_array_set_size (room, slot + 1);
-  if (need <= g_array_index (room, gsize, slot))
+  had = g_array_index (room, gsize, slot);
+  if (need <= had)
     return;
-  need = MAX (need, estimate);
+  need = MAX (need, estimate + estimate / 8);
+  need = MAX (need, had + had / 2);
   g_array_set_size (a, need);
   g_array_set_size (a, len);
   g_array_index (room, gsize, slot) = need;
@@ -676,16 +700,63 @@ d9_unordered_reserve (D9Loader *l,
     {
       D9Worker *lw = g_ptr_array_index (c->workers, i);
       D9Worker *gw = g_ptr_array_index (l->workers, spec->worker_map[i]);
-      gsize n = lw->edges->len, at = gw->edges->len;
+      gsize n = lw->part_edges->len, at = gw->edges->len;
 
       reserve (gw->edges, room, 1 + gw->index, at + n, at + n * (parts_left + 1));
       g_array_set_size (gw->edges, at + n);
       spec->edges_at[i] = at;
     }
   spec->wakes_at = l->wakes->len;
-  reserve (l->wakes, room, 0, l->wakes->len + c->wakes->len,
-           l->wakes->len + (gsize) c->wakes->len * (parts_left + 1));
-  g_array_set_size (l->wakes, l->wakes->len + c->wakes->len);
+  reserve (l->wakes, room, 0, l->wakes->len + c->part_wakes->len,
+           l->wakes->len + c->part_wakes->len * (parts_left + 1));
+  g_array_set_size (l->wakes, l->wakes->len + c->part_wakes->len);
+}
+
+/* Writes @n of a part's edges at @in to @out in the loader's numbering.
+ * @out may overlap @in from below. */
+static void
+map_edges (gconstpointer data,
+           guint8       *out,
+           const guint8 *in,
+           gsize         n)
+{
+  const D9Spec *spec = data;
+  guint32 base = spec->ordinal_base;
+
+  for (gsize k = 0; k < n; k++)
+    {
+      D9Edge e = ((const D9Edge *) (gconstpointer) in)[k];
+      guint32 kind = e.name_kind >> 24, name = e.name_kind & KYMO_NAME_MAX;
+
+      /* A poll's end carries no name. */
+      if (kind != D9_EDGE_POLL_END)
+        name = d9_map_name (spec, name);
+      e.name_kind = (name & KYMO_NAME_MAX) | kind << 24;
+      if (kind == D9_EDGE_POLL_START && (guint32) e.aux != G_MAXUINT32)
+        e.aux = (e.aux & ~(guint64) G_MAXUINT32) | spec->task_map[(guint32) e.aux];
+      e.source += base;
+      ((D9Edge *) (gpointer) out)[k] = e;
+    }
+}
+
+static void
+map_wakes (gconstpointer data,
+           guint8       *out,
+           const guint8 *in,
+           gsize         n)
+{
+  const D9Spec *spec = data;
+  guint32 base = spec->ordinal_base;
+
+  for (gsize k = 0; k < n; k++)
+    {
+      D9Wake wake = ((const D9Wake *) (gconstpointer) in)[k];
+
+      if (wake.woken != G_MAXUINT32)
+        wake.woken = spec->task_map[wake.woken];
+      wake.source += base;
+      ((D9Wake *) (gpointer) out)[k] = wake;
+    }
 }
 
 void
@@ -693,45 +764,15 @@ d9_unordered_copy (D9Loader *l,
                    D9Loader *c)
 {
   const D9Spec *spec = c->spec;
-  guint32 base = spec->ordinal_base;
-  D9Wake *wakes = (D9Wake *) (gpointer) l->wakes->data + spec->wakes_at;
 
   for (guint i = 0; i < c->workers->len; i++)
     {
       D9Worker *lw = g_ptr_array_index (c->workers, i);
       D9Worker *gw = g_ptr_array_index (l->workers, spec->worker_map[i]);
-      const D9Edge *in = (const D9Edge *) (gpointer) lw->edges->data;
-      D9Edge *out = (D9Edge *) (gpointer) gw->edges->data + spec->edges_at[i];
-      gsize n = lw->edges->len;
 
-      for (gsize k = 0; k < n; k++)
-        {
-          D9Edge e = in[k];
-          guint32 kind = e.name_kind >> 24, name = e.name_kind & KYMO_NAME_MAX;
-
-          /* A poll's end carries no name. */
-          if (kind != D9_EDGE_POLL_END)
-            name = d9_map_name (spec, name);
-          e.name_kind = (name & KYMO_NAME_MAX) | kind << 24;
-          if (kind == D9_EDGE_POLL_START && (guint32) e.aux != G_MAXUINT32)
-            e.aux = (e.aux & ~(guint64) G_MAXUINT32) | spec->task_map[(guint32) e.aux];
-          e.source += base;
-          out[k] = e;
-        }
-      g_array_unref (lw->edges);
-      lw->edges = g_array_new (FALSE, FALSE, sizeof (D9Edge));
+      d9_vec_place (lw->part_edges, sizeof (D9Edge), c->move_min, &l->moves_left, map_edges, spec,
+                    (guint8 *) gw->edges->data + spec->edges_at[i] * sizeof (D9Edge));
     }
-  for (guint i = 0; i < c->wakes->len; i++)
-    {
-      D9Wake wake = g_array_index (c->wakes, D9Wake, i);
-
-      if (wake.woken != G_MAXUINT32)
-        wake.woken = spec->task_map[wake.woken];
-      wake.source += base;
-      wakes[i] = wake;
-    }
-  /* Given back now: the part stays until its other arrays are joined. */
-  g_array_unref (c->wakes);
-  c->wakes = g_array_new (FALSE, FALSE, sizeof (D9Wake));
+  d9_vec_place (c->part_wakes, sizeof (D9Wake), c->move_min, &l->moves_left, map_wakes, spec,
+                (guint8 *) l->wakes->data + spec->wakes_at * sizeof (D9Wake));
 }
-

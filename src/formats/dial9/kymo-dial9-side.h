@@ -53,6 +53,11 @@ void     d9_side_merge_part (D9Loader       *l,
                              guint32         ordinal_base,
                              guint32         segment_base);
 
+/* Joins the merged parts' records and samples into the loader's own, in
+ * file order and its numbering, by moving their pages: building then
+ * takes them where they are. */
+void     d9_side_join       (D9Loader       *l);
+
 /* After d9_build_model() (the workers' tracks exist): hands the joined
  * records and the symbolised samples to the model. FALSE when cancelled. */
 gboolean d9_side_build      (D9Loader       *l,

@@ -10,6 +10,9 @@
 
 #include "kymo-dial9-loader.h"
 #include "kymo-mapped.h"
+#include "kymo-page-queue.h"
+
+#include <string.h>
 
 /* Moving fewer pages than this is not worth splitting mappings for (each
  * move costs the process a mapping or two of its limited number). */
@@ -51,6 +54,26 @@ d9_vec_clear (D9Vec *v)
   v->len = v->cap = v->map_bytes = 0;
 }
 
+/* Pages populated at a time ahead of a mapped vector's writes: one call
+ * rather than a fault per page. */
+#define POPULATE_BYTES ((gsize) 256 << 10)
+
+gboolean
+d9_vec_populate (D9Vec *v,
+                 gsize  size)
+{
+  gsize have = v->cap * size, page = kymo_page_size (), from, to;
+
+  if (have + size > v->map_bytes)
+    return FALSE;
+  to = MIN (v->map_bytes, (have + POPULATE_BYTES) & ~(page - 1));
+  from = (have + page - 1) & ~(page - 1);
+  if (to > from)
+    kymo_mapped_populate (v->data + from, to - from);
+  v->cap = to / size;
+  return TRUE;
+}
+
 /* Grows @v to @v->cap elements of @size in a mapping of its own, whose
  * pages kymo_mapped_move_pages() can then move. */
 void
@@ -58,4 +81,54 @@ d9_vec_grow_mapped (D9Vec *v,
                     gsize  size)
 {
   v->data = kymo_mapped_grow (v->data, &v->map_bytes, v->len * size, v->cap * size);
+  /* Only as much room as is populated: see d9_vec_populate(). */
+  v->cap = v->len;
+  if (!d9_vec_populate (v, size))
+    v->cap = v->map_bytes / size;
+}
+
+void
+d9_vec_place (D9Vec         *v,
+              gsize          size,
+              gsize          move_min,
+              gint          *moves_left,
+              D9MapRun       map,
+              gconstpointer  map_data,
+              guint8        *out)
+{
+  const guint8 *in = v->data;
+  gsize n = v->len;
+  KymoMoved mv;
+
+  if (v->map_bytes > 0 && n * size >= move_min && g_atomic_int_add (moves_left, -1) > 0 &&
+      kymo_mapped_move_pages (out, in, n * size, move_min, &mv))
+    {
+      gsize head = mv.lo / size, first = head, last = mv.hi / size;
+      guint8 tmp[D9_PLACE_MAX_SIZE];
+
+      g_assert (size <= sizeof tmp);
+      map (map_data, out, in, head);
+      if (head * size < mv.lo)
+        {
+          /* Straddles the first moved page: its bytes from both places. */
+          memcpy (tmp, in + head * size, mv.lo - head * size);
+          memcpy (tmp + (mv.lo - head * size), mv.at + mv.lo, (head + 1) * size - mv.lo);
+          map (map_data, out + head * size, tmp, 1);
+          first = head + 1;
+        }
+      if (last > first)
+        map (map_data, out + first * size, mv.at + first * size, last - first);
+      if (last < n && last * size < mv.hi)
+        {
+          memcpy (tmp, mv.at + last * size, mv.hi - last * size);
+          memcpy (tmp + (mv.hi - last * size), in + mv.hi, (last + 1) * size - mv.hi);
+          map (map_data, out + last * size, tmp, 1);
+          last++;
+        }
+      if (n > last)
+        map (map_data, out + last * size, in + last * size, n - last);
+    }
+  else if (n > 0)
+    map (map_data, out, in, n);
+  d9_vec_clear (v);
 }
