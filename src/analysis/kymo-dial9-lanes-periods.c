@@ -52,46 +52,85 @@ typedef struct {
   const KymoCpuReading *end;
 } Run;
 
-/* Whether run @x's next reading comes before run @y's: by time, then by
- * run, since the runs follow each other in record order; an exhausted run
- * comes last. Computed without a branch: which run wins is unpredictable. */
-static inline gboolean
-run_before (const Run *runs,
-            guint      x,
-            guint      y)
+/* An unpark followed by a park is an active period. Anything else (a park
+ * first, two unparks after a lost event, a clock going back because the
+ * worker moved to another thread) gives no period rather than a wrong one. */
+static inline void
+pair_two (const KymoCpuReading *a,
+          const KymoCpuReading *b,
+          GArray               *periods)
 {
-  guint x_done = runs[x].at == runs[x].end, y_done = runs[y].at == runs[y].end;
-  KymoTime tx = x_done ? 0 : runs[x].at->ts, ty = y_done ? 0 : runs[y].at->ts;
+  KymoCpuPeriod p;
 
-  return (x_done < y_done) | ((x_done == y_done) & ((tx < ty) | ((tx == ty) & (x < y))));
+  if (!a->unpark || b->unpark || b->ts <= a->ts || b->clock < a->clock)
+    return;
+  p.start = a->ts;
+  p.end = b->ts;
+  p.cpu = (KymoTime) MIN (b->clock - a->clock, (guint64) (p.end - p.start));
+  g_array_append_val (periods, p);
 }
 
-/* Merges @n_runs runs (@n readings in all) into @out in time order,
- * stably, in one pass: a tree of losers over the runs' next readings
- * chooses each in log2 (runs) steps. */
 static void
-merge_runs (Run            *runs,
-            guint           n_runs,
-            gsize           n,
-            KymoCpuReading *out)
+pair_readings (const KymoCpuReading *r,
+               gsize                 n,
+               GArray               *periods)
+{
+  for (gsize i = 0; i + 1 < n; i++)
+    pair_two (&r[i], &r[i + 1], periods);
+}
+
+/* The next reading of each run, as the tree of merge_runs() compares
+ * them: its time, and whether the run is done (a done run comes last). */
+typedef struct {
+  KymoTime ts;
+  guint    done;
+} Head;
+
+/* Whether run @x's next reading comes before run @y's: by time, then by
+ * run, since the runs follow each other in record order. Computed without
+ * a branch: which run wins is unpredictable. */
+static inline gboolean
+head_before (const Head *heads,
+             guint       x,
+             guint       y)
+{
+  guint xd = heads[x].done, yd = heads[y].done;
+  KymoTime tx = heads[x].ts, ty = heads[y].ts;
+
+  return (xd < yd) | ((xd == yd) & ((tx < ty) | ((tx == ty) & (x < y))));
+}
+
+/* Pairs the readings of @n_runs runs (@n in all) in time order, stably,
+ * in one pass with nothing copied: a tree of losers over the runs' next
+ * readings (kept beside it, not behind the runs' pointers) chooses each
+ * in log2 (runs) steps. */
+static void
+merge_and_pair (Run    *runs,
+                guint   n_runs,
+                gsize   n,
+                GArray *periods)
 {
   guint k = 1;
   g_autofree guint *tree = NULL;
   g_autofree guint *winners = NULL;
+  g_autofree Head *heads = NULL;
+  const KymoCpuReading *prev = NULL;
   guint w;
 
   while (k < n_runs)
     k *= 2;
   tree = g_new0 (guint, k);
   winners = g_new (guint, 2 * k);
-  /* The leaves past the runs are run @n_runs, empty: exhausted from the
-   * start. */
+  heads = g_new (Head, k + 1);
+  for (guint i = 0; i <= k; i++)
+    heads[i] = i < n_runs && runs[i].at < runs[i].end ? (Head) { runs[i].at->ts, 0 } : (Head) { 0, 1 };
+  /* The leaves past the runs are run @n_runs, done from the start. */
   for (guint i = 0; i < k; i++)
     winners[k + i] = MIN (i, n_runs);
   for (guint node = k - 1; node > 0; node--)
     {
       guint x = winners[2 * node], y = winners[2 * node + 1];
-      gboolean xw = run_before (runs, x, y);
+      gboolean xw = head_before (heads, x, y);
 
       winners[node] = xw ? x : y;
       tree[node] = xw ? y : x;
@@ -99,11 +138,19 @@ merge_runs (Run            *runs,
   w = winners[1];
   for (gsize o = 0; o < n; o++)
     {
-      *out++ = *runs[w].at++;
+      const KymoCpuReading *r = runs[w].at++;
+
+      if (prev != NULL)
+        pair_two (prev, r, periods);
+      prev = r;
+      if (runs[w].at < runs[w].end)
+        heads[w].ts = runs[w].at->ts;
+      else
+        heads[w].done = 1;
       for (guint node = (k + w) >> 1; node > 0; node >>= 1)
         {
           guint l = tree[node];
-          gboolean lw = run_before (runs, l, w);
+          gboolean lw = head_before (heads, l, w);
 
           tree[node] = lw ? w : l;
           w = lw ? l : w;
@@ -111,31 +158,11 @@ merge_runs (Run            *runs,
     }
 }
 
-/* An unpark followed by a park is an active period. Anything else (a park
- * first, two unparks after a lost event, a clock going back because the
- * worker moved to another thread) gives no period rather than a wrong one. */
-static void
-pair_readings (const KymoCpuReading *r,
-               gsize                 n,
-               GArray               *periods)
-{
-  for (gsize i = 0; i + 1 < n; i++)
-    {
-      KymoCpuPeriod p;
-
-      if (!r[i].unpark || r[i + 1].unpark || r[i + 1].ts <= r[i].ts || r[i + 1].clock < r[i].clock)
-        continue;
-      p.start = r[i].ts;
-      p.end = r[i + 1].ts;
-      p.cpu = (KymoTime) MIN (r[i + 1].clock - r[i].clock, (guint64) (p.end - p.start));
-      g_array_append_val (periods, p);
-    }
-}
-
 typedef struct {
   KymoDial9Lanes  *self;
   KymoCpuReadings *parts;
   guint            n_parts;
+  KymoTrace       *trace;
 } Build;
 
 /* One track's periods and their sums (on any thread: only the track's
@@ -145,23 +172,16 @@ build_track (guint    t,
              gpointer user_data)
 {
   Build *b = user_data;
-  g_autofree KymoCpuReading *all = NULL;
   g_autoptr(GArray) runs = NULL;
   const KymoCpuPeriod *p;
   GArray *periods, *sums;
   KymoCpuSums sum = { 0, 0 };
-  gsize n = 0, at = 0;
-  guint only = 0, with = 0;
+  gsize n = 0;
   gboolean sorted = TRUE;
   KymoTime last = G_MININT64;
 
   for (guint k = 0; k < b->n_parts; k++)
-    if (b->parts[k].len[t] > 0)
-      {
-        n += b->parts[k].len[t];
-        only = k;
-        with++;
-      }
+    n += b->parts[k].len[t];
   if (n == 0)
     return;
   /* A worker writes its own events in order: the readings are merged
@@ -189,33 +209,28 @@ build_track (guint    t,
       g_array_append_val (runs, run);
       last = r[len - 1].ts;
     }
-  if (with == 1 && sorted)
-    all = g_steal_pointer (&b->parts[only].of_track[t]);
-  else
+  periods = b->self->periods[t] = g_array_sized_new (FALSE, FALSE, sizeof (KymoCpuPeriod), n / 2 + 1);
+  if (sorted)
     {
-      all = g_new (KymoCpuReading, n);
-      if (sorted)
-        for (guint i = 0; i < runs->len; i++)
-          {
-            const Run *run = &g_array_index (runs, Run, i);
+      const KymoCpuReading *prev = NULL;
 
-            memcpy (all + at, run->at, (gsize) (run->end - run->at) * sizeof (KymoCpuReading));
-            at += run->end - run->at;
-          }
-      else
+      /* In order already: each run's pairs, and the pair where one run
+       * meets the next. */
+      for (guint i = 0; i < runs->len; i++)
         {
-          Run empty = { NULL, NULL };
+          const Run *run = &g_array_index (runs, Run, i);
 
-          /* One more, empty run for the tree's padding. */
-          g_array_append_val (runs, empty);
-          merge_runs ((Run *) (gpointer) runs->data, runs->len - 1, n, all);
+          if (prev != NULL)
+            pair_two (prev, run->at, periods);
+          pair_readings (run->at, run->end - run->at, periods);
+          prev = run->end - 1;
         }
     }
+  else
+    merge_and_pair ((Run *) (gpointer) runs->data, runs->len, n, periods);
   for (guint k = 0; k < b->n_parts; k++)
     g_clear_pointer (&b->parts[k].of_track[t], g_free);
 
-  periods = b->self->periods[t] = g_array_sized_new (FALSE, FALSE, sizeof (KymoCpuPeriod), n / 2 + 1);
-  pair_readings (all, n, periods);
   p = (const KymoCpuPeriod *) (gpointer) periods->data;
   sums = b->self->sums[t] = g_array_sized_new (FALSE, FALSE, sizeof (KymoCpuSums), periods->len + 1);
   g_array_set_size (sums, periods->len + 1);
@@ -228,6 +243,38 @@ build_track (guint    t,
   g_array_index (sums, KymoCpuSums, periods->len) = sum;
 }
 
+/* The times of each track's CPU-profile samples (on any thread: only the
+ * samples' arrays are written). */
+static void
+collect_samples (Build *b)
+{
+  KymoDial9Lanes *self = b->self;
+  guint32 kind_cpu = kymo_trace_lookup_name (b->trace, "cpu");
+  const KymoStackSample *samples;
+  gsize n;
+
+  samples = kymo_stacks_get_samples (kymo_trace_get_stacks (b->trace), &n);
+  for (gsize i = 0; kind_cpu != G_MAXUINT32 && i < n; i++)
+    if (samples[i].kind == kind_cpu && samples[i].track < self->n_tracks)
+      {
+        if (self->samples[samples[i].track] == NULL)
+          self->samples[samples[i].track] = g_array_new (FALSE, FALSE, sizeof (KymoTime));
+        g_array_append_val (self->samples[samples[i].track], samples[i].ts);
+      }
+}
+
+static void
+build_part (guint    index,
+            gpointer user_data)
+{
+  Build *b = user_data;
+
+  if (index < b->self->n_tracks)
+    build_track (index, b);
+  else
+    collect_samples (b);
+}
+
 /* Below this many readings, one thread sorts them sooner than two start. */
 #define PARALLEL_MIN 100000
 
@@ -237,9 +284,7 @@ _kymo_dial9_lanes_new_from_readings (KymoTrace       *trace,
                                      guint            n_parts)
 {
   KymoDial9Lanes *self = g_atomic_rc_box_new0 (KymoDial9Lanes);
-  Build b = { self, parts, n_parts };
-  const KymoStackSample *samples;
-  guint32 kind_cpu = kymo_trace_lookup_name (trace, "cpu");
+  Build b = { self, parts, n_parts, trace };
   gsize n = 0;
 
   self->n_tracks = kymo_trace_get_n_tracks (trace);
@@ -250,18 +295,10 @@ _kymo_dial9_lanes_new_from_readings (KymoTrace       *trace,
   for (guint k = 0; k < n_parts; k++)
     for (guint t = 0; t < self->n_tracks; t++)
       n += parts[k].len[t];
-  kymo_parts_run (NULL, n, PARALLEL_MIN, self->n_tracks, 0, build_track, NULL, &b);
+  /* The tracks' readings, and the CPU samples as one more part. */
+  kymo_parts_run (NULL, n, PARALLEL_MIN, self->n_tracks + 1, 0, build_part, NULL, &b);
   for (guint t = 0; t < self->n_tracks; t++)
     self->has_cpu |= self->periods[t] != NULL && self->periods[t]->len > 0;
-
-  samples = kymo_stacks_get_samples (kymo_trace_get_stacks (trace), &n);
-  for (gsize i = 0; kind_cpu != G_MAXUINT32 && i < n; i++)
-    if (samples[i].kind == kind_cpu && samples[i].track < self->n_tracks)
-      {
-        if (self->samples[samples[i].track] == NULL)
-          self->samples[samples[i].track] = g_array_new (FALSE, FALSE, sizeof (KymoTime));
-        g_array_append_val (self->samples[samples[i].track], samples[i].ts);
-      }
   return self;
 }
 

@@ -11,6 +11,7 @@
 
 #include "kymo-dial9-poi.h"
 #include "kymo-dial9-poi-private.h"
+#include "kymo-dial9-sort-private.h"
 
 void
 kymo_poi_thresholds_init_default (KymoPoiThresholds *thresholds)
@@ -43,77 +44,162 @@ kymo_poi_kind_to_string (KymoPoiKind kind)
     }
 }
 
-typedef struct {
-  guint64 key;
-  guint32 index;
-  guint32 pad;
-} RadixKey;
-
-#define DIGIT_BITS 11
-#define N_DIGITS   6 /* 64 bits */
-#define RADIX      (1 << DIGIT_BITS)
-
-/* A stable LSD radix sort of @n keys; the counts of every digit are taken
- * in one pass, and a digit the keys all share costs nothing more. Returns
- * whichever of @a and @b holds the result. */
-static RadixKey *
-radix_sort (RadixKey *a,
-            RadixKey *b,
-            guint32   n)
-{
-  g_autofree guint32 *count = g_new0 (guint32, N_DIGITS * RADIX);
-  RadixKey *src = a, *dst = b;
-
-  for (guint32 i = 0; i < n; i++)
-    for (guint d = 0; d < N_DIGITS; d++)
-      count[d * RADIX + ((a[i].key >> (d * DIGIT_BITS)) & (RADIX - 1))]++;
-
-  for (guint d = 0; d < N_DIGITS && n > 0; d++)
-    {
-      guint32 *c = count + d * RADIX;
-      guint shift = d * DIGIT_BITS;
-      guint32 sum = 0;
-
-      if (c[(src[0].key >> shift) & (RADIX - 1)] == n)
-        continue;
-      for (guint k = 0; k < RADIX; k++)
-        {
-          guint32 here = c[k];
-          c[k] = sum;
-          sum += here;
-        }
-      for (guint32 i = 0; i < n; i++)
-        dst[c[(src[i].key >> shift) & (RADIX - 1)]++] = src[i];
-      {
-        RadixKey *t = src;
-        src = dst;
-        dst = t;
-      }
-    }
-  return src;
-}
-
 /* Signed to unsigned order. */
 #define ORDERED(t) ((guint64) (t) ^ G_GUINT64_CONSTANT (0x8000000000000000))
 
-/* Time order (start, then kind, then track; else as found), then worst
- * first as positions in it: the time order stably sorted by severity,
- * longest first. Radix passes over 16-byte keys and one gather: the
- * severities are random, so a merge sort would take log2 (n) passes over
- * the 40-byte points. A trace shorter than 52 days with fewer than 512
- * tracks (all of them, in practice) has start, kind and track in one key,
- * so one sort and one gather make the time order. */
-KymoPoi *
-_kymo_dial9_pois_order (const KymoPoi *pois,
-                        guint32        n,
-                        guint32       *worst)
+/* Points in time order: by start, then kind, then track (ties are left
+ * to the caller). */
+static inline int
+compare_timed (const KymoPoi *x,
+               const KymoPoi *y)
 {
-  g_autofree RadixKey *a = g_new (RadixKey, MAX (n, 1));
-  g_autofree RadixKey *b = g_new (RadixKey, MAX (n, 1));
-  KymoPoi *timed = g_new (KymoPoi, MAX (n, 1));
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  if (x->track != y->track)
+    return x->track < y->track ? -1 : 1;
+  return 0;
+}
+
+/* Whether run @x's next point comes first, ties to the earlier run; a
+ * done run comes last. */
+static inline gboolean
+run_before (const KymoPoi **at,
+            const KymoPoi **end,
+            guint           x,
+            guint           y)
+{
+  int c;
+
+  if (at[y] == end[y])
+    return TRUE;
+  if (at[x] == end[x])
+    return FALSE;
+  c = compare_timed (at[x], at[y]);
+  return c < 0 || (c == 0 && x < y);
+}
+
+static void sort_timed (const KymoPoi *pois,
+                        guint32        n,
+                        KymoPoi       *timed);
+
+#define MAX_RUNS 64
+
+/* The points in time order when most come as a few runs already in it
+ * (each lane's polls do, in span order): a tree of losers over the runs'
+ * next points, ties to the earlier run, which is what a stable sort
+ * gives. The points past the last run that fits (the delays, in the order
+ * of their records) are sorted as one more run. FALSE when they are more
+ * than half. */
+static gboolean
+merge_timed (const KymoPoi *pois,
+             guint32        n,
+             KymoPoi       *timed)
+{
+  const KymoPoi *at[MAX_RUNS + 1], *end[MAX_RUNS + 1];
+  g_autofree KymoPoi *tail = NULL;
+  guint tree[MAX_RUNS], winners[2 * MAX_RUNS];
+  guint n_runs = 0, k = 1, w;
+  guint32 i;
+
+  for (i = 0; i < n; i++)
+    if (i == 0 || compare_timed (&pois[i - 1], &pois[i]) > 0)
+      {
+        if (n_runs == MAX_RUNS - 1)
+          break;
+        if (n_runs > 0)
+          end[n_runs - 1] = &pois[i];
+        at[n_runs++] = &pois[i];
+      }
+  if (n_runs > 0)
+    end[n_runs - 1] = &pois[i];
+  if (i < n)
+    {
+      if (n - i > n / 2)
+        return FALSE;
+      tail = g_new (KymoPoi, n - i);
+      sort_timed (&pois[i], n - i, tail);
+      at[n_runs] = tail;
+      end[n_runs++] = tail + (n - i);
+    }
+  /* The padding's run: done from the start. */
+  at[n_runs] = end[n_runs] = NULL;
+  while (k < n_runs)
+    k *= 2;
+  for (guint j = 0; j < k; j++)
+    winners[k + j] = MIN (j, n_runs);
+  for (guint node = k - 1; node > 0; node--)
+    {
+      guint x = winners[2 * node], y = winners[2 * node + 1];
+      gboolean xw = run_before (at, end, x, y);
+
+      winners[node] = xw ? x : y;
+      tree[node] = xw ? y : x;
+    }
+  w = winners[1];
+  for (guint32 o = 0; o < n; o++)
+    {
+      timed[o] = *at[w]++;
+      for (guint node = (k + w) >> 1; node > 0; node >>= 1)
+        {
+          guint l = tree[node];
+
+          if (run_before (at, end, l, w))
+            {
+              tree[node] = w;
+              w = l;
+            }
+        }
+    }
+  return TRUE;
+}
+
+/* Worst first as positions in the time order: one stable sort of 8-byte
+ * keys (how much less severe than the worst, above the position) when
+ * they fit. FALSE when not. */
+static gboolean
+order_worst (const KymoPoi *timed,
+             guint32        n,
+             guint32       *worst)
+{
+  guint idx_bits = _kymo_dial9_bits_for (n);
+  guint64 most = 0, least = G_MAXUINT64;
+  g_autofree guint64 *keys = NULL;
+  g_autofree guint64 *scratch = NULL;
+  const guint64 *sorted;
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      most = MAX (most, ORDERED (timed[i].severity));
+      least = MIN (least, ORDERED (timed[i].severity));
+    }
+  if (n == 0 || idx_bits + _kymo_dial9_bits_for (most - least) > 64)
+    return n == 0;
+  keys = g_new (guint64, n);
+  scratch = g_new (guint64, n);
+  for (guint32 i = 0; i < n; i++)
+    keys[i] = (most - ORDERED (timed[i].severity)) << idx_bits | i;
+  sorted = _kymo_dial9_sort_keys (keys, scratch, n, idx_bits);
+  for (guint32 i = 0; i < n; i++)
+    worst[i] = (guint32) (sorted[i] & ((G_GUINT64_CONSTANT (1) << idx_bits) - 1));
+  return TRUE;
+}
+
+/* Time order by radix passes over 16-byte keys and one gather. A trace
+ * shorter than 52 days with fewer than 512 tracks (all of them, in
+ * practice) has start, kind and track in one key, so one sort and one
+ * gather make the time order. */
+static void
+sort_timed (const KymoPoi *pois,
+            guint32        n,
+            KymoPoi       *timed)
+{
+  g_autofree KymoDial9SortKey *a = g_new (KymoDial9SortKey, MAX (n, 1));
+  g_autofree KymoDial9SortKey *b = g_new (KymoDial9SortKey, MAX (n, 1));
   guint64 first = G_MAXUINT64, last = 0;
   guint32 max_track = 0;
-  RadixKey *sorted;
+  KymoDial9SortKey *sorted;
 
   for (guint32 i = 0; i < n; i++)
     {
@@ -124,26 +210,54 @@ _kymo_dial9_pois_order (const KymoPoi *pois,
   if (n > 0 && max_track < (1 << 9) && last - first < G_GUINT64_CONSTANT (1) << 52)
     {
       for (guint32 i = 0; i < n; i++)
-        a[i] = (RadixKey) { (ORDERED (pois[i].start) - first) << 12 | (guint64) pois[i].kind << 9 | pois[i].track,
+        a[i] = (KymoDial9SortKey) { (ORDERED (pois[i].start) - first) << 12 | (guint64) pois[i].kind << 9 | pois[i].track,
                             i, 0 };
-      sorted = radix_sort (a, b, n);
+      sorted = _kymo_dial9_sort_indexed (a, b, n);
     }
   else
     {
       for (guint32 i = 0; i < n; i++)
-        a[i] = (RadixKey) { (guint64) pois[i].kind << 32 | pois[i].track, i, 0 };
-      sorted = radix_sort (a, b, n);
+        a[i] = (KymoDial9SortKey) { (guint64) pois[i].kind << 32 | pois[i].track, i, 0 };
+      sorted = _kymo_dial9_sort_indexed (a, b, n);
       for (guint32 i = 0; i < n; i++)
         sorted[i].key = ORDERED (pois[sorted[i].index].start);
-      sorted = radix_sort (sorted, sorted == a ? b : a, n);
+      sorted = _kymo_dial9_sort_indexed (sorted, sorted == a ? b : a, n);
     }
   for (guint32 i = 0; i < n; i++)
     timed[i] = pois[sorted[i].index];
+}
+
+/* Worst first by radix passes over 16-byte keys. */
+static void
+sort_worst (const KymoPoi *timed,
+            guint32        n,
+            guint32       *worst)
+{
+  g_autofree KymoDial9SortKey *a = g_new (KymoDial9SortKey, MAX (n, 1));
+  g_autofree KymoDial9SortKey *b = g_new (KymoDial9SortKey, MAX (n, 1));
+  KymoDial9SortKey *sorted;
 
   for (guint32 i = 0; i < n; i++)
-    a[i] = (RadixKey) { ~ORDERED (timed[i].severity), i, 0 };
-  sorted = radix_sort (a, b, n);
+    a[i] = (KymoDial9SortKey) { ~ORDERED (timed[i].severity), i, 0 };
+  sorted = _kymo_dial9_sort_indexed (a, b, n);
   for (guint32 i = 0; i < n; i++)
     worst[i] = sorted[i].index;
+}
+
+/* Time order (start, then kind, then track; else as found), then worst
+ * first as positions in it: the time order stably sorted by severity,
+ * longest first. The severities are random, so a merge sort would take
+ * log2 (n) passes over the 40-byte points: radix passes over keys. */
+KymoPoi *
+_kymo_dial9_pois_order (const KymoPoi *pois,
+                        guint32        n,
+                        guint32       *worst)
+{
+  KymoPoi *timed = g_new (KymoPoi, MAX (n, 1));
+
+  if (!merge_timed (pois, n, timed))
+    sort_timed (pois, n, timed);
+  if (!order_worst (timed, n, worst))
+    sort_worst (timed, n, worst);
   return timed;
 }

@@ -186,6 +186,8 @@ lane_poi (Lane           *lane,
   g_array_append_val (lane->pois, poi);
 }
 
+#define LOOKUP_BLOCK 32 /* spans, a power of two */
+
 /* One polled worker's spans in order, each meeting its poll record by
  * source (on any thread; only this lane is written): its tasks' polls,
  * and the points of interest a poll makes by itself: long polls, and
@@ -200,6 +202,7 @@ read_lane (Builder *b,
   Lane *lane = b->lanes[t].polled ? lane_for (b, t) : NULL;
   guint32 k = pois ? b->sample_first[t] : 0, k_end = pois ? b->sample_first[t + 1] : 0;
   KymoTime running = G_MININT64;
+  const guint32 *task_ids[LOOKUP_BLOCK];
 
   if (lane == NULL)
     return;
@@ -217,17 +220,34 @@ read_lane (Builder *b,
   for (gsize i = 0; i < lane->n; i++)
     {
       const KymoSpan *span = &lane->spans[i];
-      const guint64 *task_id = poll_of (b, span);
+      const guint32 *task_id;
       LaneTask *task;
       KymoTime dur;
       guint32 at, name, count = 0;
 
+      /* Spans in time order meet their poll records all over the file:
+       * a block's lookups are made first, together, so that their cache
+       * misses overlap rather than come one after another. */
+      if ((i & (LOOKUP_BLOCK - 1)) == 0)
+        {
+          gsize end = MIN (i + LOOKUP_BLOCK, lane->n);
+
+          for (gsize j = i; j < end; j++)
+            {
+              const guint32 *id = poll_of (b, &lane->spans[j]);
+
+              if (id != NULL)
+                __builtin_prefetch (id);
+              task_ids[j - i] = id;
+            }
+        }
+      task_id = task_ids[i & (LOOKUP_BLOCK - 1)];
       if (pois)
         lane_reach_step (lane, i, &running);
       /* A source is one event: the poll record's track is this one. */
       if (task_id == NULL)
         continue;
-      at = lane_task (lane, *task_id);
+      at = lane_task (lane, G_LIKELY (*task_id != FAR_ID) ? *task_id : far_poll_task (b, span));
       lane->row_of[i] = at + 1;
       task = &lane->tasks[at];
       dur = span->end - span->start;
@@ -324,9 +344,12 @@ place_lane_part (guint    t,
   KymoDial9Tasks *self = b->self;
   Lane *lane = &b->lanes[t];
   guint32 *row_of = lane->row_of;
+  KymoPoi *pois = NULL;
 
   if (row_of == NULL)
     return;
+  if (lane->n_uninstrumented > 0)
+    pois = &g_array_index (b->pois, KymoPoi, lane->pois_at);
   for (gsize i = 0; i < lane->n; i++)
     {
       guint32 k, row;
@@ -337,11 +360,12 @@ place_lane_part (guint    t,
       row = lane->row_of_task[k];
       row_of[i] = row + 1;
       self->polls[lane->tasks[k].polls++] = (KymoDial9PollRef) { t, (guint32) (lane->first + i) };
-      if (b->thresholds != NULL && !self->rows[row].instrumented)
+      if (pois != NULL && !self->rows[row].instrumented)
         {
-          if (lane->pois == NULL)
-            lane->pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
-          lane_poi (lane, KYMO_POI_UNINSTRUMENTED, &lane->spans[i], (guint32) (lane->first + i), 0);
+          const KymoSpan *span = &lane->spans[i];
+
+          *pois++ = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED, t,
+                                (guint32) (lane->first + i), 0 };
         }
     }
 }
@@ -353,13 +377,6 @@ place_lane_join (guint    t,
   Builder *b = user_data;
   Lane *lane = &b->lanes[t];
 
-  if (lane->pois != NULL)
-    {
-      for (guint i = 0; i < lane->pois->len; i++)
-        g_array_index (lane->pois, KymoPoi, i).track = t;
-      g_array_append_vals (b->pois, lane->pois->data, lane->pois->len);
-      g_clear_pointer (&lane->pois, g_array_unref);
-    }
   b->self->row_of[t] = g_steal_pointer (&lane->row_of);
   g_clear_pointer (&lane->tasks, g_free);
   return TRUE;
@@ -374,6 +391,7 @@ _kymo_dial9_tasks_place_polls (Builder       *b,
 {
   KymoDial9Tasks *self = b->self;
   g_autofree guint32 *at = g_memdup2 (self->poll_first, sizeof (guint32) * (self->n_rows + 1));
+  gsize n_pois = b->pois->len;
 
   for (guint t = 0; t < self->n_tracks; t++)
     {
@@ -390,8 +408,21 @@ _kymo_dial9_tasks_place_polls (Builder       *b,
           /* From here, where the lane's next poll of the task goes. */
           lane->tasks[k].polls = at[row];
           at[row] += (guint32) polls;
+          if (b->thresholds != NULL && !self->rows[row].instrumented)
+            lane->n_uninstrumented += polls;
         }
     }
+  /* The polls of uninstrumented tasks are points of interest: each lane
+   * writes its own, in track order after those found so far, into room
+   * taken here once. */
+  for (guint t = 0; t < self->n_tracks; t++)
+    {
+      Lane *lane = &b->lanes[t];
+
+      lane->pois_at = n_pois;
+      n_pois += lane->n_uninstrumented;
+    }
+  g_array_set_size (b->pois, n_pois);
   kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, self->n_tracks, 0, place_lane_part, place_lane_join, b);
 }
 
@@ -451,7 +482,7 @@ place_chunk_part (guint    k,
   c = &b->chunks[k];
   if (c->n_wakes == 0)
     return;
-  wakes = b->wakes + c->first;
+  wakes = c->wakes;
   for (gsize i = 0; i < c->n_wakes; i++)
     if (wakes[i].task_id < b->max_first_row)
       wakes_out[c->counts.of_id[wakes[i].task_id]++] = wakes[i].record;
@@ -494,7 +525,7 @@ _kymo_dial9_tasks_place_wakes (Builder       *b,
 
       for (guint k = 0; k < b->n_chunks; k++)
         {
-          const WakeAt *wakes = b->wakes + b->chunks[k].first;
+          const WakeAt *wakes = b->chunks[k].wakes;
 
           for (gsize i = 0; i < b->chunks[k].n_wakes; i++)
             if (wakes[i].task_id >= b->max_first_row)

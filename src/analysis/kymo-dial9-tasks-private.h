@@ -67,6 +67,10 @@ typedef struct {
   guint32        *slots;         /* position in tasks + 1, 0 for none */
   guint32        *row_of_task;
   GArray         *pois;          /* KymoPoi, in span order */
+  /* The polls of uninstrumented tasks, and where they go in Builder's
+   * pois (see _kymo_dial9_tasks_place_polls()). */
+  gsize           n_uninstrumented;
+  gsize           pois_at;
 } Lane;
 
 #define REACH_SHIFT 4
@@ -97,19 +101,28 @@ typedef struct {
 typedef struct _Chunk Chunk;
 
 /* The records are read in chunks on the parts' threads. A chunk writes
- * its polls' tasks and its wakes into the room of its own records, where
- * they stay, and the bits of sources no other chunk has: chunks end where
- * the source's bitmap word changes. */
+ * its polls' tasks and its wakes into arrays of its own, where they stay,
+ * and the bits of sources no other chunk has: chunks end where the
+ * source's bitmap word changes. An array
+ * no bigger than a chunk's is one the allocator can give again from
+ * memory already in use, where one for the whole trace is mapped afresh,
+ * each page of it faulting in. */
 struct _Chunk
 {
   gsize       first;             /* records [first, end) */
   gsize       end;
   gsize       n_polls;
   gsize       n_wakes;
+  /* Room for every record of the chunk is taken up front: only what is
+   * written is touched, and nothing is copied as it grows. */
+  guint32    *poll_tasks;        /* the task of each poll record, file order;
+                                  * FAR_ID when it does not fit (far_polls has it) */
+  WakeAt     *wakes;
   WakeCounts  counts;
   GArray     *later;             /* as Builder's */
   GArray     *unparks;
   guint8     *polled;            /* per track */
+  GHashTable *far_polls;         /* as Builder's */
 };
 
 typedef struct {
@@ -138,17 +151,14 @@ typedef struct {
   guint                    n_chunks;
   KymoCpuReadings         *cpu;           /* [n_chunks] when the lanes are made too */
   /* Poll records by source: a bit per source from the first record's,
-   * where each word's polls start in poll_tasks, and the polls' tasks.
-   * A span's source finds its poll's task in a few cache lines, whatever
+   * and where each word's polls start in the poll_tasks of its chunk. A
+   * span's source finds its poll's task in a few cache lines, whatever
    * order the file's batches came in. */
   guint32                  base;
   gsize                    n_words;
   guint64                 *is_poll;
-  guint32                 *before;
-  /* Room for every record is taken up front: only what is written is
-   * touched, and nothing is copied as it grows. */
-  guint64                 *poll_tasks;  /* the task of each poll record, file order, in its chunk's room */
-  WakeAt                  *wakes;       /* file order, in its chunk's room */
+  const guint32          **word_polls;
+  GHashTable              *far_polls;   /* source → guint64 * task id, or NULL */
   WakeCounts               wake_counts; /* by woken task id */
   GArray                  *later;       /* record indexes of spawns and terminations */
   GArray                  *unparks;     /* record indexes of unparks past the threshold */
@@ -201,8 +211,9 @@ popcount64 (guint64 x)
   return (guint) ((x * G_GUINT64_CONSTANT (0x0101010101010101)) >> 56);
 }
 
-/* The task of the poll record whose event drew @span, or NULL. */
-static inline const guint64 *
+/* The task of the poll record whose event drew @span (FAR_ID: see
+ * far_poll_task()), or NULL. */
+static inline const guint32 *
 poll_of (Builder        *b,
          const KymoSpan *span)
 {
@@ -215,7 +226,18 @@ poll_of (Builder        *b,
   bit = G_GUINT64_CONSTANT (1) << (at & 63);
   if ((word & bit) == 0)
     return NULL;
-  return &b->poll_tasks[b->before[at >> 6] + popcount64 (word & (bit - 1))];
+  return &b->word_polls[at >> 6][popcount64 (word & (bit - 1))];
+}
+
+/* The task of a poll whose id did not fit in a chunk's poll_tasks. */
+static inline guint64
+far_poll_task (Builder        *b,
+               const KymoSpan *span)
+{
+  const guint64 *id = b->far_polls != NULL ? g_hash_table_lookup (b->far_polls, GUINT_TO_POINTER (span->source)) : NULL;
+
+  g_assert (id != NULL);
+  return *id;
 }
 
 /* How far the spans reach: a running maximum of the ends, kept at the

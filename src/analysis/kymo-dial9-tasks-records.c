@@ -76,7 +76,7 @@ read_chunk (Builder *b,
   guint32 kind_spawn = b->kind_spawn, kind_term = b->kind_term;
   guint n_tracks = b->self->n_tracks;
   guint64 *is_poll = b->is_poll;
-  guint64 *poll_tasks;
+  guint32 *poll_tasks;
   WakeAt *wakes;
   gsize n_polls = 0, n_wakes = 0;
   guint32 last = 0;
@@ -84,8 +84,8 @@ read_chunk (Builder *b,
   /* No room is taken for no records. */
   if (c->first == c->end)
     return;
-  poll_tasks = b->poll_tasks + c->first;
-  wakes = b->wakes + c->first;
+  poll_tasks = c->poll_tasks = g_new (guint32, c->end - c->first);
+  wakes = c->wakes = g_new (WakeAt, c->end - c->first);
   for (gsize i = c->first; i < c->end; i++)
     {
       const KymoRecord *r = &records[i];
@@ -106,7 +106,15 @@ read_chunk (Builder *b,
             continue;
           last = at;
           is_poll[at >> 6] |= G_GUINT64_CONSTANT (1) << (at & 63);
-          poll_tasks[n_polls++] = r->key;
+          if (G_LIKELY (r->key < FAR_ID))
+            poll_tasks[n_polls++] = (guint32) r->key;
+          else
+            {
+              poll_tasks[n_polls++] = FAR_ID;
+              if (c->far_polls == NULL)
+                c->far_polls = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+              g_hash_table_insert (c->far_polls, GUINT_TO_POINTER (r->source), g_memdup2 (&r->key, sizeof r->key));
+            }
           if (!c->polled[r->track])
             c->polled[r->track] = TRUE;
         }
@@ -183,6 +191,21 @@ _kymo_dial9_tasks_join_chunk (Builder *b,
       while (g_hash_table_iter_next (&iter, &key, &value))
         wake_counts_add (&b->wake_counts, *(guint64 *) key, GPOINTER_TO_UINT (value), b->max_first_row);
     }
+  if (c->far_polls != NULL)
+    {
+      GHashTableIter iter;
+      gpointer key, value;
+
+      if (b->far_polls == NULL)
+        b->far_polls = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+      g_hash_table_iter_init (&iter, c->far_polls);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          g_hash_table_iter_steal (&iter);
+          g_hash_table_insert (b->far_polls, key, value);
+        }
+      g_clear_pointer (&c->far_polls, g_hash_table_unref);
+    }
   g_array_append_vals (b->later, c->later->data, c->later->len);
   g_array_append_vals (b->unparks, c->unparks->data, c->unparks->len);
   for (guint t = 0; t < b->self->n_tracks; t++)
@@ -210,14 +233,12 @@ _kymo_dial9_tasks_prepare_records (Builder *b)
       b->base = b->records[0].source;
       b->n_words = ((gsize) (b->records[b->n_records - 1].source - b->base) >> 6) + 1;
       b->is_poll = g_new0 (guint64, b->n_words);
-      b->before = g_new (guint32, b->n_words);
-      b->poll_tasks = g_new (guint64, b->n_records);
-      b->wakes = g_new (WakeAt, b->n_records);
+      b->word_polls = g_new (const guint32 *, b->n_words);
     }
 }
 
-/* Once every chunk is read: where the polls of each bitmap word start in
- * poll_tasks (a word's polls are all in one chunk's room). */
+/* Once every chunk is read: where the polls of each bitmap word start
+ * (a word's polls are all in one chunk's poll_tasks). */
 void
 _kymo_dial9_tasks_count_polls (Builder *b)
 {
@@ -227,12 +248,13 @@ _kymo_dial9_tasks_count_polls (Builder *b)
       gsize w_end = k + 1 < b->n_chunks && b->chunks[k + 1].first < b->n_records
                     ? (b->records[b->chunks[k + 1].first].source - b->base) >> 6 : b->n_words;
       gsize w = c->first < b->n_records ? (b->records[c->first].source - b->base) >> 6 : b->n_words;
-      guint32 sum = (guint32) c->first;
+      const guint32 *at = c->poll_tasks;
 
       for (; w < w_end; w++)
         {
-          b->before[w] = sum;
-          sum += popcount64 (b->is_poll[w]);
+          b->word_polls[w] = at;
+          if (at != NULL)
+            at += popcount64 (b->is_poll[w]);
         }
     }
 }

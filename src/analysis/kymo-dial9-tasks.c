@@ -86,13 +86,16 @@ tasks_new (KymoTrace               *trace,
   g_clear_pointer (&b.far_rows, g_hash_table_unref);
   g_clear_pointer (&b.other_rows, g_hash_table_unref);
   g_free (b.is_poll);
-  g_free (b.before);
+  g_free (b.word_polls);
   g_array_unref (b.rows);
-  g_free (b.poll_tasks);
-  g_free (b.wakes);
+  g_clear_pointer (&b.far_polls, g_hash_table_unref);
   _kymo_dial9_tasks_wake_counts_clear (&b.wake_counts);
   for (guint k = 0; k < b.n_chunks; k++)
-    _kymo_dial9_tasks_wake_counts_clear (&b.chunks[k].counts);
+    {
+      _kymo_dial9_tasks_wake_counts_clear (&b.chunks[k].counts);
+      g_free (b.chunks[k].wakes);
+      g_free (b.chunks[k].poll_tasks);
+    }
   g_free (b.chunks);
   for (guint k = 0; b.cpu != NULL && k < b.n_chunks; k++)
     _kymo_cpu_readings_clear (&b.cpu[k]);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <zlib.h>
 #include <glib/gstdio.h>
 
@@ -25,6 +26,17 @@ cpu_now (void)
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Page faults of the process so far: memory a pass touches for the
+ * first time costs the kernel more than the pass's own work. */
+static glong
+minor_faults (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_minflt;
+}
+
 /* Loads @path @runs times; after each load, times the analysis the app
  * and `kymo-cli tasks` run on that trace, in the same process. */
 static void
@@ -37,9 +49,11 @@ measure (const char *label,
   g_autofree double *app_cpus = g_new (double, runs);
   g_autofree double *analyses = g_new (double, runs);
   g_autofree double *tables = g_new (double, runs);
+  g_autofree double *faults = g_new (double, runs);
   KymoPoiThresholds t;
   gsize n_rows = 0, n_pois = 0, n_polls = 0;
   double load_s, app_s, app_cpu_s, analysis_s, table_s;
+  guint profile_reps = g_getenv ("KYMO_BENCH_PROFILE_REPS") ? (guint) atoi (g_getenv ("KYMO_BENCH_PROFILE_REPS")) : 0;
 
   kymo_poi_thresholds_init_default (&t);
 
@@ -54,6 +68,7 @@ measure (const char *label,
       g_autoptr(KymoDial9Tasks) table = NULL;
       gint64 t0;
       double c0;
+      glong f0;
 
       if (input == NULL)
         {
@@ -73,8 +88,10 @@ measure (const char *label,
        * workers' lanes. */
       t0 = g_get_monotonic_time ();
       c0 = cpu_now ();
+      f0 = minor_faults ();
       app = kymo_dial9_tasks_new_with_lanes (trace, &t, &lanes);
       app_cpus[r] = cpu_now () - c0;
+      faults[r] = minor_faults () - f0;
       apps[r] = (g_get_monotonic_time () - t0) / 1e6;
       /* Tasks and points alone. */
       t0 = g_get_monotonic_time ();
@@ -87,16 +104,22 @@ measure (const char *label,
       kymo_dial9_tasks_get_rows (tasks, &n_rows);
       n_polls = kymo_dial9_tasks_get_n_polls (tasks);
       n_pois = kymo_dial9_tasks_get_n_pois (tasks);
+      /* For a profiler: the app's analysis again and again on one load. */
+      for (guint k = 0; r == 0 && k < profile_reps; k++)
+        {
+          g_autoptr(KymoDial9Lanes) again_lanes = NULL;
+          g_autoptr(KymoDial9Tasks) again = kymo_dial9_tasks_new_with_lanes (trace, &t, &again_lanes);
+        }
     }
   load_s = kymo_bench_median (loads, runs);
   app_s = kymo_bench_median (apps, runs);
   app_cpu_s = kymo_bench_median (app_cpus, runs);
   analysis_s = kymo_bench_median (analyses, runs);
   table_s = kymo_bench_median (tables, runs);
-  printf ("  %-28s load %8.3f s   tasks + POIs + lanes %7.4f s = %5.1f%% of load (CPU %7.4f s)   "
+  printf ("  %-28s load %8.3f s   tasks + POIs + lanes %7.4f s = %5.1f%% of load (CPU %7.4f s, %.0f faults)   "
           "tasks + POIs %5.1f%%   tasks alone %5.1f%%   "
           "(%" G_GSIZE_FORMAT " tasks, %" G_GSIZE_FORMAT " polls, %" G_GSIZE_FORMAT " POIs)\n",
-          label, load_s, app_s, 100 * app_s / load_s, app_cpu_s, 100 * analysis_s / load_s, 100 * table_s / load_s,
+          label, load_s, app_s, 100 * app_s / load_s, app_cpu_s, kymo_bench_median (faults, runs), 100 * analysis_s / load_s, 100 * table_s / load_s,
           n_rows, n_polls, n_pois);
 }
 
@@ -137,7 +160,8 @@ main (int   argc,
 {
   /* Arguments: traces to measure. Without: each sample under
    * KYMO_SAMPLES_DIR/dial9 and those samples repeated KYMO_BENCH_DIAL9_REPS
-   * times (default 16) as one file. */
+   * times (default 16) as one file. KYMO_BENCH_PROFILE_REPS: the app's
+   * analysis that many times more on the first load, for perf record. */
   guint runs = g_getenv ("KYMO_BENCH_RUNS") ? MAX (1, atoi (g_getenv ("KYMO_BENCH_RUNS"))) : 3;
   const char *samples = g_getenv ("KYMO_SAMPLES_DIR");
   guint reps = g_getenv ("KYMO_BENCH_DIAL9_REPS") ? CLAMP (atoi (g_getenv ("KYMO_BENCH_DIAL9_REPS")), 1, 1000) : 16;

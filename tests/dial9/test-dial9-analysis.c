@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "kymo-analysis.h"
+#include "kymo-dial9-poi-private.h"
 #include "kymo-test-utils.h"
 #include "dial9-builder.h"
 
@@ -621,6 +622,102 @@ test_tasks_big (void)
   g_assert_cmpuint (kymo_dial9_tasks_get_n_polls (tasks), ==, BIG_POLLS);
 }
 
+/* The order the points must come in, by a plain stable sort. */
+static const KymoPoi *order_of;
+
+static int
+compare_time_order (gconstpointer a,
+                    gconstpointer b)
+{
+  const KymoPoi *x = &order_of[*(const guint32 *) a], *y = &order_of[*(const guint32 *) b];
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  if (x->track != y->track)
+    return x->track < y->track ? -1 : 1;
+  return *(const guint32 *) a < *(const guint32 *) b ? -1 : *(const guint32 *) a > *(const guint32 *) b;
+}
+
+static int
+compare_worst (gconstpointer a,
+               gconstpointer b)
+{
+  const KymoPoi *x = &order_of[*(const guint32 *) a], *y = &order_of[*(const guint32 *) b];
+
+  if (x->severity != y->severity)
+    return x->severity > y->severity ? -1 : 1;
+  return *(const guint32 *) a < *(const guint32 *) b ? -1 : *(const guint32 *) a > *(const guint32 *) b;
+}
+
+static void
+check_poi_order (const KymoPoi *pois,
+                 guint32        n)
+{
+  g_autofree guint32 *by_time = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *by_worst = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *worst = g_new (guint32, MAX (n, 1));
+  g_autofree KymoPoi *timed = NULL;
+
+  for (guint32 i = 0; i < n; i++)
+    by_time[i] = by_worst[i] = i;
+  order_of = pois;
+  qsort (by_time, n, sizeof (guint32), compare_time_order);
+  timed = _kymo_dial9_pois_order (pois, n, worst);
+  for (guint32 i = 0; i < n; i++)
+    g_assert_cmpmem (&timed[i], sizeof (KymoPoi), &pois[by_time[i]], sizeof (KymoPoi));
+  order_of = timed;
+  qsort (by_worst, n, sizeof (guint32), compare_worst);
+  for (guint32 i = 0; i < n; i++)
+    g_assert_cmpuint (worst[i], ==, by_worst[i]);
+}
+
+/* Points come as the lanes find them: runs in time order (a lane's polls)
+ * then delays in any order. Each shape takes a different way to the same
+ * orders: a few runs and a short tail are merged, many runs are sorted,
+ * severities days apart do not fit a short key; ties keep the order the
+ * points were found in. */
+static void
+test_poi_order (void)
+{
+  guint64 seed = 99;
+  guint32 n = 20000;
+  g_autofree KymoPoi *pois = g_new0 (KymoPoi, n);
+
+  for (guint shape = 0; shape < 4; shape++)
+    {
+      guint32 run_len = shape == 1 ? 7 : 4000;
+
+      for (guint32 i = 0; i < n; i++)
+        {
+          KymoPoi *p = &pois[i];
+
+          seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+          if (i < n * 3 / 4)
+            /* Runs: starts rising within each, often equal. */
+            p->start = 1000 + (KymoTime) (i % run_len) / 3 * 1000;
+          else
+            p->start = (KymoTime) ((seed >> 20) % 2000000);
+          p->kind = (KymoPoiKind) ((seed >> 40) % KYMO_POI_N_KINDS);
+          /* Within a run, kind and track must not go back at one start. */
+          if (i < n * 3 / 4)
+            p->kind = (KymoPoiKind) ((i % run_len) % 3 == 0 ? 1 : 4);
+          p->track = i < n * 3 / 4 ? (i / run_len) % 3 : (guint32) ((seed >> 50) % 5);
+          p->severity = (KymoTime) ((seed >> 30) % 64) * 100;
+          if (shape == 2 && i % 1000 == 0)
+            p->severity = G_GINT64_CONSTANT (1) << 55; /* a year */
+          if (shape == 3)
+            p->start -= G_GINT64_CONSTANT (1) << 62;
+          p->span = i;
+          p->end = p->start + p->severity;
+        }
+      check_poi_order (pois, n);
+    }
+  check_poi_order (pois, 0);
+  check_poi_order (pois, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -633,6 +730,7 @@ main (int   argc,
   g_test_add_func ("/dial9-analysis/tasks-cli", test_tasks_cli);
   g_test_add_func ("/dial9-analysis/cpu-records", test_cpu_records);
   g_test_add_func ("/dial9-analysis/pois", test_pois);
+  g_test_add_func ("/dial9-analysis/poi-order", test_poi_order);
   g_test_add_func ("/dial9-analysis/truncated", test_truncated);
   g_test_add_func ("/dial9-analysis/absolute-time", test_absolute_time);
   return g_test_run ();
