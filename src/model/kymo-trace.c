@@ -640,25 +640,6 @@ depth_part (guint    index,
   _kymo_track_seal_depth (g_ptr_array_index (run->trace->tracks, part->track), part->depth);
 }
 
-/* The parts, with nothing to join: the loading thread takes parts too
- * rather than wait for one a thread is on. */
-static void
-seal_run (const KymoLoadOptions *options,
-          gsize                  work,
-          guint                  n_parts,
-          KymoPartFunc           part,
-          SealRun               *run)
-{
-  g_autoptr(KymoParts) parts = kymo_parts_new (options, work, SEAL_PARALLEL_MIN, n_parts, 0, part, run);
-
-  kymo_parts_set_help (parts, TRUE);
-  for (guint i = 0; i < n_parts; i++)
-    {
-      kymo_parts_wait (parts, i);
-      kymo_parts_release (parts, i);
-    }
-}
-
 /* Sealing a track touches that track only, and building a depth run's tree
  * that run only: both run side by side on the load's threads (KymoParts,
  * with nothing to join), which is where the level of detail every frame
@@ -688,7 +669,7 @@ seal_tracks (KymoTrace *self)
   g_array_append_val (parts, records);
   g_array_append_val (parts, stacks);
   g_array_sort (parts, compare_seal_parts);
-  seal_run (&options, work, parts->len, prepare_part, &run);
+  kymo_parts_run_helped (&options, work, SEAL_PARALLEL_MIN, parts->len, prepare_part, NULL, NULL, &run);
 
   g_array_set_size (parts, 0);
   for (guint i = 0; i < self->tracks->len; i++)
@@ -704,7 +685,7 @@ seal_tracks (KymoTrace *self)
         }
     }
   g_array_sort (parts, compare_seal_parts);
-  seal_run (&options, work, parts->len, depth_part, &run);
+  kymo_parts_run_helped (&options, work, SEAL_PARALLEL_MIN, parts->len, depth_part, NULL, NULL, &run);
 }
 
 void

@@ -492,9 +492,9 @@ finish_tail (D9Loader    *l,
 
   for (guint i = 0; i < l->workers->len; i++)
     d9_pair_close_depth0 (l, g_ptr_array_index (l->workers, i), l->max_ts, KYMO_EVENT_INCOMPLETE);
-  ok = d9_run_parts (kymo_load_job_get_options (l->job), l->d->size, TAIL_THREAD_MIN,
-                     t.n_pieces + flows + l->workers->len, tail_part, tail_join,
-                     t.n_pieces == 0 ? tail_side_end : NULL, &t);
+  ok = kymo_parts_run_helped (kymo_load_job_get_options (l->job), l->d->size, TAIL_THREAD_MIN,
+                              t.n_pieces + flows + l->workers->len, tail_part, tail_join,
+                              t.n_pieces == 0 ? tail_side_end : NULL, &t);
   g_clear_pointer (&t.side, d9_side_build_free);
   return ok;
 }

@@ -54,31 +54,6 @@ d9_pair_set_reference_for_testing (gboolean reference)
   g_atomic_int_set (&reference_for_testing, reference);
 }
 
-gboolean
-d9_run_parts (const KymoLoadOptions *options,
-              gsize                  size,
-              gsize                  parallel_min,
-              guint                  n_parts,
-              KymoPartFunc           part,
-              KymoPartJoinFunc       join,
-              void                 (*first) (gpointer user_data),
-              gpointer               user_data)
-{
-  g_autoptr(KymoParts) parts = kymo_parts_new (options, size, parallel_min, n_parts, 0, part, user_data);
-
-  kymo_parts_set_help (parts, TRUE);
-  if (first != NULL)
-    first (user_data);
-  for (guint i = 0; i < n_parts; i++)
-    {
-      kymo_parts_wait (parts, i);
-      if (join != NULL && !join (i, user_data))
-        return FALSE;
-      kymo_parts_release (parts, i);
-    }
-  return TRUE;
-}
-
 /* A poll of a task on a worker: the time and place in the file of the
  * edges that started and ended it, which is all the wakes' pass needs of
  * the edges (an event's place in the file is its alone: no two edges or
@@ -683,8 +658,8 @@ d9_pair_workers (D9Loader      *l,
     }
   g_qsort_with_data (pg.order, pg.n_workers + 1, sizeof (guint), compare_sizes, sizes);
 
-  ok = d9_run_parts (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN, pg.n_workers + 1 + n_extra,
-                     pairing_part, pairing_join, NULL, &pg);
+  ok = kymo_parts_run_helped (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN, pg.n_workers + 1 + n_extra,
+                              pairing_part, pairing_join, NULL, &pg);
   g_assert (!ok || pg.resolved);
 
   for (guint i = 0; i < pg.n_workers; i++)

@@ -38,19 +38,6 @@ void     d9_finish_worker_spans (D9Loader  *l,
                                  D9Worker  *w,
                                  KymoTrack *track);
 
-/* kymo_parts_run() for parts that each take a while: the loading thread
- * takes the next part no worker has started rather than wait for the one
- * it is to join (kymo_parts_set_help()). @first (may be NULL) runs on the
- * loading thread once the threads have started, before any join. */
-gboolean d9_run_parts (const KymoLoadOptions *options,
-                       gsize                  size,
-                       gsize                  parallel_min,
-                       guint                  n_parts,
-                       KymoPartFunc           part,
-                       KymoPartJoinFunc       join,
-                       void                 (*first) (gpointer user_data),
-                       gpointer               user_data);
-
 /* Tests: TRUE makes d9_pair_workers() take the plain way it must agree
  * with: every edge and wake sorted by time, then paired one by one. */
 void     d9_pair_set_reference_for_testing (gboolean reference);
