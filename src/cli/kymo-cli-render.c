@@ -17,6 +17,13 @@
 #define DEFAULT_WIDTH 1600
 #define MAX_WIDTH     16384
 
+static gpointer
+unref_trace (gpointer trace)
+{
+  g_object_unref (trace);
+  return NULL;
+}
+
 int
 kymo_cli_render (const KymoCliOptions  *options,
                  char                 **paths)
@@ -24,7 +31,10 @@ kymo_cli_render (const KymoCliOptions  *options,
   g_autoptr(KymoTrace) trace = NULL;
   g_autoptr(KymoSession) session = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
   KymoTimelineExportFonts *fonts;
+  GThread *freeing;
+  gboolean written;
   KymoTime from = KYMO_TIME_NONE, to = KYMO_TIME_NONE;
   int status, width, height;
 
@@ -71,7 +81,15 @@ kymo_cli_render (const KymoCliOptions  *options,
 
   width = options->width > 0 ? options->width : DEFAULT_WIDTH;
   height = options->height > 0 ? options->height : kymo_timeline_export_natural_height (session);
-  if (!kymo_timeline_export_to_file (session, width, height, FALSE, options->output, &error))
+  node = kymo_timeline_export_to_node (session, width, height, FALSE, NULL);
+  /* The frame needs nothing of the trace now. Unmapping and freeing a big
+   * one takes about as long as drawing and writing the frame: both at
+   * once, on both cores. */
+  g_clear_object (&session);
+  freeing = g_thread_new ("kymo-free", unref_trace, g_steal_pointer (&trace));
+  written = kymo_timeline_export_node_to_file (node, width, height, options->output, &error);
+  g_thread_join (freeing);
+  if (!written)
     {
       kymo_cli_print_error (error);
       return KYMO_CLI_USAGE;

@@ -237,6 +237,22 @@ kymo_parts_free (KymoParts *parts)
   g_free (parts);
 }
 
+static gboolean
+join_all (KymoParts        *parts,
+          guint             n_parts,
+          KymoPartJoinFunc  join,
+          gpointer          user_data)
+{
+  for (guint i = 0; i < n_parts; i++)
+    {
+      kymo_parts_wait (parts, i);
+      if (join != NULL && !join (i, user_data))
+        return FALSE;
+      kymo_parts_release (parts, i);
+    }
+  return TRUE;
+}
+
 gboolean
 kymo_parts_run (const KymoLoadOptions *options,
                 gsize                  size,
@@ -250,12 +266,23 @@ kymo_parts_run (const KymoLoadOptions *options,
   g_autoptr(KymoParts) parts = kymo_parts_new (options, size, parallel_min, n_parts, ahead,
                                                decode, user_data);
 
-  for (guint i = 0; i < n_parts; i++)
-    {
-      kymo_parts_wait (parts, i);
-      if (join != NULL && !join (i, user_data))
-        return FALSE;
-      kymo_parts_release (parts, i);
-    }
-  return TRUE;
+  return join_all (parts, n_parts, join, user_data);
+}
+
+gboolean
+kymo_parts_run_helped (const KymoLoadOptions *options,
+                       gsize                  size,
+                       gsize                  parallel_min,
+                       guint                  n_parts,
+                       KymoPartFunc           decode,
+                       KymoPartJoinFunc       join,
+                       KymoPartStartFunc      start,
+                       gpointer               user_data)
+{
+  g_autoptr(KymoParts) parts = kymo_parts_new (options, size, parallel_min, n_parts, 0, decode, user_data);
+
+  kymo_parts_set_help (parts, TRUE);
+  if (start != NULL)
+    start (user_data);
+  return join_all (parts, n_parts, join, user_data);
 }

@@ -95,6 +95,22 @@ gboolean   kymo_parts_run      (const KymoLoadOptions *options,
                                 KymoPartJoinFunc       join,
                                 gpointer               user_data);
 
+/* Runs on the loading thread once the workers have started. */
+typedef void     (*KymoPartStartFunc) (gpointer user_data);
+
+/* kymo_parts_run() for parts that each take a while, with no bound ahead:
+ * the loading thread takes the next part no worker has started rather than
+ * wait for the one it is to join (kymo_parts_set_help()), and runs @start
+ * (may be NULL) before the first join. */
+gboolean   kymo_parts_run_helped (const KymoLoadOptions *options,
+                                  gsize                  size,
+                                  gsize                  parallel_min,
+                                  guint                  n_parts,
+                                  KymoPartFunc           decode,
+                                  KymoPartJoinFunc       join,
+                                  KymoPartStartFunc      start,
+                                  gpointer               user_data);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KymoParts, kymo_parts_free)
 
 G_END_DECLS

@@ -610,6 +610,11 @@ compare_seal_parts (gconstpointer a,
   return pa->depth < pb->depth ? -1 : pa->depth > pb->depth;
 }
 
+/* Parts of the first pass past the tracks: the records' and the stacks'
+ * sorts, which touch nothing of the tracks. */
+#define SEAL_RECORDS G_MAXUINT
+#define SEAL_STACKS  (G_MAXUINT - 1)
+
 static void
 prepare_part (guint    index,
               gpointer user_data)
@@ -617,7 +622,12 @@ prepare_part (guint    index,
   SealRun *run = user_data;
   const SealPart *part = &g_array_index (run->parts, SealPart, index);
 
-  _kymo_track_seal_prepare (g_ptr_array_index (run->trace->tracks, part->track));
+  if (part->track == SEAL_RECORDS)
+    _kymo_records_seal (run->trace->records);
+  else if (part->track == SEAL_STACKS)
+    _kymo_stacks_seal (run->trace->stacks);
+  else
+    _kymo_track_seal_prepare (g_ptr_array_index (run->trace->tracks, part->track));
 }
 
 static void
@@ -640,7 +650,8 @@ seal_tracks (KymoTrace *self)
   KymoLoadOptions options = { .threads = self->load_threads };
   g_autoptr(GArray) parts = g_array_new (FALSE, FALSE, sizeof (SealPart));
   SealRun run = { self, parts };
-  gsize work = 0;
+  gsize work = 0, n;
+  SealPart records = { SEAL_RECORDS, 0, 0 }, stacks = { SEAL_STACKS, 0, 0 };
 
   for (guint i = 0; i < self->tracks->len; i++)
     {
@@ -650,8 +661,15 @@ seal_tracks (KymoTrace *self)
       work += part.work;
       g_array_append_val (parts, part);
     }
+  kymo_records_get_all (self->records, &n);
+  records.work = n;
+  kymo_stacks_get_samples (self->stacks, &n);
+  stacks.work = n;
+  work += records.work + stacks.work;
+  g_array_append_val (parts, records);
+  g_array_append_val (parts, stacks);
   g_array_sort (parts, compare_seal_parts);
-  kymo_parts_run (&options, work, SEAL_PARALLEL_MIN, parts->len, 0, prepare_part, NULL, &run);
+  kymo_parts_run_helped (&options, work, SEAL_PARALLEL_MIN, parts->len, prepare_part, NULL, NULL, &run);
 
   g_array_set_size (parts, 0);
   for (guint i = 0; i < self->tracks->len; i++)
@@ -667,7 +685,7 @@ seal_tracks (KymoTrace *self)
         }
     }
   g_array_sort (parts, compare_seal_parts);
-  kymo_parts_run (&options, work, SEAL_PARALLEL_MIN, parts->len, 0, depth_part, NULL, &run);
+  kymo_parts_run_helped (&options, work, SEAL_PARALLEL_MIN, parts->len, depth_part, NULL, NULL, &run);
 }
 
 void
@@ -703,8 +721,6 @@ kymo_trace_seal (KymoTrace *self)
         self->end = track->end;
     }
   g_qsort_with_data (self->roots->data, self->roots->len, sizeof (guint), compare_roots, self);
-  _kymo_stacks_seal (self->stacks);
-  _kymo_records_seal (self->records);
 }
 
 gboolean

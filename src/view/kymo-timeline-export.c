@@ -151,6 +151,67 @@ kymo_timeline_export_to_node (KymoSession       *session,
   return node;
 }
 
+/* Drawn whole when it reaches this close to a band: text and strokes may
+ * paint a little outside the bounds they declare. */
+#define BAND_MARGIN 8
+
+/* What gsk_render_node_draw (@node, @cr) paints inside @band, with the same
+ * cairo calls: containers and clips are walked as GSK walks them, leaving
+ * out what is away from the band (a frame holds thousands of nodes, most
+ * of them in other bands); anything else is drawn whole by GSK. */
+static void
+draw_node_in_band (GskRenderNode         *node,
+                   cairo_t               *cr,
+                   const graphene_rect_t *band)
+{
+  graphene_rect_t bounds;
+
+  gsk_render_node_get_bounds (node, &bounds);
+  graphene_rect_inset (&bounds, -BAND_MARGIN, -BAND_MARGIN);
+  if (!graphene_rect_intersection (&bounds, band, NULL))
+    return;
+
+  switch ((int) gsk_render_node_get_node_type (node))
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        draw_node_in_band (gsk_container_node_get_child (node, i), cr, band);
+      break;
+
+    case GSK_CLIP_NODE:
+      {
+        const graphene_rect_t *clip = gsk_clip_node_get_clip (node);
+
+        cairo_save (cr);
+        cairo_rectangle (cr, clip->origin.x, clip->origin.y, clip->size.width, clip->size.height);
+        cairo_clip (cr);
+        draw_node_in_band (gsk_clip_node_get_child (node), cr, band);
+        cairo_restore (cr);
+      }
+      break;
+
+    default:
+      gsk_render_node_draw (node, cr);
+      break;
+    }
+}
+
+typedef struct {
+  GskRenderNode *node;
+  int            width;
+} BandDraw;
+
+static void
+draw_band (cairo_t  *cr,
+           int       y0,
+           int       y1,
+           gpointer  user_data)
+{
+  BandDraw *b = user_data;
+
+  draw_node_in_band (b->node, cr, &GRAPHENE_RECT_INIT (0, y0, b->width, y1 - y0));
+}
+
 static gboolean
 write_node (GskRenderNode             *node,
             int                        width,
@@ -169,26 +230,20 @@ write_node (GskRenderNode             *node,
       return FALSE;
     }
 
-  if (format == KYMO_TIMELINE_EXPORT_SVG)
-    surface = cairo_svg_surface_create (path, width, height);
-  else
-    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  if (format == KYMO_TIMELINE_EXPORT_PNG)
+    {
+      BandDraw b = { node, width };
+
+      /* In bands, so that compressing one overlaps drawing the next. */
+      return kymo_png_write_drawn (width, height, draw_band, &b, path, error);
+    }
+
+  surface = cairo_svg_surface_create (path, width, height);
   cr = cairo_create (surface);
   gsk_render_node_draw (node, cr);
   cairo_destroy (cr);
-
-  if (format == KYMO_TIMELINE_EXPORT_SVG)
-    {
-      cairo_surface_finish (surface);
-      status = cairo_surface_status (surface);
-    }
-  else
-    {
-      gboolean written = kymo_png_write_surface (surface, path, error);
-
-      cairo_surface_destroy (surface);
-      return written;
-    }
+  cairo_surface_finish (surface);
+  status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);
 
   if (status != CAIRO_STATUS_SUCCESS)
@@ -250,6 +305,20 @@ kymo_timeline_export_view_to_file (KymoSession                *session,
 }
 
 gboolean
+kymo_timeline_export_node_to_file (GskRenderNode  *node,
+                                   int             width,
+                                   int             height,
+                                   const char     *path,
+                                   GError        **error)
+{
+  g_return_val_if_fail (width > 0 && height > 0, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  return write_node (node, width, height, is_svg (path) ? KYMO_TIMELINE_EXPORT_SVG : KYMO_TIMELINE_EXPORT_PNG,
+                     path, error);
+}
+
+gboolean
 kymo_timeline_export_to_file (KymoSession  *session,
                               int           width,
                               int           height,
@@ -258,9 +327,7 @@ kymo_timeline_export_to_file (KymoSession  *session,
                               GError      **error)
 {
   g_autoptr(GskRenderNode) node = NULL;
-  gboolean svg = is_svg (path);
 
   node = kymo_timeline_export_to_node (session, width, height, dark, NULL);
-  return write_node (node, width, height, svg ? KYMO_TIMELINE_EXPORT_SVG : KYMO_TIMELINE_EXPORT_PNG,
-                     path, error);
+  return kymo_timeline_export_node_to_file (node, width, height, path, error);
 }

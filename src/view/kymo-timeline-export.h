@@ -54,6 +54,14 @@ gboolean       kymo_timeline_export_view_to_file   (KymoSession                *
                                                     KymoTimelineExportFormat    format,
                                                     const char                 *path,
                                                     GError                    **error);
+/* Writes @node, a @width × @height frame from _to_node(), as a PNG or,
+ * when @path ends in ".svg", an SVG. The node needs nothing of the trace:
+ * the trace may be gone meanwhile. */
+gboolean       kymo_timeline_export_node_to_file   (GskRenderNode      *node,
+                                                    int                 width,
+                                                    int                 height,
+                                                    const char         *path,
+                                                    GError            **error);
 /* Writes a PNG or, when @path ends in ".svg", an SVG. */
 gboolean       kymo_timeline_export_to_file        (KymoSession        *session,
                                                     int                 width,

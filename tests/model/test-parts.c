@@ -418,6 +418,52 @@ test_help_decodes_meanwhile (void)
   g_assert_cmpuint (h.by_loading, >=, 2);
 }
 
+static void
+note_start (gpointer user)
+{
+  Run *run = user;
+
+  /* Before any join: nothing joined yet (1 + the joins so far). */
+  run->ahead = run->joined->len + 1;
+}
+
+/* kymo_parts_run_helped(): the same joins as a sequential run at every
+ * thread count, each part decoded once, the start hook before the first
+ * join, and a join that stops the run stops it. */
+static void
+test_run_helped (void)
+{
+  g_autoptr(GArray) sequential = NULL;
+  gboolean finished;
+  Run run;
+  const guint threads[] = { 1, 2, 3, 7 };
+
+  sequential = run_parts (1, 0, 0, &finished, &run);
+  g_assert_true (finished);
+  for (guint t = 0; t < G_N_ELEMENTS (threads); t++)
+    {
+      KymoLoadOptions options = { .threads = threads[t] };
+
+      memset (&run, 0, sizeof run);
+      run.joined = g_array_new (FALSE, FALSE, sizeof (guint64));
+      run.stop_at = G_MAXUINT;
+      g_assert_true (kymo_parts_run_helped (&options, 0, 0, N_PARTS, decode_part, join_part, note_start, &run));
+      g_assert_cmpuint (run.ahead, ==, 1);
+      g_assert_cmpmem (run.joined->data, run.joined->len * sizeof (guint64),
+                       sequential->data, sequential->len * sizeof (guint64));
+      for (guint i = 0; i < N_PARTS; i++)
+        g_assert_cmpint (run.decoded[i], ==, 1);
+      g_array_unref (run.joined);
+
+      memset (&run, 0, sizeof run);
+      run.joined = g_array_new (FALSE, FALSE, sizeof (guint64));
+      run.stop_at = 40;
+      g_assert_false (kymo_parts_run_helped (&options, 0, 0, N_PARTS, decode_part, join_part, NULL, &run));
+      g_assert_cmpuint (run.joined->len, ==, 40);
+      g_array_unref (run.joined);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -432,5 +478,6 @@ main (int   argc,
   g_test_add_func ("/parts/help-keeps-order-and-once", test_help_keeps_order_and_once);
   g_test_add_func ("/parts/help-same-at-every-thread-count", test_help_same_at_every_thread_count);
   g_test_add_func ("/parts/help-decodes-meanwhile", test_help_decodes_meanwhile);
+  g_test_add_func ("/parts/run-helped", test_run_helped);
   return g_test_run ();
 }

@@ -9,12 +9,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 #include "kymo-dial9-pair.h"
-#include "kymo-page-queue.h"
+#include "kymo-dial9-pairing.h"
+#include "kymo-dial9-side.h"
 #include "kymo-parts.h"
 #include "kymo-run-sort.h"
 #define MAX_LANES      64
@@ -41,12 +39,6 @@ default_group (D9Loader *l)
    ((x)->span.start == (y)->span.start && (x)->span.source < (y)->span.source))
 #define SPAN_LESS(x, y) ((x)->start < (y)->start || ((x)->start == (y)->start && (x)->source < (y)->source))
 
-/* Below this many edges and wakes, sorting on a second thread costs more
- * than it saves. */
-#define SORT_THREAD_MIN (1 << 18)
-
-KYMO_DEFINE_RUN_SORT (sort_edges, D9Edge, TS_LESS)
-KYMO_DEFINE_RUN_SORT (sort_wakes, D9Wake, TS_LESS)
 KYMO_DEFINE_RUN_SORT (sort_instants, KymoInstant, TS_LESS)
 KYMO_DEFINE_RUN_SORT (sort_deep, D9DeepSpan, DEEP_LESS)
 KYMO_DEFINE_RUN_SORT (sort_spans, KymoSpan, SPAN_LESS)
@@ -141,162 +133,6 @@ create_worker_tracks (D9Loader *l)
     }
 }
 
-/* The merge takes each worker's edges and the wakes as the sorted runs
- * they already hold, so that nothing is sorted or copied. A file is
- * per-thread batches: the runs of one thread follow on from each other in
- * time, and are chained into one sorted sequence (a run goes after the
- * chain it follows most closely), which keeps the merge's tournament
- * small however many batches there are. Past this many chains in one
- * array it is sorted first. */
-#define MAX_CHAINS 256
-
-/* An element's place in the merge as one number: by time, then by the
- * event's place in the file, then by its place in its array (what a
- * stable sort keeps), compared without branches (the heads of copies that
- * overlap in time win in turn). Nothing live is ever D9_DONE. */
-typedef unsigned __int128 D9Key;
-#define D9_DONE (~(D9Key) 0)
-
-/* A worker's edges, or the wakes. */
-typedef struct {
-  const guint8 *data;
-  gsize         size;       /* of an element */
-  gsize         source_at;  /* where its source is (its time is first) */
-  gsize         len;
-} D9Stream;
-
-G_STATIC_ASSERT (G_STRUCT_OFFSET (D9Edge, ts) == 0 && G_STRUCT_OFFSET (D9Wake, ts) == 0);
-
-static inline D9Key
-stream_key (const D9Stream *s,
-            gsize           i)
-{
-  const guint8 *e = s->data + i * s->size;
-  guint64 ts;
-  guint32 source;
-
-  memcpy (&ts, e, sizeof ts);
-  memcpy (&source, e + s->source_at, sizeof source);
-  /* Signed times order as unsigned once the sign bit is flipped. */
-  return (D9Key) (ts ^ G_GUINT64_CONSTANT (0x8000000000000000)) << 64 | (D9Key) source << 32 |
-         MIN (i, (gsize) G_MAXUINT32 - 1);
-}
-
-/* A sorted run [from, to) of a stream, and the next run of its chain. */
-typedef struct {
-  gsize   from;
-  gsize   to;
-  guint32 next;      /* index in the stream's segs, or G_MAXUINT32 */
-} D9Seg;
-
-typedef struct {
-  D9Stream  stream;
-  GArray   *segs;    /* D9Seg */
-  GArray   *heads;   /* guint32: each chain's first run */
-} D9StreamRuns;
-
-/* Finds @s's runs and chains them; FALSE past MAX_CHAINS chains. */
-static gboolean
-chain_runs (D9StreamRuns *s)
-{
-  D9Key last[MAX_CHAINS];
-  guint32 tail[MAX_CHAINS];
-  guint n_chains = 0;
-  gsize n = s->stream.len, from = 0;
-  D9Key first = 0, prev = 0;
-
-  for (gsize i = 0; i <= n; i++)
-    {
-      D9Key key = i < n ? stream_key (&s->stream, i) : 0;
-
-      if (i == n || (i > from && key < prev))
-        {
-          D9Seg seg = { from, i, G_MAXUINT32 };
-          guint32 index = s->segs->len;
-          guint best = G_MAXUINT;
-
-          if (i == from)
-            break;
-          for (guint c = 0; c < n_chains; c++)
-            if (last[c] < first && (best == G_MAXUINT || last[c] > last[best]))
-              best = c;
-          if (best != G_MAXUINT)
-            g_array_index (s->segs, D9Seg, tail[best]).next = index;
-          else if (n_chains == MAX_CHAINS)
-            return FALSE;
-          else
-            {
-              best = n_chains++;
-              g_array_append_val (s->heads, index);
-            }
-          g_array_append_val (s->segs, seg);
-          tail[best] = index;
-          last[best] = prev;
-          from = i;
-          first = key;
-        }
-      else if (i == from)
-        first = key;
-      prev = key;
-    }
-  return TRUE;
-}
-
-/* The runs of stream i (worker i's edges, or the wakes as the last),
- * found, and the array sorted when they make too many chains, as parts,
- * one stream each. */
-typedef struct {
-  D9Loader     *l;
-  D9StreamRuns *streams;
-} D9RunScan;
-
-static void
-scan_part (guint    index,
-           gpointer data)
-{
-  D9RunScan *scan = data;
-  D9Loader *l = scan->l;
-  D9StreamRuns *s = &scan->streams[index];
-  D9Seg whole = { 0, s->stream.len, G_MAXUINT32 };
-  guint32 zero = 0;
-
-  if (chain_runs (s))
-    return;
-  if (index < l->workers->len)
-    sort_edges ((D9Edge *) (gpointer) s->stream.data, s->stream.len);
-  else
-    sort_wakes ((D9Wake *) (gpointer) s->stream.data, s->stream.len);
-  g_array_set_size (s->segs, 0);
-  g_array_set_size (s->heads, 0);
-  g_array_append_val (s->segs, whole);
-  g_array_append_val (s->heads, zero);
-}
-
-static void
-scan_runs (D9Loader     *l,
-           D9StreamRuns *streams)
-{
-  D9RunScan scan = { l, streams };
-  gsize n = 0;
-
-  for (guint i = 0; i <= l->workers->len; i++)
-    {
-      gboolean wakes = i == l->workers->len;
-      GArray *array = wakes ? l->wakes : ((D9Worker *) g_ptr_array_index (l->workers, i))->edges;
-      D9StreamRuns *s = &streams[i];
-
-      s->stream.data = (const guint8 *) array->data;
-      s->stream.size = wakes ? sizeof (D9Wake) : sizeof (D9Edge);
-      s->stream.source_at = wakes ? G_STRUCT_OFFSET (D9Wake, source) : G_STRUCT_OFFSET (D9Edge, source);
-      s->stream.len = array->len;
-      s->segs = g_array_new (FALSE, FALSE, sizeof (D9Seg));
-      s->heads = g_array_new (FALSE, FALSE, sizeof (guint32));
-      n += array->len;
-    }
-  kymo_parts_run (kymo_load_job_get_options (l->job), n, SORT_THREAD_MIN, l->workers->len + 1, 0,
-                  scan_part, NULL, &scan);
-}
-
 guint
 d9_loader_lq_track (D9Loader *l,
                     D9Worker *w)
@@ -324,405 +160,6 @@ d9_loader_wakes_track (D9Loader *l)
       kymo_track_set_sort_key (kymo_trace_get_track (l->trace, l->wakes_track), G_MAXINT64 - 1);
     }
   return l->wakes_track;
-}
-
-/* A place in a chain: a run (index in the stream's segs) and an element
- * of it. A run's end is written as the next run's start, so that a place
- * has one form; a chain's end is its last run's end. */
-typedef struct {
-  guint32 seg;
-  gsize   pos;
-} D9Pos;
-
-static inline void
-pos_normalize (const D9StreamRuns *s,
-               D9Pos              *p)
-{
-  const D9Seg *seg = &g_array_index (s->segs, D9Seg, p->seg);
-
-  if (p->pos == seg->to && seg->next != G_MAXUINT32)
-    {
-      p->seg = seg->next;
-      p->pos = g_array_index (s->segs, D9Seg, p->seg).from;
-    }
-}
-
-/* The merge is cut into parts by key: a part is every chain's elements
- * between two keys. The load's threads order the parts' elements (the
- * tournament) while the loading thread pairs those of the parts before,
- * in order: the pairing is what must stay in one thread. */
-#define MERGE_PART   ((gsize) 1 << 17)
-/* One key in this many picks where the parts are cut. */
-#define MERGE_SAMPLE 512
-/* Parts ordered ahead of the pairing (each holds MERGE_PART steps). */
-#define MERGE_AHEAD  4
-
-/* One element in merge order. */
-typedef struct {
-  guint64 index;
-  guint32 stream;
-} D9Step;
-
-typedef struct {
-  const guint8 *ptr;   /* the chain's pages before this are given back */
-  guint32       seg;
-} D9Released;
-
-typedef struct {
-  D9Loader     *l;
-  D9StreamRuns *streams;
-  guint         n_chains;
-  guint32      *chain_stream;  /* per chain */
-  D9Pos        *bounds;        /* (n_parts + 1) × n_chains: where part i starts */
-  guint         n_parts;
-  GArray      **steps;         /* per part: D9Step */
-  D9Released   *released;      /* per chain */
-  GMutex        lock;
-  GPtrArray    *spare;         /* step arrays paired and emptied: their
-                                * pages are in memory already */
-} D9Order;
-
-static int
-compare_keys (gconstpointer a,
-              gconstpointer b)
-{
-  const D9Key *x = a, *y = b;
-
-  return *x < *y ? -1 : *x > *y;
-}
-
-/* Where each part starts in each chain, from a sample of the keys. */
-static void
-cut_parts (D9Order *o,
-           gsize    total)
-{
-  g_autoptr(GArray) samples = g_array_new (FALSE, FALSE, sizeof (D9Key));
-  g_autofree D9Key *cuts = NULL;
-
-  for (guint c = 0; c < o->n_chains; c++)
-    {
-      const D9StreamRuns *s = &o->streams[o->chain_stream[c]];
-      D9Pos start = o->bounds[c];
-
-      for (guint32 k = start.seg; k != G_MAXUINT32; k = g_array_index (s->segs, D9Seg, k).next)
-        {
-          const D9Seg *seg = &g_array_index (s->segs, D9Seg, k);
-
-          for (gsize i = seg->from; i < seg->to; i += MERGE_SAMPLE)
-            {
-              D9Key key = stream_key (&s->stream, i);
-              g_array_append_val (samples, key);
-            }
-          o->bounds[o->n_chains + c] = (D9Pos) { k, seg->to };
-        }
-    }
-  g_array_sort (samples, compare_keys);
-  o->n_parts = (guint) CLAMP (total / MERGE_PART, 1, MAX (samples->len, 1));
-  cuts = g_new (D9Key, o->n_parts);
-  for (guint k = 1; k < o->n_parts; k++)
-    cuts[k] = g_array_index (samples, D9Key, (gsize) k * samples->len / o->n_parts);
-
-  for (guint c = 0; c < o->n_chains; c++)
-    {
-      const D9StreamRuns *s = &o->streams[o->chain_stream[c]];
-      D9Pos p = o->bounds[c], end = o->bounds[o->n_chains + c];
-
-      for (guint k = 1; k < o->n_parts; k++)
-        {
-          for (;;)
-            {
-              const D9Seg *seg = &g_array_index (s->segs, D9Seg, p.seg);
-              gsize lo = p.pos, hi = seg->to;
-
-              if (stream_key (&s->stream, seg->to - 1) >= cuts[k] || seg->next == G_MAXUINT32)
-                {
-                  /* The first element at or after the cut. */
-                  while (lo < hi)
-                    {
-                      gsize mid = lo + (hi - lo) / 2;
-
-                      if (stream_key (&s->stream, mid) < cuts[k])
-                        lo = mid + 1;
-                      else
-                        hi = mid;
-                    }
-                  p.pos = lo;
-                  pos_normalize (s, &p);
-                  break;
-                }
-              p.seg = seg->next;
-              p.pos = g_array_index (s->segs, D9Seg, p.seg).from;
-            }
-          o->bounds[(gsize) k * o->n_chains + c] = p;
-        }
-      /* Where the chain ends, noted while there was one part. */
-      o->bounds[(gsize) o->n_parts * o->n_chains + c] = end;
-    }
-}
-
-/* A chain within a part, as the tournament reads it: its current run's
- * elements [next, end) (end cut at the part's end in its last run). */
-typedef struct {
-  gsize   next;
-  gsize   end;
-  guint32 seg;
-  guint32 stream;
-} D9Leaf;
-
-static inline gboolean
-leaf_start (D9Leaf             *leaf,
-            const D9StreamRuns *s,
-            const D9Pos        *to)
-{
-  leaf->end = leaf->seg == to->seg ? to->pos : g_array_index (s->segs, D9Seg, leaf->seg).to;
-  return leaf->next < leaf->end;
-}
-
-/* Orders part @index's elements (on any thread). */
-static void
-order_part (guint    index,
-            gpointer data)
-{
-  D9Order *o = data;
-  guint size = 1;
-  g_autofree D9Leaf *leaves = NULL;
-  g_autofree D9Key *keys = NULL;
-  g_autofree guint *tree = NULL;
-  g_autofree guint *win = NULL;
-  const D9Pos *from = o->bounds + (gsize) index * o->n_chains, *to = from + o->n_chains;
-  GArray *steps;
-  D9Step *out;
-  gsize n_out = 0;
-
-  g_mutex_lock (&o->lock);
-  steps = o->spare->len > 0 ? g_ptr_array_steal_index_fast (o->spare, o->spare->len - 1) : NULL;
-  g_mutex_unlock (&o->lock);
-  if (steps == NULL)
-    steps = g_array_new (FALSE, FALSE, sizeof (D9Step));
-
-  while (size < o->n_chains)
-    size *= 2;
-  leaves = g_new0 (D9Leaf, size);
-  keys = g_new (D9Key, size);
-  for (guint c = 0; c < size; c++)
-    {
-      keys[c] = D9_DONE;
-      if (c < o->n_chains)
-        {
-          const D9StreamRuns *s = &o->streams[o->chain_stream[c]];
-
-          leaves[c].stream = o->chain_stream[c];
-          leaves[c].seg = from[c].seg;
-          leaves[c].next = from[c].pos;
-          if ((from[c].seg != to[c].seg || from[c].pos != to[c].pos) && leaf_start (&leaves[c], s, &to[c]))
-            {
-              keys[c] = stream_key (&s->stream, from[c].pos);
-              n_out += to[c].seg == from[c].seg ? to[c].pos - from[c].pos : 0;
-            }
-        }
-    }
-  /* Room for every step (a chain's count is exact when the part stays in
-   * one of its runs, and the array grows otherwise). */
-  g_array_set_size (steps, MAX (n_out, MERGE_PART));
-  out = (D9Step *) (gpointer) steps->data;
-  n_out = 0;
-
-  /* tree[0] is the winner, tree[node] the loser at each inner node. */
-  tree = g_new (guint, size);
-  win = g_new (guint, 2 * (gsize) size);
-  for (guint i = 0; i < size; i++)
-    win[size + i] = i;
-  for (guint node = size; node-- > 1;)
-    {
-      guint a = win[2 * node], b = win[2 * node + 1];
-      gboolean a_first = keys[a] < keys[b];
-
-      win[node] = a_first ? a : b;
-      tree[node] = a_first ? b : a;
-    }
-  tree[0] = size > 1 ? win[1] : 0;
-
-  while (keys[tree[0]] != D9_DONE)
-    {
-      guint top = tree[0], winner = top;
-      D9Leaf *leaf = &leaves[top];
-      const D9StreamRuns *s = &o->streams[leaf->stream];
-      D9Key key;
-
-      if (G_UNLIKELY (n_out == steps->len))
-        {
-          g_array_set_size (steps, steps->len * 2);
-          out = (D9Step *) (gpointer) steps->data;
-        }
-      out[n_out].index = leaf->next;
-      out[n_out++].stream = leaf->stream;
-      if (++leaf->next < leaf->end)
-        key = stream_key (&s->stream, leaf->next);
-      else if (leaf->seg == to[top].seg)
-        key = D9_DONE;
-      else
-        {
-          leaf->seg = g_array_index (s->segs, D9Seg, leaf->seg).next;
-          leaf->next = g_array_index (s->segs, D9Seg, leaf->seg).from;
-          key = leaf_start (leaf, s, &to[top]) ? stream_key (&s->stream, leaf->next) : D9_DONE;
-        }
-      keys[top] = key;
-
-      for (guint node = (top + size) / 2; node > 0; node /= 2)
-        {
-          guint other = tree[node];
-          D9Key other_key = keys[other];
-          gboolean swap = other_key < key;
-
-          tree[node] = swap ? winner : other;
-          winner = swap ? other : winner;
-          key = swap ? other_key : key;
-        }
-      tree[0] = winner;
-    }
-  g_array_set_size (steps, n_out);
-  o->steps[index] = steps;
-}
-
-/* Gives back the whole pages of @s's bytes [@from, @to), which nothing
- * reads again (the array is freed whole after the merge); returns where
- * that stopped. */
-static const guint8 *
-release_pages (const guint8 *from,
-               const guint8 *to)
-{
-  gsize page = kymo_page_size ();
-  const guint8 *a = (const guint8 *) (((guintptr) from + page - 1) & ~(guintptr) (page - 1));
-  const guint8 *b = (const guint8 *) ((guintptr) to & ~(guintptr) (page - 1));
-
-  if (b <= a)
-    return from;
-#if defined(__linux__) && defined(MADV_DONTNEED)
-  madvise ((void *) a, b - a, MADV_DONTNEED);
-#endif
-  return b;
-}
-
-/* Pairs part @index's elements in order, on the loading thread, then
- * gives back the pages of the runs they were read from: the spans the
- * pairing builds take the room of the edges they come from, rather than
- * adding to them at the peak. (Pages that runs share are left.) */
-static gboolean
-pair_part (guint    index,
-           gpointer data)
-{
-  D9Order *o = data;
-  D9Loader *l = o->l;
-  GArray *steps = o->steps[index];
-  const D9Step *step = (const D9Step *) (gpointer) steps->data;
-  const D9Pos *to = o->bounds + (gsize) (index + 1) * o->n_chains;
-
-  /* Stop at a cancel: what was paired is only freed then. The merge is
-   * most of building the tracks. */
-  if (!kymo_load_job_progress (l->job, D9_PROGRESS_DECODED + (0.95 - D9_PROGRESS_DECODED) * index / o->n_parts,
-                               "Building the timeline", NULL))
-    return FALSE;
-  for (guint i = 0; i < steps->len; i++)
-    {
-      const D9Stream *s = &o->streams[step[i].stream].stream;
-
-      if (step[i].stream == l->workers->len)
-        d9_pair_wake (l, (const D9Wake *) (gconstpointer) s->data + step[i].index);
-      else
-        d9_pair_edge (l, step[i].stream, g_ptr_array_index (l->workers, step[i].stream),
-                      (const D9Edge *) (gconstpointer) s->data + step[i].index);
-    }
-  g_array_set_size (steps, 0);
-  g_mutex_lock (&o->lock);
-  g_ptr_array_add (o->spare, g_steal_pointer (&o->steps[index]));
-  g_mutex_unlock (&o->lock);
-
-  for (guint c = 0; c < o->n_chains; c++)
-    {
-      const D9StreamRuns *s = &o->streams[o->chain_stream[c]];
-      D9Released *r = &o->released[c];
-
-      while (r->seg != to[c].seg)
-        {
-          const D9Seg *seg = &g_array_index (s->segs, D9Seg, r->seg);
-
-          release_pages (MAX (r->ptr, s->stream.data + seg->from * s->stream.size),
-                         s->stream.data + seg->to * s->stream.size);
-          r->seg = seg->next;
-          r->ptr = s->stream.data + g_array_index (s->segs, D9Seg, r->seg).from * s->stream.size;
-        }
-      r->ptr = release_pages (r->ptr, s->stream.data + to[c].pos * s->stream.size);
-    }
-  return TRUE;
-}
-
-/* A merge of every chain of the workers' edges and of the wakes, in time
- * order, through a tournament (loser) tree: a wake needs to know which
- * task each worker polls at its time. One comparison per level and
- * element, and no copy of the edges: sorting each array first cost a
- * pass over it per doubling of its runs, and as much memory again. */
-static void
-merge (D9Loader *l)
-{
-  guint n_streams = l->workers->len + 1, c = 0;
-  g_autofree D9StreamRuns *streams = g_new0 (D9StreamRuns, n_streams);
-  D9Order o = { l, streams, 0, NULL, NULL, 1, NULL, NULL, { 0 }, NULL };
-  gsize total = 0;
-
-  scan_runs (l, streams);
-  for (guint s = 0; s < n_streams; s++)
-    {
-      o.n_chains += streams[s].heads->len;
-      total += streams[s].stream.len;
-    }
-
-  if (total > 0)
-    {
-      o.chain_stream = g_new (guint32, o.n_chains);
-      o.released = g_new (D9Released, o.n_chains);
-      /* Room for the parts' bounds once their number is known. */
-      o.bounds = g_new (D9Pos, ((gsize) MAX (total / MERGE_PART, 1) + 1) * o.n_chains);
-      for (guint s = 0; s < n_streams; s++)
-        for (guint k = 0; k < streams[s].heads->len; k++, c++)
-          {
-            guint32 head = g_array_index (streams[s].heads, guint32, k);
-            const D9Seg *seg = &g_array_index (streams[s].segs, D9Seg, head);
-
-            o.chain_stream[c] = s;
-            o.bounds[c] = (D9Pos) { head, seg->from };
-            o.released[c] = (D9Released) { streams[s].stream.data + seg->from * streams[s].stream.size, head };
-          }
-      cut_parts (&o, total);
-      o.steps = g_new0 (GArray *, o.n_parts);
-      o.spare = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-      g_mutex_init (&o.lock);
-      kymo_parts_run (kymo_load_job_get_options (l->job), total, SORT_THREAD_MIN, o.n_parts, MERGE_AHEAD,
-                      order_part, pair_part, &o);
-      for (guint k = 0; k < o.n_parts; k++)
-        g_clear_pointer (&o.steps[k], g_array_unref);
-      g_free (o.steps);
-      g_ptr_array_unref (o.spare);
-      g_mutex_clear (&o.lock);
-      g_free (o.bounds);
-      g_free (o.released);
-      g_free (o.chain_stream);
-    }
-  for (guint s = 0; s < n_streams; s++)
-    {
-      g_array_unref (streams[s].segs);
-      g_array_unref (streams[s].heads);
-    }
-
-  /* Done with: their memory goes back before the tracks are built. */
-  for (guint i = 0; i < l->workers->len; i++)
-    {
-      D9Worker *w = g_ptr_array_index (l->workers, i);
-
-      g_array_unref (w->edges);
-      w->edges = g_array_new (FALSE, FALSE, sizeof (D9Edge));
-    }
-  g_array_unref (l->wakes);
-  l->wakes = g_array_new (FALSE, FALSE, sizeof (D9Wake));
 }
 
 typedef struct {
@@ -875,12 +312,12 @@ order_spans (KymoSpan *spans,
       }
 }
 
-static void
-finish_worker (D9Loader *l,
-               D9Worker *w)
+/* What of a worker's track needs its edges paired, not the wakes. */
+void
+d9_finish_worker_spans (D9Loader  *l,
+                        D9Worker  *w,
+                        KymoTrack *track)
 {
-  KymoTrack *track = kymo_trace_get_track (l->trace, w->track);
-
   d9_pair_close_depth0 (l, w, l->max_ts, KYMO_EVENT_INCOMPLETE);
   {
     /* Nothing is staged on the new track yet: it adopts the array, and
@@ -924,9 +361,17 @@ finish_worker (D9Loader *l,
                              deep[i].depth, kymo_span_flags (&deep[i].span), deep[i].span.source);
     }
 
-  /* Two sorted runs (samples in file order, wakes from the merge): merge
-   * them so that the track needs no sort at seal. */
   sort_instants ((KymoInstant *) (gpointer) w->instants->data, w->instants->len);
+}
+
+/* Then its instants, once the wakes are resolved: two sorted runs
+ * (samples, wakes in time order), merged so that the track needs no sort
+ * at seal. */
+static void
+finish_worker_instants (D9Loader  *l,
+                        D9Worker  *w,
+                        KymoTrack *track)
+{
   {
     /* Merged into the (larger) wakes array, from the end down: no second
      * array. Ties keep the samples first. Names are interned ids, so they
@@ -962,46 +407,96 @@ finish_worker (D9Loader *l,
   w->wakes->len = 0;
 }
 
-/* Streaming: the flows are added to the trace (no track is made
- * meanwhile) as one part while another finishes the workers' tracks. Only
- * the open polls' tasks are shared, so those are closed first. */
 static void
-finish_part (guint    index,
-             gpointer data)
+finish_worker (D9Loader *l,
+               D9Worker *w,
+               gboolean  spans_done)
 {
-  D9Loader *l = data;
+  KymoTrack *track = kymo_trace_get_track (l->trace, w->track);
 
-  if (index == 0)
-    {
-      replay_flows (l);
-      return;
-    }
-  for (guint i = 0; i < l->workers->len; i++)
-    finish_worker (l, g_ptr_array_index (l->workers, i));
+  if (!spans_done)
+    d9_finish_worker_spans (l, w, track);
+  finish_worker_instants (l, w, track);
+}
+
+/* Below this many bytes of input, the tail's parts stay on one thread. */
+#define TAIL_THREAD_MIN ((gsize) 4 << 20)
+
+/* The tail of building as parts on the load's threads, which share
+ * nothing: the side records made final (in pieces), the flows (the
+ * trace's flows, no track made), each worker's track. Once the records
+ * are, the loading thread hands them over and symbolises the samples (the
+ * only work that interns names) while the threads finish the rest. Tasks
+ * are shared, so the open polls are closed first. */
+typedef struct {
+  D9Loader    *l;
+  D9SideBuild *side;
+  guint        n_pieces;   /* still to be made final */
+  gboolean     flows;      /* the flows are still to be replayed */
+  gboolean     spans_done; /* the workers' spans are on their tracks */
+  GError     **error;
+} D9Tail;
+
+static void
+side_piece (guint    index,
+            gpointer data)
+{
+  d9_side_build_piece (data, index);
+}
+
+static void
+tail_side_end (gpointer data)
+{
+  D9Tail *t = data;
+
+  d9_side_build_end (g_steal_pointer (&t->side));
+}
+
+static void
+tail_part (guint    index,
+           gpointer data)
+{
+  D9Tail *t = data;
+
+  if (index < t->n_pieces)
+    d9_side_build_piece (t->side, index);
+  else if (t->flows && index == t->n_pieces)
+    replay_flows (t->l);
+  else
+    finish_worker (t->l, g_ptr_array_index (t->l->workers, index - t->n_pieces - t->flows), t->spans_done);
 }
 
 static gboolean
-finish_streamed (D9Loader  *l,
-                 GError   **error)
+tail_join (guint    index,
+           gpointer data)
 {
-  gboolean has_flows = d9_loader_has_flows (l), flows_done;
+  D9Tail *t = data;
+  guint n = t->n_pieces + t->flows + t->l->workers->len;
 
-  /* The flows need only the tracks: replayed while the arrays are joined. */
-  if (!d9_loader_assemble (l, has_flows ? replay_flows : NULL, &flows_done, error))
-    return FALSE;
-  fill_stream_tracks (l);
+  if (index + 1 == t->n_pieces)
+    d9_side_build_end (g_steal_pointer (&t->side));
+  return kymo_load_job_progress (t->l->job, 0.85 + 0.12 * (index + 1) / n, "Building the timeline", t->error);
+}
+
+/* Takes @side, whose pieces are done when @pieces_done. */
+static gboolean
+finish_tail (D9Loader    *l,
+             D9SideBuild *side,
+             guint        n_pieces,
+             gboolean     pieces_done,
+             gboolean     flows,
+             GError     **error)
+{
+  D9Tail t = { l, side, pieces_done ? 0 : n_pieces, flows, pieces_done, error };
+  gboolean ok;
+
   for (guint i = 0; i < l->workers->len; i++)
     d9_pair_close_depth0 (l, g_ptr_array_index (l->workers, i), l->max_ts, KYMO_EVENT_INCOMPLETE);
-  if (!flows_done && has_flows && l->workers->len > 0)
-    kymo_parts_run (kymo_load_job_get_options (l->job), l->d->size, 0, 2, 0, finish_part, NULL, l);
-  else
-    {
-      if (!flows_done)
-        replay_flows (l);
-      finish_part (1, l);
-    }
-  d9_loader_release_parts (l);
-  return TRUE;
+  ok = kymo_parts_run_helped (kymo_load_job_get_options (l->job), l->d->size, TAIL_THREAD_MIN,
+                              t.n_pieces + flows + l->workers->len, tail_part, tail_join,
+                              t.n_pieces == 0 ? tail_side_end : NULL, &t);
+  g_clear_pointer (&t.side, d9_side_build_free);
+  return ok;
 }
 
 static void
@@ -1059,6 +554,10 @@ gboolean
 d9_build_model (D9Loader  *l,
                 GError   **error)
 {
+  gboolean flows_done, pieces_done = FALSE, ok;
+  D9SideBuild *side;
+  guint n_pieces;
+
   unique_symbols (l->d->symbols);
 
   if (l->min_ts > l->max_ts)
@@ -1074,24 +573,39 @@ d9_build_model (D9Loader  *l,
   create_worker_tracks (l);
   if (l->streaming)
     {
+      gboolean has_flows = d9_loader_has_flows (l);
+
       create_stream_tracks (l);
-      if (!finish_streamed (l, error))
+      /* The flows need only the tracks: replayed while the arrays are joined. */
+      if (!d9_loader_assemble (l, has_flows ? replay_flows : NULL, &flows_done, error))
+        return FALSE;
+      flows_done |= !has_flows;
+      side = d9_side_build_begin (l, &n_pieces, error);
+      if (side == NULL)
         return FALSE;
     }
   else
     {
-      gboolean first_done;
-
       /* The parts' instants join the loader's (their edges and wakes
        * already have). */
-      if (!d9_loader_assemble (l, NULL, &first_done, error))
+      if (!d9_loader_assemble (l, NULL, &flows_done, error))
         return FALSE;
       d9_loader_release_parts (l);
-      merge (l);
-      for (guint i = 0; i < l->workers->len; i++)
-        finish_worker (l, g_ptr_array_index (l->workers, i));
+      /* The side records are made final while the wakes are resolved. */
+      side = d9_side_build_begin (l, &n_pieces, error);
+      if (side == NULL)
+        return FALSE;
+      if (!d9_pair_workers (l, n_pieces, side_piece, side, d9_finish_worker_spans, error))
+        {
+          d9_side_build_free (side);
+          return FALSE;
+        }
+      pieces_done = TRUE;
+      flows_done = FALSE;
     }
+  fill_stream_tracks (l);
 
+  /* What makes tracks comes before the tail, which makes none. */
   if (l->queue->len > 0)
     {
       KymoTrack *track;
@@ -1108,6 +622,10 @@ d9_build_model (D9Loader  *l,
 
   add_single_event_spans (l);
   add_late (l);
+
+  ok = finish_tail (l, side, n_pieces, pieces_done, !flows_done, error);
+  /* The merged parts' flows are replayed by now. */
+  d9_loader_release_parts (l);
   kymo_trace_set_time_range (l->trace, l->min_ts, l->max_ts);
-  return TRUE;
+  return ok;
 }

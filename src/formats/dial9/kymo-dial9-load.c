@@ -513,7 +513,7 @@ d9_load (KymoLoadJob  *job,
       d9_loader_clear (&loader);
       return FALSE;
     }
-  if (!d9_build_model (&loader, error) || !d9_side_build (&loader, error))
+  if (!d9_build_model (&loader, error))
     {
       d9_loader_clear (&loader);
       return FALSE;

@@ -9,8 +9,9 @@
 
 G_BEGIN_DECLS
 
-/* Shared by the merge (kymo-dial9-build.c) and the streaming decoder
- * (kymo-dial9-load.c), inline because streaming runs them once per event.
+/* Shared by the pairing of a load that was not streamed
+ * (kymo-dial9-pairing.c) and the streaming decoder (kymo-dial9-load.c),
+ * inline because they run once per event.
  * When streaming, nothing goes into the trace yet: the worker tracks are
  * made at build time, after the runtimes are known. */
 

@@ -615,16 +615,15 @@ add_samples (D9Loader *l)
   g_array_unref (s.frames);
 }
 
-/* A record as taken made final: its kind interned, its track and the
- * spawn location found, in the loader's numbering. */
+/* A record as taken made final: its kind interned, its track found, in
+ * the loader's numbering. A spawn's location is left to finish_spawn(),
+ * which interns: this runs on any thread. */
 static inline void
 finish_record (D9Loader      *l,
                KymoRecord    *r,
                const guint32 *kinds,
                guint32        ordinal_base)
 {
-  D9Data *d = l->d;
-
   switch (r->kind)
     {
     case REC_POLL:
@@ -637,23 +636,6 @@ finish_record (D9Loader      *l,
     case REC_UNPARK:
       r->track = worker_track (l, r->key);
       break;
-    case REC_SPAWN:
-      {
-        /* Pool ids may be defined again later in a segment (the
-         * symbolizer appends its strings): the location is the one
-         * decoding resolved. */
-        guint32 index = d9_map_lookup (&d->task_map, r->key);
-        const D9Task *t = index != G_MAXUINT32 ? &g_array_index (d->tasks, D9Task, index) : NULL;
-
-        if (t != NULL && t->spawn_loc != G_MAXUINT32)
-          {
-            const D9PoolString *ps = &g_array_index (d->pool_strings, D9PoolString, t->spawn_loc);
-            g_autofree char *loc = g_utf8_make_valid ((const char *) ps->data, ps->len);
-
-            r->name = kymo_trace_intern (l->trace, loc);
-          }
-      }
-      break;
     default:
       break;
     }
@@ -661,69 +643,168 @@ finish_record (D9Loader      *l,
   r->source += ordinal_base;
 }
 
-gboolean
-d9_side_build (D9Loader  *l,
-               GError   **error)
+static void
+finish_spawn (D9Loader   *l,
+              KymoRecord *r)
+{
+  D9Data *d = l->d;
+  /* Pool ids may be defined again later in a segment (the symbolizer
+   * appends its strings): the location is the one decoding resolved. */
+  guint32 index = d9_map_lookup (&d->task_map, r->key);
+  const D9Task *t = index != G_MAXUINT32 ? &g_array_index (d->tasks, D9Task, index) : NULL;
+
+  if (t != NULL && t->spawn_loc != G_MAXUINT32)
+    {
+      const D9PoolString *ps = &g_array_index (d->pool_strings, D9PoolString, t->spawn_loc);
+      g_autofree char *loc = g_utf8_make_valid ((const char *) ps->data, ps->len);
+
+      r->name = kymo_trace_intern (l->trace, loc);
+    }
+}
+
+/* Records a piece makes final when the loader decoded alone, in place. */
+#define PIECE_RECORDS ((gsize) 1 << 18)
+
+/* Records [from, to) of a run, made final into @at of the joined array. */
+typedef struct {
+  guint    run;
+  gsize    from;
+  gsize    to;
+  gsize    at;
+  GArray  *spawns;   /* gsize: where its spawns are, or NULL */
+} D9SidePiece;
+
+struct _D9SideBuild {
+  D9Loader   *l;
+  guint32     kinds[N_REC];
+  KymoRecord *records;
+  gsize       n_records;
+  gboolean    in_place;  /* @records is the loader's own array */
+  GArray     *pieces;    /* D9SidePiece */
+};
+
+D9SideBuild *
+d9_side_build_begin (D9Loader  *l,
+                     guint     *n_pieces,
+                     GError   **error)
 {
   GCancellable *cancellable = kymo_load_job_get_cancellable (l->job);
-  KymoRecord *records;
-  gsize n_records = 0;
-  guint32 kinds[N_REC];
+  D9SideBuild *b;
+  gsize at = 0;
 
-  if (l->d->n_events == 0)
-    return TRUE;
+  *n_pieces = 0;
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return FALSE;
+    return NULL;
+  b = g_new0 (D9SideBuild, 1);
+  b->l = l;
+  b->pieces = g_array_new (FALSE, FALSE, sizeof (D9SidePiece));
+  if (l->d->n_events == 0)
+    return b;
   close_own_run (l);
 
-  kinds[0] = 0;
-  kinds[REC_POLL] = kymo_trace_intern (l->trace, "poll");
-  kinds[REC_WAKE] = kymo_trace_intern (l->trace, "wake");
-  kinds[REC_SPAWN] = kymo_trace_intern (l->trace, "spawn");
-  kinds[REC_TERMINATE] = kymo_trace_intern (l->trace, "terminate");
-  kinds[REC_UNPARK] = kymo_trace_intern (l->trace, "unpark");
-  kinds[REC_PARK] = kymo_trace_intern (l->trace, "park");
-  kinds[REC_CPU] = kymo_trace_intern (l->trace, "cpu");
+  b->kinds[0] = 0;
+  b->kinds[REC_POLL] = kymo_trace_intern (l->trace, "poll");
+  b->kinds[REC_WAKE] = kymo_trace_intern (l->trace, "wake");
+  b->kinds[REC_SPAWN] = kymo_trace_intern (l->trace, "spawn");
+  b->kinds[REC_TERMINATE] = kymo_trace_intern (l->trace, "terminate");
+  b->kinds[REC_UNPARK] = kymo_trace_intern (l->trace, "unpark");
+  b->kinds[REC_PARK] = kymo_trace_intern (l->trace, "park");
+  b->kinds[REC_CPU] = kymo_trace_intern (l->trace, "cpu");
 
   for (guint r = 0; r < l->side_runs->len; r++)
     {
       const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
 
-      n_records += run->records_to - run->records_from;
+      b->n_records += run->records_to - run->records_from;
     }
-  if (l->side_runs->len == 1 && g_array_index (l->side_runs, D9SideRun, 0).own &&
-      g_array_index (l->side_runs, D9SideRun, 0).records_from == 0)
+  b->in_place = l->side_runs->len == 1 && g_array_index (l->side_runs, D9SideRun, 0).own &&
+                g_array_index (l->side_runs, D9SideRun, 0).records_from == 0;
+  if (b->in_place)
     {
       /* Decoded here alone: the records are made final where they are. */
-      records = (KymoRecord *) (gpointer) l->side_records->data;
-      for (gsize i = 0; i < n_records; i++)
-        finish_record (l, &records[i], kinds, 0);
-      records = d9_vec_steal (l->side_records, sizeof (KymoRecord));
+      b->records = (KymoRecord *) (gpointer) l->side_records->data;
+      for (gsize from = 0; from < b->n_records; from += PIECE_RECORDS)
+        {
+          D9SidePiece piece = { 0, from, MIN (from + PIECE_RECORDS, b->n_records), from, NULL };
+          g_array_append_val (b->pieces, piece);
+        }
     }
   else
     {
-      gsize at = 0;
-
-      records = g_new (KymoRecord, MAX (n_records, 1));
+      b->records = g_new (KymoRecord, MAX (b->n_records, 1));
       for (guint r = 0; r < l->side_runs->len; r++)
         {
           const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
-          const KymoRecord *in = (const KymoRecord *) (gpointer) run->records->data;
+          D9SidePiece piece = { r, run->records_from, run->records_to, at, NULL };
 
-          for (gsize i = run->records_from; i < run->records_to; i++)
-            {
-              records[at] = in[i];
-              finish_record (l, &records[at++], kinds, run->ordinal_base);
-            }
-          /* A part's records are its own: given back before the next run's. */
-          if (!run->own)
-            d9_vec_clear (run->records);
+          g_array_append_val (b->pieces, piece);
+          at += run->records_to - run->records_from;
         }
     }
-  if (n_records > 0)
-    kymo_records_take (kymo_trace_get_records (l->trace), records, n_records);
-  else
-    g_free (records);
-  add_samples (l);
-  return TRUE;
+  *n_pieces = b->pieces->len;
+  return b;
+}
+
+void
+d9_side_build_piece (D9SideBuild *b,
+                     guint        index)
+{
+  D9Loader *l = b->l;
+  D9SidePiece *piece = &g_array_index (b->pieces, D9SidePiece, index);
+  const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, piece->run);
+  const KymoRecord *in = (const KymoRecord *) (gpointer) run->records->data;
+  KymoRecord *out = b->records + piece->at;
+  guint32 base = b->in_place ? 0 : run->ordinal_base;
+
+  for (gsize i = piece->from; i < piece->to; i++, out++)
+    {
+      *out = in[i];
+      if (G_UNLIKELY (out->kind == REC_SPAWN))
+        {
+          gsize at = (gsize) (out - b->records);
+
+          if (piece->spawns == NULL)
+            piece->spawns = g_array_new (FALSE, FALSE, sizeof (gsize));
+          g_array_append_val (piece->spawns, at);
+        }
+      finish_record (l, out, b->kinds, base);
+    }
+  /* A part's records are its own: given back once copied. */
+  if (!b->in_place && !run->own)
+    d9_vec_clear (run->records);
+}
+
+void
+d9_side_build_end (D9SideBuild *b)
+{
+  D9Loader *l = b->l;
+
+  if (b->n_records > 0)
+    {
+      /* In record order, as their names were always interned. */
+      for (guint i = 0; i < b->pieces->len; i++)
+        {
+          GArray *spawns = g_array_index (b->pieces, D9SidePiece, i).spawns;
+
+          for (guint k = 0; spawns != NULL && k < spawns->len; k++)
+            finish_spawn (l, &b->records[g_array_index (spawns, gsize, k)]);
+        }
+      if (b->in_place)
+        b->records = d9_vec_steal (l->side_records, sizeof (KymoRecord));
+      kymo_records_take (kymo_trace_get_records (l->trace), g_steal_pointer (&b->records), b->n_records);
+    }
+  if (l->d->n_events > 0)
+    add_samples (l);
+  d9_side_build_free (b);
+}
+
+void
+d9_side_build_free (D9SideBuild *b)
+{
+  for (guint i = 0; i < b->pieces->len; i++)
+    g_clear_pointer (&g_array_index (b->pieces, D9SidePiece, i).spawns, g_array_unref);
+  g_array_unref (b->pieces);
+  if (!b->in_place)
+    g_free (b->records);
+  g_free (b);
 }

@@ -58,9 +58,21 @@ void     d9_side_merge_part (D9Loader       *l,
  * takes them where they are. */
 void     d9_side_join       (D9Loader       *l);
 
-/* After d9_build_model() (the workers' tracks exist): hands the joined
- * records and the symbolised samples to the model. FALSE when cancelled. */
-gboolean d9_side_build      (D9Loader       *l,
-                             GError        **error);
+/* Once the workers' tracks exist: hands the joined records and the
+ * symbolised samples to the model, in three steps so that the records are
+ * made final on the load's threads beside other work. _begin() (NULL when
+ * cancelled) says how many pieces there are; _piece() makes piece i final
+ * (on any thread: it interns nothing and makes no track); _end(), once
+ * every piece is done, on the loading thread, hands them over, symbolises
+ * the samples and frees @b; _free() frees it instead. */
+typedef struct _D9SideBuild D9SideBuild;
+
+D9SideBuild *d9_side_build_begin (D9Loader     *l,
+                                  guint        *n_pieces,
+                                  GError      **error);
+void         d9_side_build_piece (D9SideBuild  *b,
+                                  guint         index);
+void         d9_side_build_end   (D9SideBuild  *b);
+void         d9_side_build_free  (D9SideBuild  *b);
 
 G_END_DECLS

@@ -1,0 +1,671 @@
+/* kymo-dial9-pairing.c: each worker's edges paired on its own, then the wakes
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "kymo-format-dial9"
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kymo-dial9-chains.h"
+#include "kymo-dial9-pair.h"
+#include "kymo-dial9-pairing.h"
+#include "kymo-parts.h"
+#include "kymo-run-sort.h"
+
+/* The order everything is paired in is one time-ordered pass over every
+ * edge and wake: by time, then by the event's place in the file (an event
+ * makes one edge or one wake, so no two elements tie; the place in its
+ * array orders what a damaged file might repeat). A worker's spans depend on its own edges
+ * alone, so each worker is paired on its own, on the load's threads. What
+ * crosses workers is the tasks: a wake comes from the worker polling its
+ * waker at its time, and a poll takes its task's first wake since the
+ * task's previous poll (a flow). So each worker notes its polls of tasks
+ * (the edges that start and end them), and one pass in time order over
+ * those notes and the wakes replays just that. */
+
+#define TS_LESS(x, y) ((x)->ts < (y)->ts || ((x)->ts == (y)->ts && (x)->source < (y)->source))
+
+KYMO_DEFINE_RUN_SORT (sort_edges, D9Edge, TS_LESS)
+KYMO_DEFINE_RUN_SORT (sort_wakes, D9Wake, TS_LESS)
+
+/* Below this many edges and wakes, more threads cost more than they save. */
+#define PAIR_THREAD_MIN (1 << 18)
+
+/* Edges paired between two rounds of giving their pages back. */
+#define RELEASE_STEP ((gsize) 1 << 16)
+
+/* Where the progress bar is once every worker is paired, and once the
+ * wakes are resolved (building starts at D9_PROGRESS_DECODED). */
+#define PAIRED_AT   0.8
+#define RESOLVED_AT 0.83
+
+/* Steps of the wakes' pass between progress reports. */
+#define RESOLVE_STEP ((gsize) 1 << 18)
+
+static gint reference_for_testing;
+
+void
+d9_pair_set_reference_for_testing (gboolean reference)
+{
+  g_atomic_int_set (&reference_for_testing, reference);
+}
+
+/* A poll of a task on a worker: the time and place in the file of the
+ * edges that started and ended it, which is all the wakes' pass needs of
+ * the edges (an event's place in the file is its alone: no two edges or
+ * wakes share one, so the place in an array never decides). */
+typedef struct {
+  KymoTime start_ts;
+  KymoTime end_ts;
+  guint32  start_source;
+  guint32  end_source;
+  guint32  task;
+  gboolean ended;    /* FALSE: still open when the edges end */
+} D9Poll;
+
+typedef struct _D9Pairing D9Pairing;
+
+typedef struct {
+  D9Pairing    *pg;
+  D9Loader     *l;
+  D9Worker     *w;
+  KymoTrack    *track;     /* taken before the loading thread adds tracks */
+  guint         index;
+  const D9Edge *edges;
+  gsize         n_edges;
+  GArray       *polls;     /* D9Poll, in time order */
+  guint32       open;      /* the open poll in @polls, or G_MAXUINT32 */
+  D9Key         first_lq;  /* the edge that makes the local queue track */
+} D9WorkerPairing;
+
+struct _D9Pairing {
+  D9Loader        *l;
+  D9WorkerPairing *workers;
+  guint            n_workers;
+  GThread         *loading;   /* the thread that may report progress */
+  gsize            total;     /* edges and wakes */
+  gsize            done;      /* atomic: edges paired */
+  gint             cancel;    /* atomic */
+  guint           *order;     /* pairing parts, largest first */
+  guint            n_extra;
+  KymoPartFunc     extra;
+  gpointer         extra_data;
+  D9PairedFunc     paired;
+  D9Key            first_wake;
+  gboolean         resolved;
+  GError         **error;
+};
+
+static inline void
+pair_lq (D9WorkerPairing *p,
+         gsize            i)
+{
+  const D9Edge *e = &p->edges[i];
+  D9Worker *w = p->w;
+  guint64 lq = e->aux >> 32;
+  KymoSample s;
+
+  if (lq == 0)
+    return;
+  s.ts = e->ts;
+  s.value = (double) (lq - 1);
+  if (w->lq_valid && w->last_lq == s.value)
+    return;
+  if (!w->lq_valid)
+    p->first_lq = d9_key (e->ts, e->source, 0);
+  *(KymoSample *) d9_vec_push (w->lq_samples, sizeof s) = s;
+  w->lq_valid = TRUE;
+  w->last_lq = s.value;
+}
+
+/* Closes the worker's open poll or park at edge @i. The task it polled is
+ * left alone (w->open_task stays G_MAXUINT32): the poll is noted instead. */
+static inline void
+close_depth0 (D9WorkerPairing *p,
+              gsize            i,
+              guint            flags)
+{
+  if (p->open != G_MAXUINT32)
+    {
+      D9Poll *poll = &g_array_index (p->polls, D9Poll, p->open);
+
+      poll->end_ts = p->edges[i].ts;
+      poll->end_source = p->edges[i].source;
+      poll->ended = TRUE;
+      p->open = G_MAXUINT32;
+    }
+  d9_pair_close_depth0 (p->l, p->w, p->edges[i].ts, flags);
+}
+
+/* d9_pair_edge() without what crosses workers. */
+static inline void
+pair_edge (D9WorkerPairing *p,
+           gsize            i)
+{
+  const D9Edge *e = &p->edges[i];
+  D9Worker *w = p->w;
+
+  switch (e->name_kind >> 24)
+    {
+    case D9_EDGE_POLL_START:
+      {
+        guint32 task = (guint32) e->aux;
+
+        close_depth0 (p, i, KYMO_EVENT_INCOMPLETE);
+        w->state = D9_EDGE_POLL_START;
+        w->open_start = e->ts;
+        w->open_name = e->name_kind & KYMO_NAME_MAX;
+        w->open_source = e->source;
+        if (task != G_MAXUINT32)
+          {
+            D9Poll poll = { e->ts, 0, e->source, 0, task, FALSE };
+
+            p->open = p->polls->len;
+            g_array_append_val (p->polls, poll);
+          }
+        pair_lq (p, i);
+      }
+      break;
+
+    case D9_EDGE_POLL_END:
+      if (w->state == D9_EDGE_POLL_START)
+        close_depth0 (p, i, 0);
+      pair_lq (p, i);
+      break;
+
+    case D9_EDGE_PARK:
+      close_depth0 (p, i, KYMO_EVENT_INCOMPLETE);
+      w->state = D9_EDGE_PARK;
+      w->open_start = e->ts;
+      w->open_source = e->source;
+      pair_lq (p, i);
+      break;
+
+    case D9_EDGE_UNPARK:
+      if (w->state == D9_EDGE_PARK)
+        close_depth0 (p, i, 0);
+      pair_lq (p, i);
+      break;
+
+    default:
+      /* Spans entered and exited: the worker's alone. */
+      d9_pair_edge (p->l, p->index, w, e);
+      break;
+    }
+}
+
+/* Nothing reads a worker's edges once they are paired: their memory goes
+ * back before the next worker's spans take more. */
+static void
+free_worker_edges (D9WorkerPairing *p)
+{
+  g_array_unref (p->w->edges);
+  p->w->edges = g_array_new (FALSE, FALSE, sizeof (D9Edge));
+  p->edges = NULL;
+}
+
+/* The wakes in time order: their chains merged as a worker's edges are,
+ * into an array of their own (the order a stable sort gives). */
+static void
+order_wakes (D9Loader *l)
+{
+  const D9Wake *wakes = (const D9Wake *) (gpointer) l->wakes->data;
+  D9Stream s = { (const guint8 *) wakes, sizeof (D9Wake), G_STRUCT_OFFSET (D9Wake, source) };
+  gsize n = l->wakes->len, k = 0;
+  g_autoptr(GArray) segs = g_array_new (FALSE, FALSE, sizeof (D9Seg));
+  g_autoptr(GArray) heads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree D9Leaf *leaves = NULL;
+  GArray *ordered;
+  D9Wake *out;
+  D9Tourney t;
+  guint top;
+
+  if (!d9_chain_runs (&s, n, segs, heads))
+    {
+      sort_wakes ((D9Wake *) wakes, n);
+      return;
+    }
+  if (segs->len <= 1)
+    return;
+  ordered = g_array_sized_new (FALSE, FALSE, sizeof (D9Wake), n);
+  g_array_set_size (ordered, n);
+  out = (D9Wake *) (gpointer) ordered->data;
+  leaves = d9_leaves_new (segs, heads, &t);
+  for (guint c = 0; c < heads->len; c++)
+    t.keys[c] = d9_wake_key (wakes, leaves[c].next);
+  d9_tourney_build (&t);
+  top = t.tree[0];
+  while (t.keys[top] != D9_DONE)
+    {
+      D9Leaf *leaf = &leaves[top];
+
+      out[k++] = wakes[leaf->next];
+      top = d9_tourney_replace (&t, d9_leaf_next (leaf, segs) ? d9_wake_key (wakes, leaf->next) : D9_DONE);
+    }
+  d9_tourney_clear (&t);
+  g_array_unref (l->wakes);
+  l->wakes = ordered;
+}
+
+/* Counts @n more edges paired; the loading thread reports how far all
+ * threads are. FALSE once the load is cancelled. */
+static gboolean
+pairing_progress (D9Pairing *pg,
+                  gsize      n)
+{
+  gsize done = (gsize) g_atomic_pointer_add (&pg->done, n) + n;
+
+  if (g_thread_self () == pg->loading &&
+      !kymo_load_job_progress (pg->l->job, PAIRED_AT - (PAIRED_AT - D9_PROGRESS_DECODED) * (pg->total - MIN (done, pg->total)) / MAX (pg->total, 1),
+                               "Building the timeline", pg->error))
+    g_atomic_int_set (&pg->cancel, 1);
+  return !g_atomic_int_get (&pg->cancel);
+}
+
+/* Pairs the worker's edges in time order: its chains merged through a
+ * tournament (a few chains, so a few levels), each edge paired as it
+ * comes, nothing copied. */
+static void
+pair_worker (D9WorkerPairing *p)
+{
+  g_autoptr(GArray) segs = g_array_new (FALSE, FALSE, sizeof (D9Seg));
+  g_autoptr(GArray) heads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree D9Leaf *leaves = NULL;
+  D9Tourney t;
+  gsize steps = 0;
+  guint top;
+
+  D9Stream s = { (const guint8 *) p->edges, sizeof (D9Edge), G_STRUCT_OFFSET (D9Edge, source) };
+
+  p->w->open_task = G_MAXUINT32;
+  if (!d9_chain_runs (&s, p->n_edges, segs, heads))
+    {
+      D9Seg whole = { 0, p->n_edges, G_MAXUINT32 };
+      guint32 zero = 0;
+
+      sort_edges ((D9Edge *) p->edges, p->n_edges);
+      g_array_set_size (segs, 0);
+      g_array_set_size (heads, 0);
+      g_array_append_val (segs, whole);
+      g_array_append_val (heads, zero);
+    }
+  leaves = d9_leaves_new (segs, heads, &t);
+  for (guint c = 0; c < heads->len; c++)
+    {
+      leaves[c].released = (const guint8 *) (p->edges + leaves[c].next);
+      t.keys[c] = d9_edge_key (p->edges, leaves[c].next);
+    }
+  d9_tourney_build (&t);
+  top = t.tree[0];
+  while (t.keys[top] != D9_DONE)
+    {
+      D9Leaf *leaf = &leaves[top];
+
+      pair_edge (p, leaf->next);
+      if (G_UNLIKELY (++steps % RELEASE_STEP == 0))
+        {
+          for (guint c = 0; c < heads->len; c++)
+            d9_release_leaf ((const guint8 *) p->edges, sizeof (D9Edge), segs, &leaves[c]);
+          if (!pairing_progress (p->pg, RELEASE_STEP))
+            break;
+        }
+      top = d9_tourney_replace (&t, d9_leaf_next (leaf, segs) ? d9_edge_key (p->edges, leaf->next) : D9_DONE);
+    }
+  d9_tourney_clear (&t);
+  free_worker_edges (p);
+  if (!g_atomic_int_get (&p->pg->cancel))
+    p->pg->paired (p->l, p->w, p->track);
+}
+
+static gboolean resolve_wakes (D9Pairing *pg);
+static void     create_tracks (D9Pairing *pg);
+
+/* Pairing part i < n_workers pairs a worker, the next sorts the wakes;
+ * the caller's parts follow. */
+static void
+pairing_part (guint    index,
+              gpointer data)
+{
+  D9Pairing *pg = data;
+
+  if (index > pg->n_workers)
+    pg->extra (index - pg->n_workers - 1, pg->extra_data);
+  else if (pg->order[index] < pg->n_workers)
+    pair_worker (&pg->workers[pg->order[index]]);
+  else
+    order_wakes (pg->l);
+}
+
+/* Once every worker is paired, the wakes' pass, on the loading thread
+ * while the threads go on with the caller's parts. */
+static gboolean
+pairing_join (guint    index,
+              gpointer data)
+{
+  D9Pairing *pg = data;
+
+  if (g_atomic_int_get (&pg->cancel))
+    return FALSE;
+  if (index == pg->n_workers)
+    {
+      if (!resolve_wakes (pg))
+        return FALSE;
+      create_tracks (pg);
+      pg->resolved = TRUE;
+    }
+  if (index < pg->n_workers)
+    return TRUE;
+  return kymo_load_job_progress (pg->l->job, RESOLVED_AT + 0.02 * (index + 1) / (pg->n_workers + 1 + pg->n_extra),
+                                 "Building the timeline", pg->error);
+}
+
+/* A worker's next poll event (start of poll pos/2, or its end), or
+ * D9_DONE. */
+static inline D9Key
+poll_event_key (const D9WorkerPairing *p,
+                gsize                  pos)
+{
+  const D9Poll *poll;
+
+  if (pos >= 2 * (gsize) p->polls->len)
+    return D9_DONE;
+  poll = &g_array_index (p->polls, D9Poll, pos / 2);
+  if (pos % 2 == 0)
+    return d9_key (poll->start_ts, poll->start_source, 0);
+  return poll->ended ? d9_key (poll->end_ts, poll->end_source, 0) : D9_DONE;
+}
+
+/* The wakes, in time order with the workers' polls of tasks: where each
+ * wake comes from, which poll each wake schedules (a flow). */
+static gboolean
+resolve_wakes (D9Pairing *pg)
+{
+  D9Loader *l = pg->l;
+  const D9Wake *wakes = (const D9Wake *) (gpointer) l->wakes->data;
+  gsize n_wakes = l->wakes->len, next_wake = 0, steps = 0;
+  guint wake_leaf = pg->n_workers;
+  g_autofree gsize *pos = g_new0 (gsize, pg->n_workers);
+  D9Tourney t;
+  guint top;
+
+  d9_tourney_init (&t, pg->n_workers + 1);
+  for (guint k = 0; k < pg->n_workers; k++)
+    t.keys[k] = poll_event_key (&pg->workers[k], 0);
+  t.keys[wake_leaf] = n_wakes > 0 ? d9_key (wakes[0].ts, wakes[0].source, 0) : D9_DONE;
+  d9_tourney_build (&t);
+  top = t.tree[0];
+  while (t.keys[top] != D9_DONE)
+    {
+      D9Key key;
+
+      if (G_UNLIKELY (++steps % RESOLVE_STEP == 0) &&
+          !kymo_load_job_progress (l->job, PAIRED_AT + (RESOLVED_AT - PAIRED_AT) * next_wake / MAX (n_wakes, 1),
+                                   "Building the timeline", pg->error))
+        {
+          d9_tourney_clear (&t);
+          return FALSE;
+        }
+      if (top == wake_leaf)
+        {
+          const D9Wake *wake = &wakes[next_wake];
+          guint32 waker = wake->waker != 0 ? d9_loader_find_task (l, wake->waker) : G_MAXUINT32;
+          guint32 worker = waker != G_MAXUINT32 ? g_array_index (l->d->tasks, D9Task, waker).worker : G_MAXUINT32;
+          KymoInstant instant = { wake->ts, l->name_wake, wake->source };
+          guint from;
+
+          if (worker != G_MAXUINT32)
+            {
+              D9Worker *w = g_ptr_array_index (l->workers, worker);
+
+              *(KymoInstant *) d9_vec_push (w->wakes, sizeof instant) = instant;
+              from = worker;
+            }
+          else
+            {
+              if (l->wake_instants->len == 0)
+                pg->first_wake = t.keys[top];
+              *(KymoInstant *) d9_vec_push (l->wake_instants, sizeof instant) = instant;
+              from = D9_FROM_WAKES;
+            }
+          /* The first wake since the last poll is the one that scheduled it. */
+          if (wake->woken != G_MAXUINT32)
+            {
+              D9Task *task = &g_array_index (l->d->tasks, D9Task, wake->woken);
+
+              if (task->wake_track == KYMO_NO_TRACK)
+                {
+                  task->wake_track = from;
+                  task->wake_ts = wake->ts;
+                  task->wake_source = wake->source;
+                }
+            }
+          next_wake++;
+          key = next_wake < n_wakes ? d9_key (wakes[next_wake].ts, wakes[next_wake].source, 0) : D9_DONE;
+        }
+      else
+        {
+          D9WorkerPairing *p = &pg->workers[top];
+          const D9Poll *poll = &g_array_index (p->polls, D9Poll, pos[top] / 2);
+          D9Task *task = &g_array_index (l->d->tasks, D9Task, poll->task);
+
+          if (pos[top] % 2 == 0)
+            {
+              task->worker = top;
+              task->polls++;
+              if (task->wake_track != KYMO_NO_TRACK)
+                {
+                  D9Flow flow = { task->wake_ts, poll->start_ts, task->wake_track, top,
+                                  task->wake_source, 0 };
+
+                  *(D9Flow *) d9_vec_push (l->flows, sizeof flow) = flow;
+                  task->wake_track = KYMO_NO_TRACK;
+                }
+            }
+          else
+            task->worker = G_MAXUINT32;
+          key = poll_event_key (p, ++pos[top]);
+        }
+      top = d9_tourney_replace (&t, key);
+    }
+  d9_tourney_clear (&t);
+  return TRUE;
+}
+
+typedef struct {
+  D9Key   key;
+  guint32 worker;     /* or D9_FROM_WAKES */
+} D9Creation;
+
+static int
+compare_creations (gconstpointer a,
+                   gconstpointer b)
+{
+  const D9Creation *x = a, *y = b;
+
+  return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* The tracks made on first use, in the order of their first use. */
+static void
+create_tracks (D9Pairing *pg)
+{
+  D9Loader *l = pg->l;
+  g_autoptr(GArray) creations = g_array_new (FALSE, FALSE, sizeof (D9Creation));
+
+  for (guint i = 0; i < pg->n_workers; i++)
+    if (pg->workers[i].w->lq_samples->len > 0)
+      {
+        D9Creation c = { pg->workers[i].first_lq, i };
+        g_array_append_val (creations, c);
+      }
+  if (l->wake_instants->len > 0)
+    {
+      D9Creation c = { pg->first_wake, D9_FROM_WAKES };
+      g_array_append_val (creations, c);
+    }
+  g_array_sort (creations, compare_creations);
+  for (guint i = 0; i < creations->len; i++)
+    {
+      const D9Creation *c = &g_array_index (creations, D9Creation, i);
+
+      if (c->worker == D9_FROM_WAKES)
+        d9_loader_wakes_track (l);
+      else
+        d9_loader_lq_track (l, g_ptr_array_index (l->workers, c->worker));
+    }
+}
+
+/* One element of the reference pass: stream i < n_workers is worker i's
+ * edges, the last the wakes. */
+typedef struct {
+  D9Key   key;
+  guint32 stream;
+} D9RefStep;
+
+static int
+compare_steps (const void *a,
+               const void *b)
+{
+  const D9RefStep *x = a, *y = b;
+
+  return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static void
+pair_reference (D9Loader *l)
+{
+  guint n_workers = l->workers->len;
+  gsize n = l->wakes->len, k = 0;
+  g_autofree D9RefStep *steps = NULL;
+
+  for (guint i = 0; i < n_workers; i++)
+    n += ((D9Worker *) g_ptr_array_index (l->workers, i))->edges->len;
+  steps = g_new (D9RefStep, MAX (n, 1));
+  for (guint i = 0; i <= n_workers; i++)
+    {
+      GArray *a = i < n_workers ? ((D9Worker *) g_ptr_array_index (l->workers, i))->edges : l->wakes;
+
+      for (gsize j = 0; j < a->len; j++)
+        {
+          const D9Edge *e = &g_array_index (a, D9Edge, 0) + j;
+          const D9Wake *wk = &g_array_index (a, D9Wake, 0) + j;
+
+          steps[k].key = i < n_workers ? d9_key (e->ts, e->source, j) : d9_key (wk->ts, wk->source, j);
+          steps[k++].stream = i;
+        }
+    }
+  qsort (steps, n, sizeof *steps, compare_steps);
+  for (gsize s = 0; s < n; s++)
+    {
+      gsize j = (gsize) (guint32) steps[s].key;
+
+      if (steps[s].stream == n_workers)
+        d9_pair_wake (l, &g_array_index (l->wakes, D9Wake, j));
+      else
+        d9_pair_edge (l, steps[s].stream, g_ptr_array_index (l->workers, steps[s].stream),
+                      &g_array_index (((D9Worker *) g_ptr_array_index (l->workers, steps[s].stream))->edges,
+                                      D9Edge, j));
+    }
+}
+
+static void
+free_edges (D9Loader *l)
+{
+  for (guint i = 0; i < l->workers->len; i++)
+    {
+      D9Worker *w = g_ptr_array_index (l->workers, i);
+
+      g_array_unref (w->edges);
+      w->edges = g_array_new (FALSE, FALSE, sizeof (D9Edge));
+    }
+  g_array_unref (l->wakes);
+  l->wakes = g_array_new (FALSE, FALSE, sizeof (D9Wake));
+}
+
+static int
+compare_sizes (gconstpointer a,
+               gconstpointer b,
+               gpointer      data)
+{
+  const gsize *sizes = data;
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return sizes[x] > sizes[y] ? -1 : sizes[x] < sizes[y] ? 1 : (x > y) - (x < y);
+}
+
+gboolean
+d9_pair_workers (D9Loader      *l,
+                 guint          n_extra,
+                 KymoPartFunc   extra,
+                 gpointer       extra_data,
+                 D9PairedFunc   paired,
+                 GError       **error)
+{
+  D9Pairing pg = { l, NULL, l->workers->len, g_thread_self (), 0, 0, 0, NULL, n_extra, extra, extra_data, paired,
+                   D9_DONE, FALSE, error };
+  gsize total = l->wakes->len;
+  g_autofree gsize *sizes = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (!l->streaming && l->spec == NULL, FALSE);
+  g_return_val_if_fail (l->flows->len == 0 && l->wake_instants->len == 0, FALSE);
+
+  if (g_atomic_int_get (&reference_for_testing))
+    {
+      pair_reference (l);
+      free_edges (l);
+      for (guint i = 0; i < l->workers->len; i++)
+        {
+          D9Worker *w = g_ptr_array_index (l->workers, i);
+
+          paired (l, w, kymo_trace_get_track (l->trace, w->track));
+        }
+      for (guint i = 0; i < n_extra; i++)
+        extra (i, extra_data);
+      return TRUE;
+    }
+
+  pg.workers = g_new0 (D9WorkerPairing, pg.n_workers + 1);
+  for (guint i = 0; i < pg.n_workers; i++)
+    {
+      D9WorkerPairing *p = &pg.workers[i];
+
+      p->pg = &pg;
+      p->l = l;
+      p->w = g_ptr_array_index (l->workers, i);
+      p->track = kymo_trace_get_track (l->trace, p->w->track);
+      p->index = i;
+      p->edges = (const D9Edge *) (gpointer) p->w->edges->data;
+      p->n_edges = p->w->edges->len;
+      p->polls = g_array_new (FALSE, FALSE, sizeof (D9Poll));
+      p->open = G_MAXUINT32;
+      p->first_lq = D9_DONE;
+      g_return_val_if_fail (p->w->lq_samples->len == 0 && p->n_edges < G_MAXUINT32, FALSE);
+      total += p->n_edges;
+    }
+  pg.total = total;
+  /* The largest first, so that the threads end together. */
+  sizes = g_new (gsize, pg.n_workers + 1);
+  pg.order = g_new (guint, pg.n_workers + 1);
+  for (guint i = 0; i <= pg.n_workers; i++)
+    {
+      sizes[i] = i < pg.n_workers ? pg.workers[i].n_edges : l->wakes->len;
+      pg.order[i] = i;
+    }
+  g_qsort_with_data (pg.order, pg.n_workers + 1, sizeof (guint), compare_sizes, sizes);
+
+  ok = kymo_parts_run_helped (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN, pg.n_workers + 1 + n_extra,
+                              pairing_part, pairing_join, NULL, &pg);
+  g_assert (!ok || pg.resolved);
+
+  for (guint i = 0; i < pg.n_workers; i++)
+    g_array_unref (pg.workers[i].polls);
+  g_free (pg.workers);
+  g_free (pg.order);
+  free_edges (l);
+  return ok;
+}

@@ -1,0 +1,45 @@
+/* kymo-dial9-pairing.h: each worker's edges paired on its own, then the wakes
+ *
+ * Copyright 2026 The Kymo authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "kymo-dial9-loader.h"
+#include "kymo-parts.h"
+
+G_BEGIN_DECLS
+
+/* For a load that was not streamed: pairs every worker's edges into spans
+ * (on the load's threads, one worker a part) and resolves the wakes, with
+ * the result one time-ordered pass over all edges and wakes gives. The
+ * lazily made tracks (local queues, wakes) are made, in the order that
+ * pass would make them; their events and the flows wait in the loader's
+ * streaming arrays (w->lq_samples, l->wake_instants, l->flows), as after
+ * a streamed load. Frees the edges and wakes. @paired runs on a worker
+ * once it is paired (on that thread: it may touch that worker and its
+ * track only). The threads then run the caller's @n_extra parts
+ * (@extra, which must not touch the workers, the tasks or the tracks)
+ * while the loading thread resolves the wakes. FALSE when cancelled. */
+typedef void (*D9PairedFunc) (D9Loader  *l,
+                              D9Worker  *w,
+                              KymoTrack *track);
+
+gboolean d9_pair_workers (D9Loader      *l,
+                          guint          n_extra,
+                          KymoPartFunc   extra,
+                          gpointer       extra_data,
+                          D9PairedFunc   paired,
+                          GError       **error);
+
+/* kymo-dial9-build.c: a worker's spans handed to its track, closed at the
+ * trace's end (what of its track needs no wakes). */
+void     d9_finish_worker_spans (D9Loader  *l,
+                                 D9Worker  *w,
+                                 KymoTrack *track);
+
+/* Tests: TRUE makes d9_pair_workers() take the plain way it must agree
+ * with: every edge and wake sorted by time, then paired one by one. */
+void     d9_pair_set_reference_for_testing (gboolean reference);
+
+G_END_DECLS
