@@ -100,48 +100,24 @@ map_run (guint          kind,
     }
 }
 
-/* The run of @n elements of @size at @in, now partly at @mv: maps its
- * elements to @out (at or below @mv->at) from the first up, so that no
- * element is overwritten before it is read. */
-static void
-map_moved_run (guint          kind,
-               const D9Spec  *spec,
-               guint8        *out,
-               const guint8  *in,
-               gsize          n,
-               const KymoMoved *mv)
-{
-  gsize size = d9_kind_size[kind];
-  gsize head = mv->lo / size, first = head, last = mv->hi / size;
-  guint8 tmp[32];
+typedef struct {
+  guint         kind;
+  const D9Spec *spec;
+} KindMap;
 
-  g_assert (size <= sizeof tmp);
-  map_run (kind, spec, out, in, head);
-  if (head * size < mv->lo)
-    {
-      /* Straddles the first moved page: its bytes from both places. */
-      memcpy (tmp, in + head * size, mv->lo - head * size);
-      memcpy (tmp + (mv->lo - head * size), mv->at + mv->lo, (head + 1) * size - mv->lo);
-      map_run (kind, spec, out + head * size, tmp, 1);
-      first = head + 1;
-    }
-  if (last > first)
-    map_run (kind, spec, out + first * size, mv->at + first * size, last - first);
-  if (last < n && last * size < mv->hi)
-    {
-      memcpy (tmp, mv->at + last * size, mv->hi - last * size);
-      memcpy (tmp + (mv->hi - last * size), in + mv->hi, (last + 1) * size - mv->hi);
-      map_run (kind, spec, out + last * size, tmp, 1);
-      last++;
-    }
-  if (n > last)
-    map_run (kind, spec, out + last * size, in + last * size, n - last);
+static void
+map_kind_run (gconstpointer  data,
+              guint8        *out,
+              const guint8  *in,
+              gsize          n)
+{
+  const KindMap *m = data;
+
+  map_run (m->kind, m->spec, out, in, n);
 }
 
 /* Puts @n elements of a part's array @v at @in into place at @out, in the
- * loader's numbering: the whole pages of a large run are moved rather
- * than copied (no new memory to fault in, none to give back), then the
- * run is shifted down over them. */
+ * loader's numbering (see d9_place_run()). */
 static void
 place_run (D9Loader      *l,
            guint          kind,
@@ -151,14 +127,10 @@ place_run (D9Loader      *l,
            const guint8  *in,
            gsize          n)
 {
-  KymoMoved mv;
+  KindMap m = { kind, c->spec };
 
-  if (v != NULL && v->map_bytes > 0 && n * d9_kind_size[kind] >= c->move_min &&
-      g_atomic_int_add (&l->moves_left, -1) > 0 &&
-      kymo_mapped_move_pages (out, in, n * d9_kind_size[kind], c->move_min, &mv))
-    map_moved_run (kind, c->spec, out, in, n, &mv);
-  else
-    map_run (kind, c->spec, out, in, n);
+  d9_place_run (in, n, v != NULL && v->map_bytes > 0, d9_kind_size[kind], c->move_min, &l->moves_left,
+                map_kind_run, &m, out);
 }
 
 /* Puts a part's run into place and frees the part's array. */

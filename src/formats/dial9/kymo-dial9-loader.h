@@ -45,12 +45,22 @@ typedef void (*D9MapRun) (gconstpointer  map_data,
                           const guint8  *in,
                           gsize          n);
 #define D9_PLACE_MAX_SIZE 64
-/* Puts the elements of @v (of @size bytes) into place at @out, in memory
- * that holds nothing needed, mapped by @map, then frees them: when @v is
- * a mapping of its own and at least @move_min bytes, its whole pages are
- * moved rather than copied (no new memory to fault in, none left to give
- * back; *@moves_left counts down the moves allowed), and the elements are
- * mapped down over them from the first up. */
+/* Puts the @n elements of @size bytes at @in into place at @out, in memory
+ * that holds nothing needed, mapped by @map: when @in is the start of a
+ * mapping of its own (@mapped) and the run is at least @move_min bytes,
+ * its whole pages are moved rather than copied (no new memory to fault
+ * in, none left to give back; *@moves_left counts down the moves
+ * allowed), and the elements are mapped down over them from the first up. */
+void  d9_place_run       (const guint8  *in,
+                          gsize          n,
+                          gboolean       mapped,
+                          gsize          size,
+                          gsize          move_min,
+                          gint          *moves_left,
+                          D9MapRun       map,
+                          gconstpointer  map_data,
+                          guint8        *out);
+/* d9_place_run() of the elements of @v (of @size bytes), then frees them. */
 void  d9_vec_place       (D9Vec         *v,
                           gsize          size,
                           gsize          move_min,

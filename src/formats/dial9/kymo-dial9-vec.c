@@ -88,7 +88,9 @@ d9_vec_grow_mapped (D9Vec *v,
 }
 
 void
-d9_vec_place (D9Vec         *v,
+d9_place_run (const guint8  *in,
+              gsize          n,
+              gboolean       mapped,
               gsize          size,
               gsize          move_min,
               gint          *moves_left,
@@ -96,11 +98,9 @@ d9_vec_place (D9Vec         *v,
               gconstpointer  map_data,
               guint8        *out)
 {
-  const guint8 *in = v->data;
-  gsize n = v->len;
   KymoMoved mv;
 
-  if (v->map_bytes > 0 && n * size >= move_min && g_atomic_int_add (moves_left, -1) > 0 &&
+  if (mapped && n * size >= move_min && g_atomic_int_add (moves_left, -1) > 0 &&
       kymo_mapped_move_pages (out, in, n * size, move_min, &mv))
     {
       gsize head = mv.lo / size, first = head, last = mv.hi / size;
@@ -130,5 +130,17 @@ d9_vec_place (D9Vec         *v,
     }
   else if (n > 0)
     map (map_data, out, in, n);
+}
+
+void
+d9_vec_place (D9Vec         *v,
+              gsize          size,
+              gsize          move_min,
+              gint          *moves_left,
+              D9MapRun       map,
+              gconstpointer  map_data,
+              guint8        *out)
+{
+  d9_place_run (v->data, v->len, v->map_bytes > 0, size, move_min, moves_left, map, map_data, out);
   d9_vec_clear (v);
 }
