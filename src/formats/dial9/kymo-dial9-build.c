@@ -162,17 +162,29 @@ d9_loader_wakes_track (D9Loader *l)
   return l->wakes_track;
 }
 
-typedef struct {
-  guint32 source;
-  guint32 worker;     /* or D9_FROM_WAKES */
-} D9Creation;
-
 static int
 compare_creations (gconstpointer a,
                    gconstpointer b)
 {
   const D9Creation *x = a, *y = b;
-  return x->source < y->source ? -1 : x->source > y->source;
+
+  return x->key < y->key ? -1 : x->key > y->key;
+}
+
+void
+d9_create_tracks_in_order (D9Loader *l,
+                           GArray   *creations)
+{
+  g_array_sort (creations, compare_creations);
+  for (guint i = 0; i < creations->len; i++)
+    {
+      const D9Creation *c = &g_array_index (creations, D9Creation, i);
+
+      if (c->worker == D9_FROM_WAKES)
+        d9_loader_wakes_track (l);
+      else
+        d9_loader_lq_track (l, g_ptr_array_index (l->workers, c->worker));
+    }
 }
 
 /* What merge() would have done for a streamed (time-ordered) input: the
@@ -198,17 +210,7 @@ create_stream_tracks (D9Loader *l)
       D9Creation c = { l->wakes_first, D9_FROM_WAKES };
       g_array_append_val (creations, c);
     }
-  g_array_sort (creations, compare_creations);
-
-  for (guint i = 0; i < creations->len; i++)
-    {
-      const D9Creation *c = &g_array_index (creations, D9Creation, i);
-
-      if (c->worker == D9_FROM_WAKES)
-        d9_loader_wakes_track (l);
-      else
-        d9_loader_lq_track (l, g_ptr_array_index (l->workers, c->worker));
-    }
+  d9_create_tracks_in_order (l, creations);
 }
 
 /* Then their events (the arrays joined by now). */

@@ -475,20 +475,6 @@ resolve_wakes (D9Pairing *pg)
   return TRUE;
 }
 
-typedef struct {
-  D9Key   key;
-  guint32 worker;     /* or D9_FROM_WAKES */
-} D9Creation;
-
-static int
-compare_creations (gconstpointer a,
-                   gconstpointer b)
-{
-  const D9Creation *x = a, *y = b;
-
-  return x->key < y->key ? -1 : x->key > y->key;
-}
-
 /* The tracks made on first use, in the order of their first use. */
 static void
 create_tracks (D9Pairing *pg)
@@ -507,16 +493,7 @@ create_tracks (D9Pairing *pg)
       D9Creation c = { pg->first_wake, D9_FROM_WAKES };
       g_array_append_val (creations, c);
     }
-  g_array_sort (creations, compare_creations);
-  for (guint i = 0; i < creations->len; i++)
-    {
-      const D9Creation *c = &g_array_index (creations, D9Creation, i);
-
-      if (c->worker == D9_FROM_WAKES)
-        d9_loader_wakes_track (l);
-      else
-        d9_loader_lq_track (l, g_ptr_array_index (l->workers, c->worker));
-    }
+  d9_create_tracks_in_order (l, creations);
 }
 
 /* One element of the reference pass: stream i < n_workers is worker i's

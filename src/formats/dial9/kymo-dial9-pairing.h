@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "kymo-dial9-chains.h"
 #include "kymo-dial9-loader.h"
 #include "kymo-parts.h"
 
@@ -31,6 +32,18 @@ gboolean d9_pair_workers (D9Loader      *l,
                           gpointer       extra_data,
                           D9PairedFunc   paired,
                           GError       **error);
+
+/* A track made on first use: a worker's local queue, or the wakes
+ * (D9_FROM_WAKES), with the key of that first use. */
+typedef struct {
+  D9Key   key;
+  guint32 worker;
+} D9Creation;
+
+/* kymo-dial9-build.c: the tracks of @creations made in the order of their
+ * first use (sorts @creations). */
+void     d9_create_tracks_in_order (D9Loader *l,
+                                    GArray   *creations);
 
 /* kymo-dial9-build.c: a worker's spans handed to its track, closed at the
  * trace's end (what of its track needs no wakes). */
