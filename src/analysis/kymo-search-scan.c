@@ -72,6 +72,19 @@ event_matches (Scan               *scan,
   return scan->search->args && _kymo_search_args_match (scan->search->trace, ref, scan->search->needle);
 }
 
+/* Tracks may be scanned side by side: the counts are shared. */
+static inline void
+add_name_hit (Scan    *scan,
+              Run     *run,
+              guint32  name,
+              guint32  index)
+{
+  __atomic_fetch_add (&scan->counts[name], 1, __ATOMIC_RELAXED);
+  if (run->indexes == NULL)
+    run->indexes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_append_val (run->indexes, index);
+}
+
 /* Name search alone (no arguments, no "longest") is what a 10M-span trace
  * mostly costs: one tight pass over the name of each span, a table lookup,
  * a cancellation check per block. */
@@ -97,11 +110,7 @@ scan_depth_names (Scan           *scan,
 
           if (G_LIKELY (!matches[name]) || !in_window (scan->search, spans[i].start, spans[i].end))
             continue;
-          /* tracks may be scanned side by side */
-          __atomic_fetch_add (&scan->counts[name], 1, __ATOMIC_RELAXED);
-          if (run->indexes == NULL)
-            run->indexes = g_array_new (FALSE, FALSE, sizeof (guint32));
-          g_array_append_val (run->indexes, index);
+          add_name_hit (scan, run, name, index);
         }
     }
   return TRUE;
@@ -128,10 +137,7 @@ scan_instants_names (Scan              *scan,
 
           if (G_LIKELY (!matches[name]) || !in_window (scan->search, instants[i].ts, instants[i].ts))
             continue;
-          __atomic_fetch_add (&scan->counts[name], 1, __ATOMIC_RELAXED);
-          if (run->indexes == NULL)
-            run->indexes = g_array_new (FALSE, FALSE, sizeof (guint32));
-          g_array_append_val (run->indexes, index);
+          add_name_hit (scan, run, name, index);
         }
     }
   return TRUE;

@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "kymo-application.h"
+#include "kymo-test-app.h"
 #include "kymo-test-widget.h"
 #include "kymo-timeline.h"
 #include "kymo-trace-properties.h"
@@ -206,11 +207,7 @@ main (int   argc,
   trace_path = g_build_filename (dir, "trace.0.bin", NULL);
   write_trace (trace_path);
 
-  app = kymo_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, &error);
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (app));
+  app = kymo_test_app_new ();
 
   g_test_add_func ("/app/trace-properties/dialog", test_properties_dialog);
   g_test_add_func ("/app/trace-properties/clock-key-and-menu", test_clock_key_and_menu_agree);

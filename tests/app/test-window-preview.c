@@ -14,6 +14,7 @@
 #include "kymo-application.h"
 #include "kymo-loader-private.h"
 #include "kymo-preview-private.h"
+#include "kymo-test-app.h"
 #include "kymo-test-widget.h"
 #include "kymo-timeline.h"
 #include "kymo-trace-view.h"
@@ -383,11 +384,7 @@ main (int   argc,
   tmp_dir = g_dir_make_tmp ("kymo-test-preview-XXXXXX", &error);
   g_assert_no_error (error);
 
-  app = kymo_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, &error);
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (app));
+  app = kymo_test_app_new ();
 
   g_test_add_func ("/app/preview/then-trace", test_preview_then_trace);
   g_test_add_func ("/app/preview/cancel-keeps-preview", test_cancel_keeps_preview);

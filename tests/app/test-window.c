@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 
 #include "kymo-application.h"
+#include "kymo-test-app.h"
 #include "kymo-test-widget.h"
 #include "kymo-timeline.h"
 #include "kymo-trace-view.h"
@@ -788,12 +789,7 @@ main (int   argc,
   tmp_dir = g_dir_make_tmp ("kymo-test-window-XXXXXX", &error);
   g_assert_no_error (error);
 
-  app = kymo_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, &error);
-  g_assert_no_error (error);
-  /* Windows come and go: the application must stay. */
-  g_application_hold (G_APPLICATION (app));
+  app = kymo_test_app_new ();
 
   g_test_add_func ("/app/window/empty", test_empty_window);
   g_test_add_func ("/app/window/drop-trace", test_drop_trace);
