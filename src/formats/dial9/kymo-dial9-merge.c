@@ -462,9 +462,6 @@ d9_merge_part (D9Loader *l,
     }
   d->reg.segment += cd->reg.segment;
 
-  /* Each part's pools join maps already grown once for them. */
-  d9_map_reserve (&d->string_map, d->string_map.n + cd->string_map.n);
-  d9_map_reserve (&d->stack_map, d->stack_map.n + cd->stack_map.n);
   string_base = d->pool_strings->len;
   for (guint i = 0; i < cd->pool_strings->len; i++)
     {
@@ -474,16 +471,11 @@ d9_merge_part (D9Loader *l,
         ps.name = d9_map_name (spec, ps.name);
       g_array_append_val (d->pool_strings, ps);
     }
-  for (gsize i = 0; i <= cd->string_map.mask; i++)
-    if (cd->string_map.values[i])
-      d9_map_insert (&d->string_map, cd->string_map.keys[i] + ((guint64) segment_base << 32),
-                     cd->string_map.values[i] - 1 + string_base);
   stack_base = d->pool_stacks->len;
   g_array_append_vals (d->pool_stacks, cd->pool_stacks->data, cd->pool_stacks->len);
-  for (gsize i = 0; i <= cd->stack_map.mask; i++)
-    if (cd->stack_map.values[i])
-      d9_map_insert (&d->stack_map, cd->stack_map.keys[i] + ((guint64) segment_base << 32),
-                     cd->stack_map.values[i] - 1 + stack_base);
+  /* The part's maps are kept as they are, for its segments: inserting
+   * every key into the loader's maps cost a cache miss each. */
+  d9_data_add_pool_chunk (d, cd, segment_base, string_base, stack_base);
   d9_side_merge_part (l, c, ordinal_base, segment_base);
   for (guint i = 0; i < cd->checkpoints->len; i++)
     {

@@ -69,6 +69,18 @@ typedef struct {
   KymoTime wake_ts;
 } D9Task;
 
+/* A merged part's pools, left in the part's own maps (keyed by its own
+ * segment numbers) rather than inserted one by one into the loader's: the
+ * segments after @segment_base up to @segment_last of the whole stream. */
+typedef struct {
+  guint32 segment_base;
+  guint32 segment_last;
+  guint32 string_base;  /* its first in pool_strings */
+  guint32 stack_base;   /* its first in pool_stacks */
+  D9Map   strings;
+  D9Map   stacks;
+} D9PoolChunk;
+
 /* What the format keeps for describe(). */
 typedef struct {
   GBytes       *bytes;        /* the decompressed stream (or the input's bytes) */
@@ -81,6 +93,9 @@ typedef struct {
   D9Map         string_map;   /* segment << 32 | pool_id → index */
   GArray       *pool_stacks;  /* D9PoolStack */
   D9Map         stack_map;
+  /* D9PoolChunk, by segment: the merged parts' pools, which the two maps
+   * above do not hold (NULL when none). */
+  GArray       *pool_chunks;
   GArray       *symbols;      /* D9Symbol, sorted by address */
   GArray       *tasks;        /* D9Task */
   D9Map         task_map;     /* task id → index */
@@ -88,6 +103,19 @@ typedef struct {
 
 D9Data     *d9_data_new          (void);
 void        d9_data_free         (gpointer data);
+
+/* Index in pool_strings / pool_stacks of pool id @pool_id of @segment (the
+ * latest definition), or G_MAXUINT32. */
+guint32     d9_data_string_index (D9Data *d, guint32 segment, guint32 pool_id);
+guint32     d9_data_stack_index  (D9Data *d, guint32 segment, guint32 pool_id);
+/* Takes over the pool maps of @part, whose segments follow @segment_base
+ * and whose pools start at @string_base and @stack_base: lookups of its
+ * segments go to them from now on. */
+void        d9_data_add_pool_chunk (D9Data *d,
+                                    D9Data *part,
+                                    guint32 segment_base,
+                                    guint32 string_base,
+                                    guint32 stack_base);
 
 /* Resolves a pooled string / stack of @segment (the latest definition). */
 const D9PoolString *d9_data_pool_string (D9Data *d, guint32 segment, guint32 pool_id);

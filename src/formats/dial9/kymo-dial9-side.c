@@ -546,7 +546,7 @@ sample_stack (Symboliser         *s,
 
   if (x->chain_kind == CHAIN_POOLED)
     {
-      guint32 index = d9_map_lookup (&d->stack_map, x->chain + ((guint64) segment_base << 32));
+      guint32 index = d9_data_stack_index (d, (guint32) (x->chain >> 32) + segment_base, (guint32) x->chain);
 
       if (index == G_MAXUINT32 || index >= d->pool_stacks->len)
         return KYMO_NO_STACK;

@@ -98,7 +98,85 @@ d9_data_free (gpointer data)
   d9_map_clear (&d->string_map);
   d9_map_clear (&d->stack_map);
   d9_map_clear (&d->task_map);
+  for (guint i = 0; d->pool_chunks != NULL && i < d->pool_chunks->len; i++)
+    {
+      D9PoolChunk *c = &g_array_index (d->pool_chunks, D9PoolChunk, i);
+
+      d9_map_clear (&c->strings);
+      d9_map_clear (&c->stacks);
+    }
+  g_clear_pointer (&d->pool_chunks, g_array_unref);
   g_free (d);
+}
+
+void
+d9_data_add_pool_chunk (D9Data  *d,
+                        D9Data  *part,
+                        guint32  segment_base,
+                        guint32  string_base,
+                        guint32  stack_base)
+{
+  D9PoolChunk c = { segment_base, segment_base + part->reg.segment, string_base, stack_base,
+                    part->string_map, part->stack_map };
+
+  /* A part starts at a segment header: its segments are numbered from 1. */
+  if (d->pool_chunks == NULL)
+    d->pool_chunks = g_array_new (FALSE, FALSE, sizeof (D9PoolChunk));
+  g_array_append_val (d->pool_chunks, c);
+  d9_map_init (&part->string_map);
+  d9_map_init (&part->stack_map);
+}
+
+/* The merged part's pools that @segment is in, or NULL: the loader's own. */
+static const D9PoolChunk *
+pool_chunk (D9Data  *d,
+            guint32  segment)
+{
+  const D9PoolChunk *chunks;
+  guint lo = 0, hi;
+
+  if (d->pool_chunks == NULL)
+    return NULL;
+  chunks = (const D9PoolChunk *) (gpointer) d->pool_chunks->data;
+  hi = d->pool_chunks->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (chunks[mid].segment_base < segment)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo > 0 && segment <= chunks[lo - 1].segment_last ? &chunks[lo - 1] : NULL;
+}
+
+guint32
+d9_data_string_index (D9Data  *d,
+                      guint32  segment,
+                      guint32  pool_id)
+{
+  const D9PoolChunk *c = pool_chunk (d, segment);
+  guint32 i;
+
+  if (c == NULL)
+    return d9_map_lookup (&d->string_map, (guint64) segment << 32 | pool_id);
+  i = d9_map_lookup (&c->strings, (guint64) (segment - c->segment_base) << 32 | pool_id);
+  return i == G_MAXUINT32 ? i : i + c->string_base;
+}
+
+guint32
+d9_data_stack_index (D9Data  *d,
+                     guint32  segment,
+                     guint32  pool_id)
+{
+  const D9PoolChunk *c = pool_chunk (d, segment);
+  guint32 i;
+
+  if (c == NULL)
+    return d9_map_lookup (&d->stack_map, (guint64) segment << 32 | pool_id);
+  i = d9_map_lookup (&c->stacks, (guint64) (segment - c->segment_base) << 32 | pool_id);
+  return i == G_MAXUINT32 ? i : i + c->stack_base;
 }
 
 const D9PoolString *
@@ -106,7 +184,7 @@ d9_data_pool_string (D9Data  *d,
                      guint32  segment,
                      guint32  pool_id)
 {
-  guint32 i = d9_map_lookup (&d->string_map, (guint64) segment << 32 | pool_id);
+  guint32 i = d9_data_string_index (d, segment, pool_id);
   return i == G_MAXUINT32 ? NULL : &g_array_index (d->pool_strings, D9PoolString, i);
 }
 
@@ -115,7 +193,7 @@ d9_data_pool_stack (D9Data  *d,
                     guint32  segment,
                     guint32  pool_id)
 {
-  guint32 i = d9_map_lookup (&d->stack_map, (guint64) segment << 32 | pool_id);
+  guint32 i = d9_data_stack_index (d, segment, pool_id);
   return i == G_MAXUINT32 ? NULL : &g_array_index (d->pool_stacks, D9PoolStack, i);
 }
 
