@@ -50,6 +50,9 @@ kymo_mapped_grow (gpointer  data,
     g_error ("failed to map %" G_GSIZE_FORMAT " bytes", bytes);
   if (*map_bytes == 0)
     {
+      /* Populated in one call rather than faulted in page by page by the
+       * copy. */
+      kymo_mapped_populate (p, live);
       if (live > 0)
         memcpy (p, data, live);
       g_free (data);

@@ -74,13 +74,24 @@ d9_vec_populate (D9Vec *v,
   return TRUE;
 }
 
+/* A full mapping grows to this many times its size, by at most
+ * MAPPED_GROWTH_MAX bytes (never less than twice): room not populated
+ * costs nothing but address space, and each growth is a mremap() that
+ * stops the other threads' page faults meanwhile. */
+#define MAPPED_GROWTH     8
+#define MAPPED_GROWTH_MAX ((gsize) 1 << 30)
+
 /* Grows @v to @v->cap elements of @size in a mapping of its own, whose
  * pages kymo_mapped_move_pages() can then move. */
 void
 d9_vec_grow_mapped (D9Vec *v,
                     gsize  size)
 {
-  v->data = kymo_mapped_grow (v->data, &v->map_bytes, v->len * size, v->cap * size);
+  gsize want = v->cap * size;
+
+  if (v->map_bytes > 0)
+    want = MAX (want, v->map_bytes + MIN (v->map_bytes * (MAPPED_GROWTH - 1), MAPPED_GROWTH_MAX));
+  v->data = kymo_mapped_grow (v->data, &v->map_bytes, v->len * size, want);
   /* Only as much room as is populated: see d9_vec_populate(). */
   v->cap = v->len;
   if (!d9_vec_populate (v, size))
