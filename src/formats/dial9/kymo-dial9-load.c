@@ -89,6 +89,22 @@ pipe_fill (gpointer data,
   return d9_files_fill_one (data, file);
 }
 
+/* The merged parts whose edges and wakes are still to be put into the
+ * places d9_unordered_reserve() made for them. */
+typedef struct {
+  D9Loader  *l;
+  GPtrArray *parts;
+} D9Placing;
+
+static void
+place_part (guint    index,
+            gpointer user_data)
+{
+  D9Placing *placing = user_data;
+
+  d9_unordered_copy (placing->l, g_ptr_array_index (placing->parts, index));
+}
+
 /* Decodes the whole stream after the first header into @l: with more than
  * one thread, the parts from each candidate segment on are decoded on
  * their own as KymoParts while the head is decoded here for real, then
@@ -109,6 +125,7 @@ decode_all (D9Loader  *l,
   D9Shared sh = { 0 };
   g_autoptr(KymoParts) parts = NULL;
   g_autoptr(GArray) room = g_array_new (FALSE, TRUE, sizeof (gsize));
+  g_autoptr(GPtrArray) to_place = g_ptr_array_new ();
   D9Merge m = { 0 };
   gboolean ok, merged = FALSE;
   guint cur;
@@ -184,10 +201,11 @@ decode_all (D9Loader  *l,
           g_atomic_int_inc (&parts_merged);
           if (!l->streaming)
             {
-              /* Now rather than once every part is in: the part's
-               * arrays are given back as it goes. */
+              /* Their places now, in file order; they are put there
+               * once every part is in, on every thread, rather than
+               * here on the one thread that merges. */
               d9_unordered_reserve (l, c, room, sh.n_cands - cur - 1);
-              d9_unordered_copy (l, c);
+              g_ptr_array_add (to_place, c);
             }
           d9_spec_trim (c);
           merged = TRUE;
@@ -238,7 +256,14 @@ decode_all (D9Loader  *l,
     kept->parts = g_steal_pointer (&sh.parts);
     kept->n_parts = sh.n_cands;
     if (ok && !l->disorder && merged && (pipe == NULL || !pipe->failed))
-      l->kept = kept;
+      {
+        D9Placing placing = { l, to_place };
+
+        if (to_place->len > 0)
+          kymo_parts_run (kymo_load_job_get_options (l->job), d->size, PARALLEL_MIN_BYTES, to_place->len, 0,
+                          place_part, NULL, &placing);
+        l->kept = kept;
+      }
     else
       d9_kept_free (kept);
   }
