@@ -198,13 +198,16 @@ test_runtime_model (void)
  * of every varint length read as the generic loop reads them, and a
  * varint longer than ten bytes in any of them is damage there. */
 static GByteArray *
-build_shaped (guint damaged)
+build_shaped (guint    damaged,
+              gboolean with_tid)
 {
   GByteArray *b = g_byte_array_new ();
   const char *poll_start[] = { "worker_id:9", "local_queue:11", "task_id:9", "spawn_loc:7", NULL };
   const char *poll_end[] = { "worker_id:9", NULL };
-  const char *park[] = { "worker_id:9", "local_queue:11", "cpu_time_ns:9", "tid:13", NULL };
-  const char *unpark[] = { "worker_id:9", "local_queue:11", "cpu_time_ns:9", "sched_wait_ns:9", "tid:13", NULL };
+  /* Newer files have no thread id at the park and the unpark. */
+  const char *park[] = { "worker_id:9", "local_queue:11", "cpu_time_ns:9", with_tid ? "tid:13" : NULL, NULL };
+  const char *unpark[] = { "worker_id:9", "local_queue:11", "cpu_time_ns:9", "sched_wait_ns:9",
+                           with_tid ? "tid:13" : NULL, NULL };
   const char *wake[] = { "waker_task_id:9", "woken_task_id:9", "target_worker:11", NULL };
   const char *plain[] = { NULL };
   const guint8 overlong[11] = { 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00 };
@@ -224,9 +227,13 @@ build_shaped (guint damaged)
   d9b_event (b, 0, 0); VARINT (300, 1); d9b_u8 (b, 3); VARINT (G_MAXUINT64, 2); d9b_u32 (b, 0);
   d9b_event (b, 4, 50); VARINT (G_MAXUINT64, 3); VARINT (1 << 20, 4); d9b_u8 (b, 1);
   d9b_event (b, 1, 50); VARINT (300, 5);
-  d9b_event (b, 2, 100); VARINT (300, 6); d9b_u8 (b, 0); VARINT (G_GUINT64_CONSTANT (1) << 35, 7); d9b_u32 (b, 77);
+  d9b_event (b, 2, 100); VARINT (300, 6); d9b_u8 (b, 0); VARINT (G_GUINT64_CONSTANT (1) << 35, 7);
+  if (with_tid)
+    d9b_u32 (b, 77);
   d9b_event (b, 3, 400); VARINT (300, 8); d9b_u8 (b, 2); VARINT (G_GUINT64_CONSTANT (1) << 36, 9);
-  VARINT (1 << 14, 10); d9b_u32 (b, 77);
+  VARINT (1 << 14, 10);
+  if (with_tid)
+    d9b_u32 (b, 77);
   /* Worker 1 polls the woken task */
   d9b_event (b, 0, 100); d9b_varint (b, 1); d9b_u8 (b, 0); d9b_varint (b, 1 << 20); d9b_u32 (b, 0);
   d9b_event (b, 1, 100); d9b_varint (b, 1);
@@ -235,9 +242,9 @@ build_shaped (guint damaged)
 }
 
 static void
-test_shaped_plans (void)
+check_shaped_plans (gboolean with_tid)
 {
-  g_autoptr(GByteArray) b = build_shaped (0);
+  g_autoptr(GByteArray) b = build_shaped (0, with_tid);
   g_autoptr(GError) error = NULL;
   g_autoptr(KymoTrace) trace = load (b, &error);
   const KymoSpan *spans;
@@ -276,10 +283,32 @@ test_shaped_plans (void)
     g_assert_cmpfloat (lq[1].value, ==, 0);
     g_assert_cmpfloat (lq[2].value, ==, 2);
   }
+  /* The varints after them: the CPU clock at the park and the unpark,
+   * and the kernel's scheduling wait at the unpark. */
+  {
+    const KymoRecord *records = kymo_records_get_all (kymo_trace_get_records (trace), &n);
+    guint32 cpu = kymo_trace_lookup_name (trace, "cpu"), unpark = kymo_trace_lookup_name (trace, "unpark");
+    guint64 want_cpu[] = { G_GUINT64_CONSTANT (1) << 35, G_GUINT64_CONSTANT (1) << 36 };
+    guint n_cpu = 0, n_unpark = 0;
+
+    for (gsize i = 0; i < n; i++)
+      if (records[i].kind == cpu)
+        {
+          g_assert_cmpuint (n_cpu, <, G_N_ELEMENTS (want_cpu));
+          g_assert_cmpuint (records[i].value, ==, want_cpu[n_cpu++]);
+        }
+      else if (records[i].kind == unpark)
+        {
+          g_assert_cmpuint (records[i].value, ==, 1 << 14);
+          n_unpark++;
+        }
+    g_assert_cmpuint (n_cpu, ==, 2);
+    g_assert_cmpuint (n_unpark, ==, 1);
+  }
 
   for (guint slot = 1; slot <= 10; slot++)
     {
-      g_autoptr(GByteArray) bad = build_shaped (slot);
+      g_autoptr(GByteArray) bad = build_shaped (slot, with_tid);
       g_autoptr(KymoTrace) cut = NULL;
       const GError *stop;
 
@@ -292,6 +321,79 @@ test_shaped_plans (void)
       g_assert_error (stop, KYMO_LOAD_ERROR, KYMO_LOAD_ERROR_CORRUPT);
       /* What came before the damage stays */
       g_assert_cmpuint (n_instants (find_track (cut, "Plain")), ==, 1);
+    }
+}
+
+static void
+test_shaped_plans (void)
+{
+  check_shaped_plans (TRUE);
+  check_shaped_plans (FALSE);
+}
+
+/* CPU samples with an inline call chain have a plan of their own: the
+ * frames as the generic loop reads them, and a count past the end of the
+ * input is a frame cut short there, at the event's start. */
+static void
+test_planned_call_chains (void)
+{
+  const char *cpu[] = { "worker_id:9", "source:11", "callchain:8", NULL };
+  const char *plain[] = { NULL };
+
+  for (guint cut = 0; cut < 3; cut++)
+    {
+      g_autoptr(GByteArray) b = g_byte_array_new ();
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KymoTrace) trace = NULL;
+      g_autoptr(JsonObject) args = NULL;
+      KymoTrack *w2;
+      KymoEventRef ref;
+      JsonArray *chain;
+      gsize n, last;
+
+      d9b_header (b);
+      d9b_schema (b, 0, "CpuSampleEvent", TRUE, cpu);
+      d9b_schema (b, 1, "Plain", TRUE, plain);
+      d9b_reset (b, 1000);
+      d9b_event (b, 1, 0);
+      d9b_event (b, 0, 10); d9b_varint (b, 2); d9b_u8 (b, 0);
+      d9b_u32 (b, 3); d9b_u64 (b, 0x1111); d9b_u64 (b, 0x2222); d9b_u64 (b, 0x3333);
+      last = b->len;
+      d9b_event (b, 0, 10); d9b_varint (b, 2); d9b_u8 (b, 0);
+      /* 0: whole; 1: two frames of three; 2: a count no input holds */
+      d9b_u32 (b, cut == 2 ? G_MAXUINT32 : 3); d9b_u64 (b, 0x4444); d9b_u64 (b, 0x5555);
+      if (cut == 0)
+        d9b_u64 (b, 0x6666);
+      d9b_event (b, 1, 10);
+
+      trace = load (b, &error);
+      g_assert_no_error (error);
+      g_assert_null (kymo_trace_get_stop_error (trace));
+      w2 = find_track (trace, "worker 2");
+      g_assert_nonnull (w2);
+      kymo_track_get_instants (w2, &n);
+      g_assert_cmpuint (n, ==, cut == 0 ? 2 : 1);
+      ref.track = kymo_track_get_id (w2);
+      ref.kind = KYMO_EVENT_KIND_INSTANT;
+      ref.index = n - 1;
+      args = kymo_trace_describe_event (trace, &ref);
+      chain = json_object_get_array_member (args, "callchain");
+      g_assert_cmpuint (json_array_get_length (chain), ==, 3);
+      g_assert_cmpstr (json_array_get_string_element (chain, 0), ==, cut == 0 ? "0x0000000000004444" : "0x0000000000001111");
+      g_assert_cmpstr (json_array_get_string_element (chain, 2), ==, cut == 0 ? "0x0000000000006666" : "0x0000000000003333");
+      g_assert_cmpuint (n_instants (find_track (trace, "Plain")), ==, cut == 0 ? 2 : 1);
+      if (cut > 0)
+        {
+          g_autofree char *at = g_strdup_printf ("offset %" G_GSIZE_FORMAT ":", last);
+          const KymoWarning *warnings;
+          gsize n_warnings;
+          gboolean found = FALSE;
+
+          warnings = kymo_trace_get_warnings (trace, &n_warnings);
+          for (gsize i = 0; i < n_warnings; i++)
+            found |= g_str_has_prefix (warnings[i].message, at) && strstr (warnings[i].message, "ends inside a frame");
+          g_assert_true (found);
+        }
     }
 }
 
@@ -1710,6 +1812,7 @@ main (int   argc,
   g_test_add_func ("/dial9/runtime-model", test_runtime_model);
   g_test_add_func ("/dial9/field-types", test_field_types);
   g_test_add_func ("/dial9/shaped-plans", test_shaped_plans);
+  g_test_add_func ("/dial9/planned-call-chains", test_planned_call_chains);
   g_test_add_func ("/dial9/segments", test_segments_and_reregistration);
   g_test_add_func ("/dial9/error-paths", test_error_paths);
   g_test_add_func ("/dial9/not-dial9", test_not_dial9);

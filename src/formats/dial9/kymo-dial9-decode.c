@@ -110,6 +110,17 @@ run_plan (const D9Model *model,
             q += 4 + (gsize) len;
           }
           break;
+        case D9_OP_STACK:
+          {
+            guint64 len = (guint64) d9_u32 (q) * 8;
+
+            if (G_UNLIKELY (len > slack))
+              return 0;
+            slack -= len;
+            vals[i] = q - data;
+            q += 4 + (gsize) len;
+          }
+          break;
         case D9_OP_VARINT:
         default:
           if (G_LIKELY (q[0] < 0x80))
@@ -201,6 +212,17 @@ run_shape (const D9Model *model,
         return 0;
       vals[4] = d9_u32 (q);
       q += 4;
+      break;
+    case D9_SHAPE_V_U8_V:
+      vals[1] = q[0];
+      if (G_UNLIKELY ((q = shape_varint (q + 1, &vals[2])) == NULL))
+        return 0;
+      break;
+    case D9_SHAPE_V_U8_V_V:
+      vals[1] = q[0];
+      if (G_UNLIKELY ((q = shape_varint (q + 1, &vals[2])) == NULL ||
+                      (q = shape_varint (q, &vals[3])) == NULL))
+        return 0;
       break;
     case D9_SHAPE_NONE:
     default:

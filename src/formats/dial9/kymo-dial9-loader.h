@@ -269,6 +269,7 @@ typedef enum {
   D9_OP_U64,
   D9_OP_VARINT,
   D9_OP_STRING,       /* string or bytes: u32 length, then the bytes */
+  D9_OP_STACK,        /* stack frames: u32 count, then 8 bytes each */
   D9_OP_OPTIONAL = 0x80,
 } D9Op;
 
@@ -281,6 +282,9 @@ typedef enum {
   D9_SHAPE_V_V_U8,
   D9_SHAPE_V_U8_V_U32,
   D9_SHAPE_V_U8_V_V_U32,
+  /* park and unpark of files with no thread id in them */
+  D9_SHAPE_V_U8_V,
+  D9_SHAPE_V_U8_V_V,
 } D9Shape;
 
 typedef enum {

@@ -134,6 +134,8 @@ plan_shape (const D9Model *model)
     { D9_SHAPE_V_V_U8, 3, { D9_OP_VARINT, D9_OP_VARINT, D9_OP_U8 } },
     { D9_SHAPE_V_U8_V_U32, 4, { D9_OP_VARINT, D9_OP_U8, D9_OP_VARINT, D9_OP_U32 } },
     { D9_SHAPE_V_U8_V_V_U32, 5, { D9_OP_VARINT, D9_OP_U8, D9_OP_VARINT, D9_OP_VARINT, D9_OP_U32 } },
+    { D9_SHAPE_V_U8_V, 3, { D9_OP_VARINT, D9_OP_U8, D9_OP_VARINT } },
+    { D9_SHAPE_V_U8_V_V, 4, { D9_OP_VARINT, D9_OP_U8, D9_OP_VARINT, D9_OP_VARINT } },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
@@ -190,8 +192,14 @@ compile_plan (D9Registry     *reg,
           op = D9_OP_STRING;
           max += 4;
           break;
+        case D9_STACK:
+          /* The count; its frames are checked as they come (CPU
+           * samples carry one). */
+          op = D9_OP_STACK;
+          max += 4;
+          break;
         default:
-          /* Stacks, string maps, lists and maps take the generic loop. */
+          /* String maps, lists and maps take the generic loop. */
           return;
         }
       if (type & D9_OPTIONAL)
