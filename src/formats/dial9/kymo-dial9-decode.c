@@ -100,19 +100,10 @@ run_plan (const D9Model *model,
           q += 8;
           break;
         case D9_OP_STRING:
-          {
-            guint32 len = d9_u32 (q);
-
-            if (G_UNLIKELY (len > slack))
-              return 0;
-            slack -= len;
-            vals[i] = q - data;
-            q += 4 + (gsize) len;
-          }
-          break;
         case D9_OP_STACK:
           {
-            guint64 len = (guint64) d9_u32 (q) * 8;
+            /* A count of bytes, or of 8-byte frames. */
+            guint64 len = (guint64) d9_u32 (q) * (op == D9_OP_STACK ? 8 : 1);
 
             if (G_UNLIKELY (len > slack))
               return 0;

@@ -151,18 +151,29 @@ pool_chunk (D9Data  *d,
   return lo > 0 && segment <= chunks[lo - 1].segment_last ? &chunks[lo - 1] : NULL;
 }
 
-guint32
-d9_data_string_index (D9Data  *d,
-                      guint32  segment,
-                      guint32  pool_id)
+/* Index in pool_strings (@stacks FALSE) or pool_stacks of @pool_id of
+ * @segment, or G_MAXUINT32. */
+static guint32
+pool_index (D9Data   *d,
+            guint32   segment,
+            guint32   pool_id,
+            gboolean  stacks)
 {
   const D9PoolChunk *c = pool_chunk (d, segment);
   guint32 i;
 
   if (c == NULL)
-    return d9_map_lookup (&d->string_map, (guint64) segment << 32 | pool_id);
-  i = d9_map_lookup (&c->strings, (guint64) (segment - c->segment_base) << 32 | pool_id);
-  return i == G_MAXUINT32 ? i : i + c->string_base;
+    return d9_map_lookup (stacks ? &d->stack_map : &d->string_map, (guint64) segment << 32 | pool_id);
+  i = d9_map_lookup (stacks ? &c->stacks : &c->strings, (guint64) (segment - c->segment_base) << 32 | pool_id);
+  return i == G_MAXUINT32 ? i : i + (stacks ? c->stack_base : c->string_base);
+}
+
+guint32
+d9_data_string_index (D9Data  *d,
+                      guint32  segment,
+                      guint32  pool_id)
+{
+  return pool_index (d, segment, pool_id, FALSE);
 }
 
 guint32
@@ -170,13 +181,7 @@ d9_data_stack_index (D9Data  *d,
                      guint32  segment,
                      guint32  pool_id)
 {
-  const D9PoolChunk *c = pool_chunk (d, segment);
-  guint32 i;
-
-  if (c == NULL)
-    return d9_map_lookup (&d->stack_map, (guint64) segment << 32 | pool_id);
-  i = d9_map_lookup (&c->stacks, (guint64) (segment - c->segment_base) << 32 | pool_id);
-  return i == G_MAXUINT32 ? i : i + c->stack_base;
+  return pool_index (d, segment, pool_id, TRUE);
 }
 
 const D9PoolString *
