@@ -55,8 +55,11 @@ d9_vec_clear (D9Vec *v)
 }
 
 /* Pages populated at a time ahead of a mapped vector's writes: one call
- * rather than a fault per page. */
-#define POPULATE_BYTES ((gsize) 256 << 10)
+ * rather than a fault per page. A quarter of what the vector holds, within
+ * these bounds: what is populated and never written is lost when a part
+ * ends, and a part's vectors are many and mostly small. */
+#define POPULATE_BYTES     ((gsize) 256 << 10)
+#define POPULATE_MIN_BYTES ((gsize) 64 << 10)
 
 gboolean
 d9_vec_populate (D9Vec *v,
@@ -66,7 +69,7 @@ d9_vec_populate (D9Vec *v,
 
   if (have + size > v->map_bytes)
     return FALSE;
-  to = MIN (v->map_bytes, (have + POPULATE_BYTES) & ~(page - 1));
+  to = MIN (v->map_bytes, (have + CLAMP (have / 4, POPULATE_MIN_BYTES, POPULATE_BYTES)) & ~(page - 1));
   from = (have + page - 1) & ~(page - 1);
   if (to > from)
     kymo_mapped_populate (v->data + from, to - from);
