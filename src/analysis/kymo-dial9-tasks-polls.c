@@ -7,6 +7,9 @@
 
 #include "config.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "kymo-dial9-tasks-private.h"
 #include "kymo-dial9-poi-private.h"
 
@@ -171,7 +174,7 @@ lane_task (Lane    *lane,
       return lane_task (lane, id);
     }
   lane->slots[h & lane->mask] = lane->n_tasks + 1;
-  lane->tasks[lane->n_tasks] = (LaneTask) { id, 0, 0, 0, 0, 0 };
+  lane->tasks[lane->n_tasks] = (LaneTask) { id, 0, 0, 0, 0, 0, FALSE };
   return lane->n_tasks++;
 }
 
@@ -187,6 +190,43 @@ lane_poi (Lane           *lane,
 }
 
 #define LOOKUP_BLOCK 32 /* spans, a power of two */
+
+static gboolean
+is_plain_id (Builder *b,
+             guint64  id)
+{
+  gsize lo = 0, hi = b->n_plain_ids;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (b->plain_ids[mid] < id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < b->n_plain_ids && b->plain_ids[lo] == id;
+}
+
+/* The late flows into @t's polls: where each ends, looked up on this
+ * lane's thread while its spans are near. */
+static void
+lane_late_flows (Builder *b,
+                 Lane    *lane,
+                 guint    t)
+{
+  gsize n_flows;
+  const KymoFlow *flows = kymo_trace_get_flows (b->trace, &n_flows);
+
+  for (guint i = 0; i < b->late_flows->len; i++)
+    {
+      const KymoFlow *f = &flows[g_array_index (b->late_flows, guint32, i)];
+
+      if (f->to_track == t)
+        b->late_spans[i] = lane_span_at (lane, f->to_ts);
+    }
+}
 
 /* One polled worker's spans in order, each meeting its poll record by
  * source (on any thread; only this lane is written): its tasks' polls,
@@ -216,6 +256,7 @@ read_lane (Builder *b,
     {
       lane->reach = g_new (KymoTime, (lane->n >> REACH_SHIFT) + 1);
       lane->pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
+      lane->plain = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
     }
   for (gsize i = 0; i < lane->n; i++)
     {
@@ -223,15 +264,18 @@ read_lane (Builder *b,
       const guint32 *task_id;
       LaneTask *task;
       KymoTime dur;
-      guint32 at, name, count = 0;
+      guint32 at, name, n_tasks, count = 0;
 
       /* Spans in time order meet their poll records all over the file:
        * a block's lookups are made first, together, so that their cache
-       * misses overlap rather than come one after another. */
+       * misses overlap rather than come one after another, and the next
+       * block's words are asked for meanwhile. */
       if ((i & (LOOKUP_BLOCK - 1)) == 0)
         {
           gsize end = MIN (i + LOOKUP_BLOCK, lane->n);
 
+          for (gsize j = end; j < MIN (end + LOOKUP_BLOCK, lane->n); j++)
+            poll_word_prefetch (b, &lane->spans[j]);
           for (gsize j = i; j < end; j++)
             {
               const guint32 *id = poll_of (b, &lane->spans[j]);
@@ -247,9 +291,12 @@ read_lane (Builder *b,
       /* A source is one event: the poll record's track is this one. */
       if (task_id == NULL)
         continue;
+      n_tasks = lane->n_tasks;
       at = lane_task (lane, G_LIKELY (*task_id != FAR_ID) ? *task_id : far_poll_task (b, span));
       lane->row_of[i] = at + 1;
       task = &lane->tasks[at];
+      if (G_UNLIKELY (lane->n_tasks != n_tasks) && pois)
+        task->maybe_plain = is_plain_id (b, task->id);
       dur = span->end - span->start;
       task->polls++;
       task->total += dur;
@@ -262,6 +309,11 @@ read_lane (Builder *b,
         }
       if (!pois)
         continue;
+      if (G_UNLIKELY (task->maybe_plain))
+        {
+          KymoPoi poi = { span->start, span->end, dur, KYMO_POI_UNINSTRUMENTED, at, (guint32) (lane->first + i), 0 };
+          g_array_append_val (lane->plain, poi);
+        }
       if (dur > b->thresholds->long_poll_ns)
         lane_poi (lane, KYMO_POI_LONG_POLL, span, (guint32) (lane->first + i), 0);
       while (k < k_end && samples[by_track[k]].ts < span->start)
@@ -271,6 +323,8 @@ read_lane (Builder *b,
       if (count > 0)
         lane_poi (lane, KYMO_POI_CPU_SAMPLES, span, (guint32) (lane->first + i), count);
     }
+  if (pois)
+    lane_late_flows (b, lane, t);
 }
 
 /* In track order, as one thread reading every lane in turn would: rows
@@ -326,16 +380,40 @@ join_lane_part (guint    index,
 
 /* Each polled worker's spans: the rows and their counts, and the points of
  * interest polls make by themselves. */
+static int
+compare_ids (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
 void
 _kymo_dial9_tasks_read_polls (Builder *b)
 {
+  if (b->thresholds != NULL)
+    {
+      guint32 kind_spawn = kymo_trace_lookup_name (b->trace, "spawn");
+
+      b->plain_ids = g_new (guint64, b->later->len + 1);
+      for (guint i = 0; i < b->later->len; i++)
+        {
+          const KymoRecord *r = &b->records[g_array_index (b->later, guint32, i)];
+
+          if (r->kind == kind_spawn && r->value == 0)
+            b->plain_ids[b->n_plain_ids++] = r->key;
+        }
+      qsort (b->plain_ids, b->n_plain_ids, sizeof (guint64), compare_ids);
+      /* PENDING: no lane's pass looked it up. */
+      b->late_spans = g_new (guint32, b->late_flows->len + 1);
+      memset (b->late_spans, 0xff, sizeof (guint32) * (b->late_flows->len + 1));
+    }
   kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, b->self->n_tracks, 0, read_lane_part, join_lane_part, b);
 }
 
-/* One worker's polls to their rows' _kymo_dial9_tasks_slices (on any thread; each lane
- * writes its own places, see place_polls()), row_of taking the rows'
- * final numbers, and the polls of uninstrumented tasks, known once the
- * spawns are read. */
+/* One worker's polls to their rows' slices (on any thread; each lane
+ * writes its own places, see _kymo_dial9_tasks_place_polls()), row_of
+ * taking the rows' final numbers. */
 static void
 place_lane_part (guint    t,
                  gpointer user_data)
@@ -344,29 +422,18 @@ place_lane_part (guint    t,
   KymoDial9Tasks *self = b->self;
   Lane *lane = &b->lanes[t];
   guint32 *row_of = lane->row_of;
-  KymoPoi *pois = NULL;
 
   if (row_of == NULL)
     return;
-  if (lane->n_uninstrumented > 0)
-    pois = &g_array_index (b->pois, KymoPoi, lane->pois_at);
   for (gsize i = 0; i < lane->n; i++)
     {
-      guint32 k, row;
+      guint32 k;
 
       if (row_of[i] == 0)
         continue;
       k = row_of[i] - 1;
-      row = lane->row_of_task[k];
-      row_of[i] = row + 1;
+      row_of[i] = lane->row_of_task[k] + 1;
       self->polls[lane->tasks[k].polls++] = (KymoDial9PollRef) { t, (guint32) (lane->first + i) };
-      if (pois != NULL && !self->rows[row].instrumented)
-        {
-          const KymoSpan *span = &lane->spans[i];
-
-          *pois++ = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED, t,
-                                (guint32) (lane->first + i), 0 };
-        }
     }
 }
 
@@ -391,7 +458,6 @@ _kymo_dial9_tasks_place_polls (Builder       *b,
 {
   KymoDial9Tasks *self = b->self;
   g_autofree guint32 *at = g_memdup2 (self->poll_first, sizeof (guint32) * (self->n_rows + 1));
-  gsize n_pois = b->pois->len;
 
   for (guint t = 0; t < self->n_tracks; t++)
     {
@@ -408,22 +474,38 @@ _kymo_dial9_tasks_place_polls (Builder       *b,
           /* From here, where the lane's next poll of the task goes. */
           lane->tasks[k].polls = at[row];
           at[row] += (guint32) polls;
-          if (b->thresholds != NULL && !self->rows[row].instrumented)
-            lane->n_uninstrumented += polls;
         }
     }
-  /* The polls of uninstrumented tasks are points of interest: each lane
-   * writes its own, in track order after those found so far, into room
-   * taken here once. */
+  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, self->n_tracks, 0, place_lane_part, place_lane_join, b);
+}
+
+/* The polls of uninstrumented tasks are points of interest, after those
+ * the polls made by themselves, track by track in span order: those the
+ * lanes' pass noted, of the tasks whose row says so. */
+void
+_kymo_dial9_tasks_add_uninstrumented (Builder       *b,
+                                      const guint32 *rank)
+{
+  KymoDial9Tasks *self = b->self;
+
   for (guint t = 0; t < self->n_tracks; t++)
     {
       Lane *lane = &b->lanes[t];
 
-      lane->pois_at = n_pois;
-      n_pois += lane->n_uninstrumented;
+      if (lane->row_of == NULL || lane->plain == NULL)
+        continue;
+      for (guint j = 0; j < lane->plain->len; j++)
+        {
+          KymoPoi poi = g_array_index (lane->plain, KymoPoi, j);
+
+          if (!self->rows[rank[lane->row_of_task[poi.track]]].instrumented)
+            {
+              poi.track = t;
+              g_array_append_val (b->pois, poi);
+            }
+        }
+      g_clear_pointer (&lane->plain, g_array_unref);
     }
-  g_array_set_size (b->pois, n_pois);
-  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, self->n_tracks, 0, place_lane_part, place_lane_join, b);
 }
 
 static void
@@ -436,17 +518,22 @@ add_wake_delays (Builder *b)
     {
       const KymoFlow *f = &flows[g_array_index (b->late_flows, guint32, i)];
       KymoTime delay = f->to_ts - f->from_ts;
-      Lane *lane = lane_for (b, f->to_track);
+      guint32 span = b->late_spans[i];
 
-      add_poi (b, KYMO_POI_WAKE_DELAY, f->from_ts, f->to_ts, delay, f->to_track,
-               lane != NULL ? lane_span_at (lane, f->to_ts) : G_MAXUINT32, 0);
+      /* Into a track without polls: looked up here. */
+      if (span == PENDING)
+        {
+          Lane *lane = lane_for (b, f->to_track);
+          span = lane != NULL ? lane_span_at (lane, f->to_ts) : G_MAXUINT32;
+        }
+      add_poi (b, KYMO_POI_WAKE_DELAY, f->from_ts, f->to_ts, delay, f->to_track, span, 0);
     }
 }
 
 /* The points the records and flows make (kernel scheduling and wake
  * delays) join those of the polls, and all are put in order. */
-static void
-finish_pois (Builder *b)
+void
+_kymo_dial9_tasks_finish_pois (Builder *b)
 {
   KymoDial9Tasks *self = b->self;
 
@@ -468,17 +555,6 @@ place_chunk_part (guint    k,
   const WakeAt *wakes;
   guint32 *wakes_out = b->self->wakes;
 
-  /* The points of interest are finished beside the wakes, as the first
-   * part: they are most of the work, and no chunk touches them. */
-  if (b->thresholds != NULL)
-    {
-      if (k == 0)
-        {
-          finish_pois (b);
-          return;
-        }
-      k--;
-    }
   c = &b->chunks[k];
   if (c->n_wakes == 0)
     return;
@@ -516,8 +592,7 @@ _kymo_dial9_tasks_place_wakes (Builder       *b,
             next[id] += n;
           }
     }
-  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, b->n_chunks + (b->thresholds != NULL ? 1 : 0), 0,
-                  place_chunk_part, NULL, b);
+  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, b->n_chunks, 0, place_chunk_part, NULL, b);
 
   if (b->wake_counts.of_far != NULL)
     {

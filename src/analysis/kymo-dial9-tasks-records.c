@@ -75,7 +75,7 @@ read_chunk (Builder *b,
   guint32 kind_cpu = b->kind_cpu;
   guint32 kind_spawn = b->kind_spawn, kind_term = b->kind_term;
   guint n_tracks = b->self->n_tracks;
-  guint64 *is_poll = b->is_poll;
+  PollWord *words = b->words;
   guint32 *poll_tasks;
   WakeAt *wakes;
   gsize n_polls = 0, n_wakes = 0;
@@ -105,7 +105,7 @@ read_chunk (Builder *b,
               (n_polls > 0 && at <= last))
             continue;
           last = at;
-          is_poll[at >> 6] |= G_GUINT64_CONSTANT (1) << (at & 63);
+          words[at >> 6].bits |= G_GUINT64_CONSTANT (1) << (at & 63);
           if (G_LIKELY (r->key < FAR_ID))
             poll_tasks[n_polls++] = (guint32) r->key;
           else
@@ -232,8 +232,7 @@ _kymo_dial9_tasks_prepare_records (Builder *b)
     {
       b->base = b->records[0].source;
       b->n_words = ((gsize) (b->records[b->n_records - 1].source - b->base) >> 6) + 1;
-      b->is_poll = g_new0 (guint64, b->n_words);
-      b->word_polls = g_new (const guint32 *, b->n_words);
+      b->words = g_new0 (PollWord, b->n_words);
     }
 }
 
@@ -252,9 +251,9 @@ _kymo_dial9_tasks_count_polls (Builder *b)
 
       for (; w < w_end; w++)
         {
-          b->word_polls[w] = at;
+          b->words[w].polls = at;
           if (at != NULL)
-            at += popcount64 (b->is_poll[w]);
+            at += popcount64 (b->words[w].bits);
         }
     }
 }

@@ -114,6 +114,16 @@ compute_thread (GTask        *task,
 }
 
 static void
+prepare_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  kymo_dial9_tasks_prepare_polls (task_data);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
 on_computed (GObject      *source,
              GAsyncResult *res,
              gpointer      user_data)
@@ -136,6 +146,15 @@ on_computed (GObject      *source,
       self->lanes = g_steal_pointer (&result->lanes);
     }
   result_free (result);
+  /* The table shows first; each task's polls and wakes, which a selection
+   * reads, are placed meanwhile off this thread. */
+  {
+    g_autoptr(GTask) prepare = g_task_new (NULL, NULL, NULL, NULL);
+
+    g_task_set_source_tag (prepare, prepare_thread);
+    g_task_set_task_data (prepare, kymo_dial9_tasks_ref (self->tasks), (GDestroyNotify) kymo_dial9_tasks_free);
+    g_task_run_in_thread (prepare, prepare_thread);
+  }
   /* Notified again after a recompute: readers refresh. The rows are the
    * same rows (the pass is deterministic), so a selected task stays. */
   self->ready = TRUE;
