@@ -545,23 +545,24 @@ _kymo_dial9_tasks_finish_pois (Builder *b)
 }
 
 /* One chunk's wakes of dense ids to their rows (on any thread): the
- * chunk's counts hold where its next wake of each id goes. */
+ * chunk's counts hold where its next wake of each id goes. The table
+ * only counted them: their records are read again here, when a
+ * selection first wants them. */
 static void
 place_chunk_part (guint    k,
                   gpointer user_data)
 {
   Builder *b = user_data;
-  Chunk *c;
-  const WakeAt *wakes;
+  Chunk *c = &b->chunks[k];
+  const KymoRecord *records = b->records;
+  guint32 kind_wake = b->kind_wake;
   guint32 *wakes_out = b->self->wakes;
 
-  c = &b->chunks[k];
   if (c->n_wakes == 0)
     return;
-  wakes = c->wakes;
-  for (gsize i = 0; i < c->n_wakes; i++)
-    if (wakes[i].task_id < b->max_first_row)
-      wakes_out[c->counts.of_id[wakes[i].task_id]++] = wakes[i].record;
+  for (gsize i = c->first; i < c->end; i++)
+    if (records[i].kind == kind_wake && records[i].key < b->max_first_row)
+      wakes_out[c->counts.of_id[records[i].key]++] = (guint32) i;
 }
 
 /* The wakes to their rows' slices, in file order: for the dense ids
@@ -598,17 +599,8 @@ _kymo_dial9_tasks_place_wakes (Builder       *b,
     {
       g_autofree guint32 *at = g_memdup2 (self->wake_first, sizeof (guint32) * (self->n_rows + 1));
 
-      for (guint k = 0; k < b->n_chunks; k++)
-        {
-          const WakeAt *wakes = b->chunks[k].wakes;
-
-          for (gsize i = 0; i < b->chunks[k].n_wakes; i++)
-            if (wakes[i].task_id >= b->max_first_row)
-              {
-                guint64 id = wakes[i].task_id != FAR_ID ? wakes[i].task_id : b->records[wakes[i].record].key;
-
-                self->wakes[at[rank[first_row (b, id)]]++] = wakes[i].record;
-              }
-        }
+      for (gsize i = 0; i < b->n_records; i++)
+        if (b->records[i].kind == b->kind_wake && b->records[i].key >= b->max_first_row)
+          self->wakes[at[rank[first_row (b, b->records[i].key)]]++] = (guint32) i;
     }
 }

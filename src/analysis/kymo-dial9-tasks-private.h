@@ -87,13 +87,7 @@ typedef struct {
 #define REACH_SHIFT 4
 #define REACH_BLOCK (1 << REACH_SHIFT)
 
-/* A wake record: the woken task's id when it fits (else FAR_ID: the
- * record has it). */
-typedef struct {
-  guint32 task_id;
-  guint32 record;
-} WakeAt;
-
+/* A poll's task id that does not fit in 32 bits: the record has it. */
 #define FAR_ID G_MAXUINT32
 #define PENDING G_MAXUINT32
 
@@ -136,7 +130,6 @@ struct _Chunk
    * written is touched, and nothing is copied as it grows. */
   guint32    *poll_tasks;        /* the task of each poll record, file order;
                                   * FAR_ID when it does not fit (far_polls has it) */
-  WakeAt     *wakes;
   WakeCounts  counts;
   GArray     *later;             /* as Builder's */
   GArray     *unparks;

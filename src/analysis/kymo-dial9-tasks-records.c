@@ -77,7 +77,6 @@ read_chunk (Builder *b,
   guint n_tracks = b->self->n_tracks;
   PollWord *words = b->words;
   guint32 *poll_tasks;
-  WakeAt *wakes;
   gsize n_polls = 0, n_wakes = 0;
   guint32 last = 0;
 
@@ -85,7 +84,6 @@ read_chunk (Builder *b,
   if (c->first == c->end)
     return;
   poll_tasks = c->poll_tasks = g_new (guint32, c->end - c->first);
-  wakes = c->wakes = g_new (WakeAt, c->end - c->first);
   for (gsize i = c->first; i < c->end; i++)
     {
       const KymoRecord *r = &records[i];
@@ -122,7 +120,7 @@ read_chunk (Builder *b,
         {
           guint64 id = r->key;
 
-          wakes[n_wakes++] = (WakeAt) { id < FAR_ID ? (guint32) id : FAR_ID, (guint32) i };
+          n_wakes++;
           if (id < c->counts.n_of_id)
             c->counts.of_id[id]++;
           else

@@ -38,7 +38,6 @@ builder_free (Builder *b)
   for (guint k = 0; k < b->n_chunks; k++)
     {
       _kymo_dial9_tasks_wake_counts_clear (&b->chunks[k].counts);
-      g_free (b->chunks[k].wakes);
       g_free (b->chunks[k].poll_tasks);
     }
   g_free (b->chunks);
