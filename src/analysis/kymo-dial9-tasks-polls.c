@@ -139,10 +139,13 @@ add_sched_delays (Builder *b)
     }
 }
 
+/* Ids below this are looked up in a table: tasks are numbered from 1. */
+#define DIRECT_IDS (1 << 20)
+
 /* The position of task @id in @lane's tasks, added when new. */
 static guint32
-lane_task (Lane    *lane,
-           guint64  id)
+lane_task_hashed (Lane    *lane,
+                  guint64  id)
 {
   guint32 h = (guint32) ((id * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32);
 
@@ -171,11 +174,35 @@ lane_task (Lane    *lane,
             g++;
           lane->slots[g & lane->mask] = k + 1;
         }
-      return lane_task (lane, id);
+      return lane_task_hashed (lane, id);
     }
   lane->slots[h & lane->mask] = lane->n_tasks + 1;
   lane->tasks[lane->n_tasks] = (LaneTask) { id, 0, 0, 0, 0, 0, FALSE };
   return lane->n_tasks++;
+}
+
+static inline guint32
+lane_task (Lane    *lane,
+           guint64  id)
+{
+  guint32 at;
+
+  if (G_LIKELY (id < lane->n_of_id) && lane->of_id[id] != 0)
+    return lane->of_id[id] - 1;
+  at = lane_task_hashed (lane, id);
+  if (id < DIRECT_IDS)
+    {
+      if (id >= lane->n_of_id)
+        {
+          gsize n = MIN (MAX (id + 1, lane->n_of_id * 2), DIRECT_IDS);
+
+          lane->of_id = g_renew (guint32, lane->of_id, n);
+          memset (lane->of_id + lane->n_of_id, 0, (n - lane->n_of_id) * sizeof (guint32));
+          lane->n_of_id = n;
+        }
+      lane->of_id[id] = at + 1;
+    }
+  return at;
 }
 
 static inline void
@@ -237,8 +264,7 @@ read_lane (Builder *b,
            guint    t)
 {
   gboolean pois = b->thresholds != NULL;
-  const KymoStackSample *samples = b->samples;
-  const guint32 *by_track = b->by_track;
+  const KymoTime *sample_ts = b->sample_ts;
   Lane *lane = b->lanes[t].polled ? lane_for (b, t) : NULL;
   guint32 k = pois ? b->sample_first[t] : 0, k_end = pois ? b->sample_first[t + 1] : 0;
   KymoTime running = G_MININT64;
@@ -316,9 +342,9 @@ read_lane (Builder *b,
         }
       if (dur > b->thresholds->long_poll_ns)
         lane_poi (lane, KYMO_POI_LONG_POLL, span, (guint32) (lane->first + i), 0);
-      while (k < k_end && samples[by_track[k]].ts < span->start)
+      while (k < k_end && sample_ts[k] < span->start)
         k++;
-      for (guint32 j = k; j < k_end && samples[by_track[j]].ts <= span->end; j++)
+      for (guint32 j = k; j < k_end && sample_ts[j] <= span->end; j++)
         count++;
       if (count > 0)
         lane_poi (lane, KYMO_POI_CPU_SAMPLES, span, (guint32) (lane->first + i), count);
@@ -361,6 +387,7 @@ join_lane (Builder *b,
       g_clear_pointer (&lane->pois, g_array_unref);
     }
   g_clear_pointer (&lane->slots, g_free);
+  g_clear_pointer (&lane->of_id, g_free);
 }
 
 static void

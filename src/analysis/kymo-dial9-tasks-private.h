@@ -78,6 +78,8 @@ typedef struct {
   guint32         n_tasks;
   guint32         mask;          /* of slots, a power of two less one */
   guint32        *slots;         /* position in tasks + 1, 0 for none */
+  guint32        *of_id;         /* the same by id, for the ids below n_of_id */
+  gsize           n_of_id;
   guint32        *row_of_task;
   GArray         *pois;          /* KymoPoi, in span order */
   GArray         *plain;         /* KymoPoi: the polls of maybe_plain tasks, in span order,
@@ -175,9 +177,8 @@ struct _Builder
   GArray                  *later;       /* record indexes of spawns and terminations */
   GArray                  *unparks;     /* record indexes of unparks past the threshold */
   /* Made on the parts' threads after the records' chunks (see read_part()). */
-  const KymoStackSample   *samples;
-  guint32                 *sample_first; /* [n_tracks + 1] into by_track */
-  guint32                 *by_track;    /* sample indexes, by track then time */
+  guint32                 *sample_first; /* [n_tracks + 1] into sample_ts */
+  KymoTime                *sample_ts;   /* the samples' times, by track */
   GArray                  *late_flows;  /* indexes of flows past the wake threshold */
   guint32                 *late_spans;  /* per late flow: the span it ends in, from its lane's pass */
   guint64                 *plain_ids;   /* sorted: task ids a spawn says are not instrumented */

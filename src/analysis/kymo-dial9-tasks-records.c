@@ -256,7 +256,8 @@ _kymo_dial9_tasks_count_polls (Builder *b)
     }
 }
 
-/* The samples of each track, in time order. */
+/* The times of each track's samples, in the samples' order (time order
+ * once sealed), one array the lanes' cursors read straight through. */
 static void
 samples_by_track (Builder *b)
 {
@@ -265,7 +266,7 @@ samples_by_track (Builder *b)
   const KymoStackSample *samples = kymo_stacks_get_samples (kymo_trace_get_stacks (b->trace), &n_samples);
   guint32 *first = g_new0 (guint32, n_tracks + 2);
   g_autofree guint32 *at = NULL;
-  guint32 *by_track;
+  KymoTime *sample_ts;
 
   for (gsize i = 0; i < n_samples; i++)
     if (samples[i].track < n_tracks)
@@ -273,13 +274,12 @@ samples_by_track (Builder *b)
   for (guint t = 0; t < n_tracks; t++)
     first[t + 1] += first[t];
   at = g_memdup2 (first, sizeof (guint32) * (n_tracks + 1));
-  by_track = g_new (guint32, MAX (first[n_tracks], 1));
+  sample_ts = g_new (KymoTime, MAX (first[n_tracks], 1));
   for (gsize i = 0; i < n_samples; i++)
     if (samples[i].track < n_tracks)
-      by_track[at[samples[i].track]++] = (guint32) i;
-  b->samples = samples;
+      sample_ts[at[samples[i].track]++] = samples[i].ts;
   b->sample_first = first;
-  b->by_track = by_track;
+  b->sample_ts = sample_ts;
 }
 
 /* Wake → poll: the flows from the wakes that scheduled a task to its

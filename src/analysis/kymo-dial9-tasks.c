@@ -25,6 +25,7 @@ builder_free (Builder *b)
       g_free (b->lanes[t].row_of_task);
       g_free (b->lanes[t].tasks);
       g_free (b->lanes[t].slots);
+      g_free (b->lanes[t].of_id);
       g_clear_pointer (&b->lanes[t].plain, g_array_unref);
     }
   g_free (b->lanes);
@@ -49,7 +50,7 @@ builder_free (Builder *b)
   g_clear_pointer (&b->late_spans, g_free);
   g_clear_pointer (&b->plain_ids, g_free);
   g_free (b->sample_first);
-  g_free (b->by_track);
+  g_free (b->sample_ts);
   g_free (b);
 }
 
@@ -61,6 +62,7 @@ builder_trim (Builder *b)
     {
       g_clear_pointer (&b->lanes[t].reach, g_free);
       g_clear_pointer (&b->lanes[t].slots, g_free);
+      g_clear_pointer (&b->lanes[t].of_id, g_free);
     }
   g_clear_pointer (&b->words, g_free);
   g_clear_pointer (&b->rows, g_array_unref);
@@ -77,7 +79,7 @@ builder_trim (Builder *b)
   g_clear_pointer (&b->late_spans, g_free);
   g_clear_pointer (&b->plain_ids, g_free);
   g_clear_pointer (&b->sample_first, g_free);
-  g_clear_pointer (&b->by_track, g_free);
+  g_clear_pointer (&b->sample_ts, g_free);
 }
 
 /* Each row's polls and wakes, from what the table's passes left. */
