@@ -306,7 +306,7 @@ read_lane (Builder *b,
     {
       lane->reach = g_new (KymoTime, (lane->n >> REACH_SHIFT) + 1);
       lane->pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
-      lane->plain = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
+      lane->plain = g_array_new (FALSE, FALSE, sizeof (PlainPoll));
     }
   for (gsize i = 0; i < lane->n; i++)
     {
@@ -343,8 +343,8 @@ read_lane (Builder *b,
         continue;
       if (G_UNLIKELY (task->maybe_plain))
         {
-          KymoPoi poi = { span->start, span->end, dur, KYMO_POI_UNINSTRUMENTED, at, (guint32) (lane->first + i), 0 };
-          g_array_append_val (lane->plain, poi);
+          PlainPoll poll = { (guint32) i, at };
+          g_array_append_val (lane->plain, poll);
         }
       if (dur > b->thresholds->long_poll_ns)
         lane_poi (lane, KYMO_POI_LONG_POLL, span, (guint32) (lane->first + i), 0);
@@ -527,25 +527,38 @@ _kymo_dial9_tasks_add_uninstrumented (Builder       *b,
                                       const guint32 *rank)
 {
   KymoDial9Tasks *self = b->self;
+  gsize first = b->pois->len, n_pois = first;
+  KymoPoi *out;
 
+  for (guint t = 0; t < self->n_tracks; t++)
+    if (b->lanes[t].plain != NULL)
+      n_pois += b->lanes[t].plain->len;
+  /* Room for all at once: they may be most of the points. */
+  g_array_set_size (b->pois, n_pois);
+  out = &g_array_index (b->pois, KymoPoi, first);
+  n_pois = 0;
   for (guint t = 0; t < self->n_tracks; t++)
     {
       Lane *lane = &b->lanes[t];
+      g_autofree guint8 *plain = NULL;
 
       if (lane->plain == NULL)
         continue;
+      plain = g_new (guint8, MAX (lane->n_tasks, 1));
+      for (guint32 k = 0; k < lane->n_tasks; k++)
+        plain[k] = !self->rows[rank[lane->row_of_task[k]]].instrumented;
       for (guint j = 0; j < lane->plain->len; j++)
         {
-          KymoPoi poi = g_array_index (lane->plain, KymoPoi, j);
+          const PlainPoll *p = &g_array_index (lane->plain, PlainPoll, j);
+          const KymoSpan *span = &lane->spans[p->span];
 
-          if (!self->rows[rank[lane->row_of_task[poi.track]]].instrumented)
-            {
-              poi.track = t;
-              g_array_append_val (b->pois, poi);
-            }
+          if (plain[p->task])
+            out[n_pois++] = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED,
+                                        t, (guint32) (lane->first + p->span), 0 };
         }
       g_clear_pointer (&lane->plain, g_array_unref);
     }
+  g_array_set_size (b->pois, first + n_pois);
 }
 
 static void

@@ -58,6 +58,13 @@ typedef struct {
   gboolean maybe_plain;          /* a spawn of its id says not instrumented */
 } LaneTask;
 
+/* A poll of a task that may not be instrumented: its depth-0 span and
+ * the task's position in its lane's tasks. */
+typedef struct {
+  guint32 span;
+  guint32 task;
+} PlainPoll;
+
 /* A worker's depth-0 spans (its polls and parks), with where the previous
  * lookup by time ended: records of one worker come in time order within a
  * batch, so the next lookup is a few spans on. */
@@ -83,8 +90,7 @@ typedef struct {
   gsize           n_of_id;
   guint32        *row_of_task;
   GArray         *pois;          /* KymoPoi, in span order */
-  GArray         *plain;         /* KymoPoi: the polls of maybe_plain tasks, in span order,
-                                  * each's track its position in tasks */
+  GArray         *plain;         /* PlainPoll: the polls of maybe_plain tasks, in span order */
 } Lane;
 
 #define REACH_SHIFT 4
