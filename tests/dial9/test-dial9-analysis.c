@@ -676,8 +676,8 @@ check_poi_order (const KymoPoi *pois,
 /* Points come as the lanes find them: runs in time order (a lane's polls)
  * then delays in any order. Each shape takes a different way to the same
  * orders: a few runs and a short tail are merged, many runs are sorted,
- * severities days apart do not fit a short key; ties keep the order the
- * points were found in. */
+ * severities days apart (or far negative) do not fit a short key; ties
+ * keep the order the points were found in. */
 static void
 test_poi_order (void)
 {
@@ -685,7 +685,7 @@ test_poi_order (void)
   guint32 n = 20000;
   g_autofree KymoPoi *pois = g_new0 (KymoPoi, n);
 
-  for (guint shape = 0; shape < 4; shape++)
+  for (guint shape = 0; shape < 5; shape++)
     {
       guint32 run_len = shape == 1 ? 7 : 4000;
 
@@ -707,6 +707,10 @@ test_poi_order (void)
           p->severity = (KymoTime) ((seed >> 30) % 64) * 100;
           if (shape == 2 && i % 1000 == 0)
             p->severity = G_GINT64_CONSTANT (1) << 55; /* a year */
+          /* A damaged clock: a few far-off severities, either side, some
+           * equal, among the usual ones. */
+          if (shape == 4 && i % 97 == 0)
+            p->severity = (KymoTime) (seed & G_GUINT64_CONSTANT (0xf000000000000003));
           if (shape == 3)
             p->start -= G_GINT64_CONSTANT (1) << 62;
           p->span = i;
