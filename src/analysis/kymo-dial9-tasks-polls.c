@@ -409,8 +409,6 @@ join_lane_part (guint    index,
   return TRUE;
 }
 
-/* Each polled worker's spans: the rows and their counts, and the points of
- * interest polls make by themselves. */
 static int
 compare_ids (gconstpointer a,
              gconstpointer b)
@@ -419,6 +417,9 @@ compare_ids (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
+/* Each polled worker's spans: the rows and their counts, and the points of
+ * interest polls make by themselves (and, for the lanes' passes to note
+ * their polls, the tasks a spawn may say are not instrumented). */
 void
 _kymo_dial9_tasks_read_polls (Builder *b)
 {
