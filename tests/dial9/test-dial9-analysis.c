@@ -539,6 +539,44 @@ compare_u64 (const void *a,
   return x < y ? -1 : x > y;
 }
 
+static gpointer
+prepare_polls_thread (gpointer data)
+{
+  kymo_dial9_tasks_prepare_polls (data);
+  kymo_dial9_tasks_free (data);
+  return NULL;
+}
+
+/* The app places each task's polls and wakes on a thread of its own once
+ * the table shows, while a selection may already ask for them: asked
+ * meanwhile, they are the same as when placed alone, and the reference
+ * the thread holds keeps them. */
+static void
+check_placed_meanwhile (KymoTrace      *trace,
+                        KymoDial9Tasks *placed)
+{
+  KymoDial9Tasks *tasks = kymo_dial9_tasks_new (trace, NULL);
+  GThread *thread = g_thread_new ("prepare", prepare_polls_thread, kymo_dial9_tasks_ref (tasks));
+  gsize n_rows;
+
+  kymo_dial9_tasks_get_rows (tasks, &n_rows);
+  for (guint r = n_rows; r-- > 0;)
+    {
+      const KymoDial9PollRef *polls, *expected_polls;
+      const guint32 *wakes, *expected_wakes;
+      gsize n, n_expected;
+
+      polls = kymo_dial9_tasks_get_polls_of (tasks, r, &n);
+      expected_polls = kymo_dial9_tasks_get_polls_of (placed, r, &n_expected);
+      g_assert_cmpmem (polls, n * sizeof *polls, expected_polls, n_expected * sizeof *expected_polls);
+      wakes = kymo_dial9_tasks_get_wakes_of (tasks, r, &n);
+      expected_wakes = kymo_dial9_tasks_get_wakes_of (placed, r, &n_expected);
+      g_assert_cmpmem (wakes, n * sizeof *wakes, expected_wakes, n_expected * sizeof *expected_wakes);
+    }
+  kymo_dial9_tasks_free (tasks);
+  g_thread_join (thread);
+}
+
 static void
 test_tasks_big (void)
 {
@@ -620,6 +658,7 @@ test_tasks_big (void)
     }
   g_assert_cmpuint (n_polls, ==, BIG_POLLS);
   g_assert_cmpuint (kymo_dial9_tasks_get_n_polls (tasks), ==, BIG_POLLS);
+  check_placed_meanwhile (trace, tasks);
 }
 
 /* The order the points must come in, by a plain stable sort. */
