@@ -255,31 +255,6 @@ lane_late_flows (Builder *b,
     }
 }
 
-/* The tasks of spans [@i, @i + LOOKUP_BLOCK) of @lane into @task_ids.
- * Spans in time order meet their poll records all over the file: a
- * block's lookups are made first, together, so that their cache misses
- * overlap rather than come one after another, and the next block's words
- * are asked for meanwhile. */
-static inline void
-lane_lookups (Builder        *b,
-              Lane           *lane,
-              gsize           i,
-              const guint32 **task_ids)
-{
-  gsize end = MIN (i + LOOKUP_BLOCK, lane->n);
-
-  for (gsize j = end; j < MIN (end + LOOKUP_BLOCK, lane->n); j++)
-    poll_word_prefetch (b, &lane->spans[j]);
-  for (gsize j = i; j < end; j++)
-    {
-      const guint32 *id = poll_of (b, &lane->spans[j]);
-
-      if (id != NULL)
-        __builtin_prefetch (id);
-      task_ids[j - i] = id;
-    }
-}
-
 /* One polled worker's spans in order, each meeting its poll record by
  * source (on any thread; only this lane is written): its tasks' polls,
  * and the points of interest a poll makes by itself: long polls, and
@@ -297,6 +272,7 @@ read_lane (Builder *b,
 
   if (lane == NULL)
     return;
+  lane->row_of = g_new0 (guint32, lane->n);
   lane->mask = 63;
   lane->slots = g_new0 (guint32, lane->mask + 1);
   lane->tasks = g_new (LaneTask, (lane->mask + 1) / 2);
@@ -316,8 +292,25 @@ read_lane (Builder *b,
       KymoTime dur;
       guint32 at, name, n_tasks, count = 0;
 
+      /* Spans in time order meet their poll records all over the file:
+       * a block's lookups are made first, together, so that their cache
+       * misses overlap rather than come one after another, and the next
+       * block's words are asked for meanwhile. */
       if ((i & (LOOKUP_BLOCK - 1)) == 0)
-        lane_lookups (b, lane, i, task_ids);
+        {
+          gsize end = MIN (i + LOOKUP_BLOCK, lane->n);
+
+          for (gsize j = end; j < MIN (end + LOOKUP_BLOCK, lane->n); j++)
+            poll_word_prefetch (b, &lane->spans[j]);
+          for (gsize j = i; j < end; j++)
+            {
+              const guint32 *id = poll_of (b, &lane->spans[j]);
+
+              if (id != NULL)
+                __builtin_prefetch (id);
+              task_ids[j - i] = id;
+            }
+        }
       task_id = task_ids[i & (LOOKUP_BLOCK - 1)];
       if (pois)
         lane_reach_step (lane, i, &running);
@@ -326,6 +319,7 @@ read_lane (Builder *b,
         continue;
       n_tasks = lane->n_tasks;
       at = lane_task (lane, G_LIKELY (*task_id != FAR_ID) ? *task_id : far_poll_task (b, span));
+      lane->row_of[i] = at + 1;
       task = &lane->tasks[at];
       if (G_UNLIKELY (lane->n_tasks != n_tasks) && pois)
         task->maybe_plain = is_plain_id (b, task->id);
@@ -369,7 +363,7 @@ join_lane (Builder *b,
 {
   Lane *lane = &b->lanes[t];
 
-  if (lane->tasks == NULL)
+  if (lane->row_of == NULL)
     return;
   lane->row_of_task = g_new (guint32, MAX (lane->n_tasks, 1));
   for (guint32 k = 0; k < lane->n_tasks; k++)
@@ -392,6 +386,8 @@ join_lane (Builder *b,
       g_array_append_vals (b->pois, lane->pois->data, lane->pois->len);
       g_clear_pointer (&lane->pois, g_array_unref);
     }
+  g_clear_pointer (&lane->slots, g_free);
+  g_clear_pointer (&lane->of_id, g_free);
 }
 
 static void
@@ -444,9 +440,8 @@ _kymo_dial9_tasks_read_polls (Builder *b)
 }
 
 /* One worker's polls to their rows' slices (on any thread; each lane
- * writes its own places, see _kymo_dial9_tasks_place_polls()), and which
- * row polled each span: the lanes' pass only counted, so each span meets
- * its poll record again. */
+ * writes its own places, see _kymo_dial9_tasks_place_polls()), row_of
+ * taking the rows' final numbers. */
 static void
 place_lane_part (guint    t,
                  gpointer user_data)
@@ -454,23 +449,17 @@ place_lane_part (guint    t,
   Builder *b = user_data;
   KymoDial9Tasks *self = b->self;
   Lane *lane = &b->lanes[t];
-  const guint32 *task_ids[LOOKUP_BLOCK];
-  guint32 *row_of;
+  guint32 *row_of = lane->row_of;
 
-  if (lane->tasks == NULL)
+  if (row_of == NULL)
     return;
-  row_of = lane->row_of = g_new0 (guint32, lane->n);
   for (gsize i = 0; i < lane->n; i++)
     {
-      const guint32 *task_id;
       guint32 k;
 
-      if ((i & (LOOKUP_BLOCK - 1)) == 0)
-        lane_lookups (b, lane, i, task_ids);
-      task_id = task_ids[i & (LOOKUP_BLOCK - 1)];
-      if (task_id == NULL)
+      if (row_of[i] == 0)
         continue;
-      k = lane_task (lane, G_LIKELY (*task_id != FAR_ID) ? *task_id : far_poll_task (b, &lane->spans[i]));
+      k = row_of[i] - 1;
       row_of[i] = lane->row_of_task[k] + 1;
       self->polls[lane->tasks[k].polls++] = (KymoDial9PollRef) { t, (guint32) (lane->first + i) };
     }
@@ -485,8 +474,6 @@ place_lane_join (guint    t,
 
   b->self->row_of[t] = g_steal_pointer (&lane->row_of);
   g_clear_pointer (&lane->tasks, g_free);
-  g_clear_pointer (&lane->slots, g_free);
-  g_clear_pointer (&lane->of_id, g_free);
   return TRUE;
 }
 
@@ -504,7 +491,7 @@ _kymo_dial9_tasks_place_polls (Builder       *b,
     {
       Lane *lane = &b->lanes[t];
 
-      if (lane->tasks == NULL)
+      if (lane->row_of == NULL)
         continue;
       for (guint32 k = 0; k < lane->n_tasks; k++)
         {
@@ -543,7 +530,7 @@ _kymo_dial9_tasks_add_uninstrumented (Builder       *b,
       Lane *lane = &b->lanes[t];
       g_autofree guint8 *plain = NULL;
 
-      if (lane->plain == NULL)
+      if (lane->row_of == NULL || lane->plain == NULL)
         continue;
       plain = g_new (guint8, MAX (lane->n_tasks, 1));
       for (guint32 k = 0; k < lane->n_tasks; k++)

@@ -79,9 +79,8 @@ typedef struct {
   gboolean        ready;
   gboolean        polled;        /* poll records name this track */
   /* Read on the parts' threads (see read_lane()): the lane's tasks in
-   * the order their first poll comes (NULL: the lane has no polls), each
-   * one's row once join_lane() gives it, and the points the polls make;
-   * row_of is made with the polls' places. */
+   * the order their first poll comes, row_of as positions in them until
+   * join_lane() gives each its row, and the points the polls make. */
   LaneTask       *tasks;
   guint32         n_tasks;
   guint32         mask;          /* of slots, a power of two less one */

@@ -59,8 +59,16 @@ static void
 builder_trim (Builder *b)
 {
   for (guint t = 0; t < b->self->n_tracks; t++)
-    g_clear_pointer (&b->lanes[t].reach, g_free);
+    {
+      g_clear_pointer (&b->lanes[t].reach, g_free);
+      g_clear_pointer (&b->lanes[t].slots, g_free);
+      g_clear_pointer (&b->lanes[t].of_id, g_free);
+    }
+  g_clear_pointer (&b->words, g_free);
   g_clear_pointer (&b->rows, g_array_unref);
+  g_clear_pointer (&b->far_polls, g_hash_table_unref);
+  for (guint k = 0; k < b->n_chunks; k++)
+    g_clear_pointer (&b->chunks[k].poll_tasks, g_free);
   for (guint k = 0; b->cpu != NULL && k < b->n_chunks; k++)
     _kymo_cpu_readings_clear (&b->cpu[k]);
   g_clear_pointer (&b->cpu, g_free);
