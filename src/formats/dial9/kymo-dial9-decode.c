@@ -222,111 +222,6 @@ run_shape (const D9Model *model,
   return q - data;
 }
 
-D9Worker *
-d9_loader_worker (D9Loader *l,
-                  guint64   id)
-{
-  guint32 index = id < 256 ? l->small_workers[id] - 1 : d9_map_lookup (&l->worker_map, id);
-  D9Worker *w;
-
-  if (G_LIKELY (index != G_MAXUINT32))
-    return g_ptr_array_index (l->workers, index);
-
-  w = g_new0 (D9Worker, 1);
-  w->id = id;
-  w->edges = g_array_new (FALSE, FALSE, sizeof (D9Edge));
-  w->instants = g_array_new (FALSE, FALSE, sizeof (KymoInstant));
-  w->wakes = d9_vec_new ();
-  w->stack = g_array_new (FALSE, FALSE, sizeof (D9Open));
-  w->deep = g_array_new (FALSE, FALSE, sizeof (D9DeepSpan));
-  w->spans0 = d9_vec_new ();
-  w->lq_samples = d9_vec_new ();
-  /* A part's runs are joined in by moving their pages: see copy_part(). */
-  w->wakes->map_from = w->spans0->map_from = w->lq_samples->map_from = l->map_from;
-  if (l->spec != NULL)
-    {
-      w->part_edges = d9_vec_new ();
-      w->part_instants = d9_vec_new ();
-      w->part_edges->map_from = w->part_instants->map_from = l->map_from;
-    }
-  w->track = KYMO_NO_TRACK;
-  w->lq_track = KYMO_NO_TRACK;
-  index = l->workers->len;
-  w->index = index;
-  g_ptr_array_add (l->workers, w);
-  if (id < 256)
-    l->small_workers[id] = index + 1;
-  else
-    d9_map_insert (&l->worker_map, id, index);
-  return w;
-}
-
-guint32
-d9_loader_task (D9Loader *l,
-                guint64   id)
-{
-  guint32 index = d9_loader_find_task (l, id);
-  D9Task task;
-
-  if (G_LIKELY (index != G_MAXUINT32))
-    return index;
-  task.id = id;
-  task.spawn = KYMO_TIME_NONE;
-  task.terminate = KYMO_TIME_NONE;
-  task.spawn_loc = G_MAXUINT32;
-  task.worker = G_MAXUINT32;
-  task.polls = 0;
-  task.wake_source = KYMO_NO_SOURCE;
-  task.wake_track = KYMO_NO_TRACK;
-  task.wake_ts = 0;
-  index = l->d->tasks->len;
-  g_array_append_val (l->d->tasks, task);
-  d9_map_insert (&l->d->task_map, id, index);
-  /* Grow the direct table while the ids stay dense (bounded by the number
-   * of tasks, so a hostile id costs nothing). */
-  if (id >= l->n_task_direct && id < MIN ((guint64) l->d->tasks->len * 8 + 65536, G_MAXUINT32))
-    {
-      gsize n = MAX (l->n_task_direct, 4096);
-
-      while (n <= id)
-        n *= 2;
-      l->task_direct = g_renew (guint32, l->task_direct, n);
-      memset (l->task_direct + l->n_task_direct, 0, (n - l->n_task_direct) * sizeof (guint32));
-      l->n_task_direct = n;
-    }
-  if (id < l->n_task_direct)
-    l->task_direct[id] = index + 1;
-  return index;
-}
-
-guint
-d9_loader_name_track (D9Loader      *l,
-                      guint32        name,
-                      KymoTrackKind  kind)
-{
-  gpointer v = g_hash_table_lookup (l->tracks_by_name, GUINT_TO_POINTER (name));
-  guint track;
-
-  if (v != NULL)
-    return GPOINTER_TO_UINT (v) - 1;
-  if (G_UNLIKELY (l->spec != NULL))
-    {
-      /* A part has no trace: its tracks are numbered in the order it
-       * made them, which the merge replays (d9_merge_part). */
-      D9SpecTrack t = { name, kind };
-
-      track = l->spec->tracks->len;
-      g_array_append_val (l->spec->tracks, t);
-      g_hash_table_insert (l->tracks_by_name, GUINT_TO_POINTER (name), GUINT_TO_POINTER (track + 1));
-      return track;
-    }
-  track = kymo_trace_add_track (l->trace, KYMO_NO_TRACK, kind, kymo_trace_get_name (l->trace, name));
-  /* After the runtimes. */
-  kymo_track_set_sort_key (kymo_trace_get_track (l->trace, track), 1000);
-  g_hash_table_insert (l->tracks_by_name, GUINT_TO_POINTER (name), GUINT_TO_POINTER (track + 1));
-  return track;
-}
-
 /* Interned name of a pooled string, once per pool entry. */
 static guint32
 pool_name (D9Loader *l,
@@ -472,134 +367,6 @@ model_track (D9Loader *l,
   return model->track;
 }
 
-static gboolean
-field_present (const D9Model *model,
-               D9Role         role,
-               guint64        absent)
-{
-  gint8 f = model->field[role];
-  return f >= 0 && !(absent >> f & 1);
-}
-
-/* The entries of a metadata event at @p (checked when the frame was
- * decoded). */
-void
-d9_meta_entries (D9Loader *l,
-              gsize     p)
-{
-  const guint8 *data = l->d->data;
-  guint32 n;
-
-  if (G_UNLIKELY (l->spec != NULL))
-    {
-      /* The trace's metadata is set in file order when the part is
-       * merged. */
-      g_array_append_val (l->spec->metas, p);
-      return;
-    }
-  n = d9_u32 (data + p);
-  p += 4;
-  for (guint32 i = 0; i < n; i++)
-    {
-      guint32 klen = d9_u32 (data + p), vlen;
-      g_autofree char *key = g_strndup ((const char *) data + p + 4, klen);
-      g_autofree char *value = NULL;
-
-      p += 4 + klen;
-      vlen = d9_u32 (data + p);
-      value = g_strndup ((const char *) data + p + 4, vlen);
-      p += 4 + vlen;
-      kymo_trace_set_metadata (l->trace, key, value);
-
-      if (g_str_has_prefix (key, "runtime.") && key[8] != '\0')
-        {
-          D9Runtime *rt = NULL;
-          g_auto(GStrv) ids = g_strsplit (value, ",", -1);
-
-          for (guint r = 0; r < l->runtimes->len && rt == NULL; r++)
-            if (g_str_equal (((D9Runtime *) g_ptr_array_index (l->runtimes, r))->name, key + 8))
-              rt = g_ptr_array_index (l->runtimes, r);
-          if (rt == NULL)
-            {
-              rt = g_new0 (D9Runtime, 1);
-              rt->name = g_strdup (key + 8);
-              rt->workers = g_array_new (FALSE, FALSE, sizeof (guint64));
-              g_ptr_array_add (l->runtimes, rt);
-            }
-          for (guint k = 0; ids[k] != NULL && rt->workers->len < 4096; k++)
-            {
-              guint64 id;
-              if (g_ascii_string_to_unsigned (g_strstrip (ids[k]), 10, 0, G_MAXUINT64, &id, NULL))
-                g_array_append_val (rt->workers, id);
-            }
-        }
-    }
-}
-
-static void
-handle_meta (D9Loader      *l,
-             const D9Model *model,
-             const guint64 *vals,
-             guint64        absent)
-{
-  if (!field_present (model, D9_ROLE_ENTRIES, absent))
-    return;
-  d9_meta_entries (l, vals[model->field[D9_ROLE_ENTRIES]]);
-}
-
-static void
-handle_symbol (D9Loader      *l,
-               const D9Model *model,
-               const guint64 *vals,
-               guint64        absent)
-{
-  D9Symbol sym = { 0 };
-  const guint8 *data = l->d->data;
-
-  sym.addr = vals[model->field[D9_ROLE_ADDR]];
-  if (field_present (model, D9_ROLE_SIZE, absent))
-    sym.size = vals[model->field[D9_ROLE_SIZE]];
-  if (field_present (model, D9_ROLE_INLINE, absent))
-    sym.inline_depth = (guint32) MIN (vals[model->field[D9_ROLE_INLINE]], G_MAXUINT32);
-  if (field_present (model, D9_ROLE_LINE, absent))
-    sym.line = vals[model->field[D9_ROLE_LINE]];
-
-  if (model->kind == D9_KIND_SYMBOL)
-    {
-      const D9PoolString *s;
-
-      if (field_present (model, D9_ROLE_SYMBOL, absent) &&
-          (s = d9_data_pool_string (l->d, l->d->reg.segment, (guint32) vals[model->field[D9_ROLE_SYMBOL]])))
-        {
-          sym.name = s->data;
-          sym.name_len = s->len;
-        }
-      if (field_present (model, D9_ROLE_FILE, absent) &&
-          (s = d9_data_pool_string (l->d, l->d->reg.segment, (guint32) vals[model->field[D9_ROLE_FILE]])))
-        {
-          sym.file = s->data;
-          sym.file_len = s->len;
-        }
-    }
-  else
-    {
-      if (field_present (model, D9_ROLE_SYMBOL, absent))
-        {
-          gsize p = vals[model->field[D9_ROLE_SYMBOL]];
-          sym.name_len = d9_u32 (data + p);
-          sym.name = data + p + 4;
-        }
-      if (field_present (model, D9_ROLE_FILE, absent))
-        {
-          gsize p = vals[model->field[D9_ROLE_FILE]];
-          sym.file_len = d9_u32 (data + p);
-          sym.file = data + p + 4;
-        }
-    }
-  if (sym.name != NULL)
-    g_array_append_val (l->d->symbols, sym);
-}
-
 static void
 add_late (D9Loader *l,
           D9Model  *model,
@@ -639,7 +406,7 @@ handle_single_event_span (D9Loader      *l,
         }
     }
 
-  if (field_present (model, D9_ROLE_SE_NAME, absent))
+  if (d9_field_present (model, D9_ROLE_SE_NAME, absent))
     {
       guint64 at = vals[model->field[D9_ROLE_SE_NAME]];
 
@@ -651,12 +418,12 @@ handle_single_event_span (D9Loader      *l,
 
   span.end = ts;
   span.start = ts;
-  if (field_present (model, D9_ROLE_SE_DURATION, absent))
+  if (d9_field_present (model, D9_ROLE_SE_DURATION, absent))
     {
       v = (double) vals[model->field[D9_ROLE_SE_DURATION]] * model->se_scale;
       span.start = ts - (KymoTime) MIN (v, (double) G_MAXINT32 * 1e9);
     }
-  else if (field_present (model, D9_ROLE_SE_START, absent))
+  else if (d9_field_present (model, D9_ROLE_SE_START, absent))
     {
       v = (double) vals[model->field[D9_ROLE_SE_START]] * model->se_scale;
       span.start = (KymoTime) MIN (v, (double) ts);
@@ -682,9 +449,9 @@ handle_event (D9Loader      *l,
   if (G_UNLIKELY (model->unclocked || ts >= D9_WALLCLOCK_MIN))
     {
       if (model->kind == D9_KIND_SYMBOL || model->kind == D9_KIND_CALLFRAME)
-        handle_symbol (l, model, vals, absent);
+        d9_symbol_event (l, model, vals, absent);
       else if (model->kind == D9_KIND_META)
-        handle_meta (l, model, vals, absent);
+        d9_meta_event (l, model, vals, absent);
       /* Metadata feeds the model; it is not drawn. */
       if (!d9_kind_is_metadata (model->kind))
         add_late (l, model, ts, source);
@@ -699,16 +466,16 @@ handle_event (D9Loader      *l,
   switch (model->kind)
     {
     case D9_KIND_POLL_START:
-      if (!field_present (model, D9_ROLE_WORKER, absent))
+      if (!d9_field_present (model, D9_ROLE_WORKER, absent))
         break;
       w = loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
-      task = field_present (model, D9_ROLE_TASK, absent)
+      task = d9_field_present (model, D9_ROLE_TASK, absent)
              ? loader_task (l, vals[model->field[D9_ROLE_TASK]]) : G_MAXUINT32;
-      lq = field_present (model, D9_ROLE_LOCAL_QUEUE, absent)
+      lq = d9_field_present (model, D9_ROLE_LOCAL_QUEUE, absent)
            ? MIN (vals[model->field[D9_ROLE_LOCAL_QUEUE]], G_MAXUINT32 - 1) + 1 : 0;
       {
         guint32 name = l->name_poll;
-        if (field_present (model, D9_ROLE_SPAWN_LOC, absent))
+        if (d9_field_present (model, D9_ROLE_SPAWN_LOC, absent))
           {
             guint64 pool_id = vals[model->field[D9_ROLE_SPAWN_LOC]];
             name = pool_name_fast (l, pool_id, l->name_poll);
@@ -727,10 +494,10 @@ handle_event (D9Loader      *l,
     case D9_KIND_POLL_END:
     case D9_KIND_PARK:
     case D9_KIND_UNPARK:
-      if (!field_present (model, D9_ROLE_WORKER, absent))
+      if (!d9_field_present (model, D9_ROLE_WORKER, absent))
         break;
       w = loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
-      lq = field_present (model, D9_ROLE_LOCAL_QUEUE, absent)
+      lq = d9_field_present (model, D9_ROLE_LOCAL_QUEUE, absent)
            ? MIN (vals[model->field[D9_ROLE_LOCAL_QUEUE]], G_MAXUINT32 - 1) + 1 : 0;
       edge (l, w, ts,
             model->kind == D9_KIND_POLL_END ? D9_EDGE_POLL_END :
@@ -740,18 +507,18 @@ handle_event (D9Loader      *l,
 
     case D9_KIND_SPAN_ENTER:
     case D9_KIND_SPAN_EXIT:
-      if (!field_present (model, D9_ROLE_WORKER, absent) || !field_present (model, D9_ROLE_SPAN_ID, absent))
+      if (!d9_field_present (model, D9_ROLE_WORKER, absent) || !d9_field_present (model, D9_ROLE_SPAN_ID, absent))
         break;
       w = loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
       edge (l, w, ts, model->kind == D9_KIND_SPAN_ENTER ? D9_EDGE_ENTER : D9_EDGE_EXIT,
-            field_present (model, D9_ROLE_SPAN_NAME, absent)
+            d9_field_present (model, D9_ROLE_SPAN_NAME, absent)
             ? pool_name_fast (l, vals[model->field[D9_ROLE_SPAN_NAME]], model->alt_name)
             : model->alt_name,
             vals[model->field[D9_ROLE_SPAN_ID]], source);
       return;
 
     case D9_KIND_QUEUE:
-      if (field_present (model, D9_ROLE_GLOBAL_QUEUE, absent))
+      if (d9_field_present (model, D9_ROLE_GLOBAL_QUEUE, absent))
         {
           KymoSample s = { ts, (double) vals[model->field[D9_ROLE_GLOBAL_QUEUE]] };
           g_array_append_val (l->queue, s);
@@ -759,10 +526,10 @@ handle_event (D9Loader      *l,
       return;
 
     case D9_KIND_WAKE:
-      if (field_present (model, D9_ROLE_WAKER, absent))
+      if (d9_field_present (model, D9_ROLE_WAKER, absent))
         {
           D9Wake wake = { ts, vals[model->field[D9_ROLE_WAKER]], G_MAXUINT32, source };
-          if (field_present (model, D9_ROLE_WOKEN, absent))
+          if (d9_field_present (model, D9_ROLE_WOKEN, absent))
             wake.woken = loader_task (l, vals[model->field[D9_ROLE_WOKEN]]);
           if (l->streaming)
             {
@@ -779,7 +546,7 @@ handle_event (D9Loader      *l,
 
     case D9_KIND_SPAWN:
     case D9_KIND_TERMINATE:
-      if (field_present (model, D9_ROLE_TASK, absent))
+      if (d9_field_present (model, D9_ROLE_TASK, absent))
         {
           /* The lookup may grow the array: index it afterwards. */
           guint32 index = loader_task (l, vals[model->field[D9_ROLE_TASK]]);
@@ -787,7 +554,7 @@ handle_event (D9Loader      *l,
           if (model->kind == D9_KIND_SPAWN)
             {
               t->spawn = ts;
-              if (field_present (model, D9_ROLE_SPAWN_LOC, absent))
+              if (d9_field_present (model, D9_ROLE_SPAWN_LOC, absent))
                 {
                   t->spawn_loc = d9_map_lookup (&l->d->string_map,
                                                 (guint64) l->d->reg.segment << 32 |
@@ -802,11 +569,11 @@ handle_event (D9Loader      *l,
       break;
 
     case D9_KIND_CPU:
-      w = loader_worker (l, field_present (model, D9_ROLE_WORKER, absent)
+      w = loader_worker (l, d9_field_present (model, D9_ROLE_WORKER, absent)
                                ? vals[model->field[D9_ROLE_WORKER]] : D9_WORKER_NONE);
       {
         KymoInstant instant = { ts,
-                                field_present (model, D9_ROLE_SOURCE, absent) &&
+                                d9_field_present (model, D9_ROLE_SOURCE, absent) &&
                                 vals[model->field[D9_ROLE_SOURCE]] == 1 ? l->name_sched : l->name_cpu,
                                 source };
         push_instant (w, &instant);
@@ -814,11 +581,11 @@ handle_event (D9Loader      *l,
       return;
 
     case D9_KIND_META:
-      handle_meta (l, model, vals, absent);
+      d9_meta_event (l, model, vals, absent);
       return;
 
     case D9_KIND_CLOCK:
-      if (!l->has_wallclock && field_present (model, D9_ROLE_REALTIME, absent))
+      if (!l->has_wallclock && d9_field_present (model, D9_ROLE_REALTIME, absent))
         {
           l->has_wallclock = TRUE;
           l->wall_offset = (gint64) vals[model->field[D9_ROLE_REALTIME]] - ts;
@@ -839,7 +606,7 @@ handle_event (D9Loader      *l,
           handle_single_event_span (l, model, ts, vals, absent, source);
           return;
         }
-      if (field_present (model, D9_ROLE_WORKER, absent))
+      if (d9_field_present (model, D9_ROLE_WORKER, absent))
         {
           KymoInstant instant = { ts, model->name, source };
           w = loader_worker (l, vals[model->field[D9_ROLE_WORKER]]);
@@ -1189,101 +956,5 @@ d9_decode (D9Loader  *l,
   stop->offset = p;
   d->n_events = ordinal;
   return TRUE;
-}
-
-static void
-loader_free_worker (gpointer data)
-{
-  D9Worker *w = data;
-
-  g_array_unref (w->edges);
-  g_array_unref (w->instants);
-  d9_vec_free (w->wakes);
-  g_array_unref (w->stack);
-  g_array_unref (w->deep);
-  d9_vec_free (w->spans0);
-  d9_vec_free (w->lq_samples);
-  g_clear_pointer (&w->part_edges, d9_vec_free);
-  g_clear_pointer (&w->part_instants, d9_vec_free);
-  g_free (w);
-}
-
-static void
-loader_free_runtime (gpointer data)
-{
-  D9Runtime *rt = data;
-
-  g_free (rt->name);
-  g_array_unref (rt->workers);
-  g_free (rt);
-}
-
-void
-d9_loader_init (D9Loader    *l,
-             KymoLoadJob *job,
-             KymoTrace   *trace,
-             D9Data      *d,
-             GHashTable  *tracks_by_name,
-             D9Spec      *spec)
-{
-  memset (l, 0, sizeof *l);
-  l->spec = spec;
-  l->job = job;
-  l->trace = trace;
-  l->d = d;
-  l->models = g_array_new (FALSE, FALSE, sizeof (D9Model));
-  l->workers = g_ptr_array_new_with_free_func (loader_free_worker);
-  d9_map_init (&l->worker_map);
-  l->wakes = g_array_new (FALSE, FALSE, sizeof (D9Wake));
-  l->late = g_array_new (FALSE, FALSE, sizeof (D9Late));
-  l->queue = g_array_new (FALSE, FALSE, sizeof (KymoSample));
-  l->se_spans = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  l->se_tracks = g_array_new (FALSE, FALSE, sizeof (guint));
-  l->tracks_by_name = tracks_by_name;
-  l->pending = g_array_new (FALSE, FALSE, sizeof (D9Pending));
-  l->flows = d9_vec_new ();
-  l->wake_instants = d9_vec_new ();
-  if (spec != NULL)
-    d9_vec_move_limits (&l->move_min, &l->map_from);
-  l->wake_instants->map_from = l->flows->map_from = l->map_from;
-  if (spec != NULL)
-    {
-      l->part_wakes = d9_vec_new ();
-      l->part_wakes->map_from = l->map_from;
-    }
-  l->runtimes = g_ptr_array_new_with_free_func (loader_free_runtime);
-  d9_side_init (l);
-  l->min_ts = G_MAXINT64;
-  l->max_ts = G_MININT64;
-  l->default_group = KYMO_NO_TRACK;
-  l->wakes_track = KYMO_NO_TRACK;
-  l->queue_track = KYMO_NO_TRACK;
-  l->name_poll = d9_intern_len (l, "poll", -1);
-  l->name_parked = d9_intern_len (l, "parked", -1);
-  l->name_wake = d9_intern_len (l, "wake", -1);
-  l->name_cpu = d9_intern_len (l, "CPU sample", -1);
-  l->name_sched = d9_intern_len (l, "scheduler event", -1);
-}
-
-void
-d9_loader_clear (D9Loader *l)
-{
-  g_clear_pointer (&l->kept, d9_kept_free);
-  g_array_unref (l->models);
-  g_ptr_array_unref (l->workers);
-  d9_map_clear (&l->worker_map);
-  g_free (l->task_direct);
-  g_array_unref (l->wakes);
-  g_clear_pointer (&l->part_wakes, d9_vec_free);
-  g_array_unref (l->late);
-  g_array_unref (l->queue);
-  g_ptr_array_unref (l->se_spans);
-  g_array_unref (l->se_tracks);
-  g_hash_table_unref (l->tracks_by_name);
-  g_ptr_array_unref (l->runtimes);
-  g_array_unref (l->pending);
-  d9_vec_free (l->flows);
-  d9_vec_free (l->wake_instants);
-  d9_side_clear (l);
 }
 

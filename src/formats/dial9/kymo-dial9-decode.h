@@ -138,6 +138,17 @@ struct _D9Kept {
   gboolean   assembled;
 };
 
+/* Whether an event has the field of @role: @absent has a bit per field
+ * the event left out. */
+static inline gboolean
+d9_field_present (const D9Model *model,
+                  D9Role         role,
+                  guint64        absent)
+{
+  gint8 f = model->field[role];
+  return f >= 0 && !(absent >> f & 1);
+}
+
 /* kymo-dial9-schema.c: what Kymo makes of a schema. */
 guint32   d9_intern_len          (D9Loader       *l,
                                   const char     *str,
@@ -151,7 +162,7 @@ void      d9_apply_annotations   (D9Loader       *l,
                                   gsize           entries,
                                   guint16         count);
 
-/* kymo-dial9-decode.c: one pass over the frames. */
+/* kymo-dial9-loader.c: a decode's loader. */
 void      d9_loader_init         (D9Loader       *l,
                                   KymoLoadJob    *job,
                                   KymoTrace      *trace,
@@ -159,10 +170,22 @@ void      d9_loader_init         (D9Loader       *l,
                                   GHashTable     *tracks_by_name,
                                   D9Spec         *spec);
 void      d9_loader_clear        (D9Loader       *l);
+
+/* kymo-dial9-meta.c: metadata events. */
 /* Sets the trace's metadata from the entries of a SegmentMetadataEvent
  * at @p (a part notes @p instead). */
 void      d9_meta_entries        (D9Loader       *l,
                                   gsize           p);
+void      d9_meta_event          (D9Loader       *l,
+                                  const D9Model  *model,
+                                  const guint64  *vals,
+                                  guint64         absent);
+void      d9_symbol_event        (D9Loader       *l,
+                                  const D9Model  *model,
+                                  const guint64  *vals,
+                                  guint64         absent);
+
+/* kymo-dial9-decode.c: one pass over the frames. */
 gboolean  d9_decode              (D9Loader       *l,
                                   D9Shared       *sh,
                                   gsize           start,
