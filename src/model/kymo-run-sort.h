@@ -112,6 +112,8 @@ name##_chained (const Type  *a,                                                \
       guint top = tree[0], winner = top;                                       \
       gsize *leaf = &cur[3 * top];                                             \
                                                                                \
+      /* Many chains are more streams than the hardware follows. */         \
+      __builtin_prefetch (&a[leaf[0] + 16]);                                   \
       buf[o] = a[leaf[0]++];                                                   \
       if (leaf[0] == leaf[1] && link[leaf[2]] != G_MAXSIZE)                    \
         {                                                                      \

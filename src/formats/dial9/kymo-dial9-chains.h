@@ -137,6 +137,10 @@ D9Leaf *d9_leaves_new (GArray    *segs,
                        GArray    *heads,
                        D9Tourney *t);
 
+/* How many elements ahead of a chain's next the tournament's merges
+ * prefetch (see pair_worker). */
+#define D9_PREFETCH_AHEAD 16
+
 /* Moves @leaf on to its chain's next element: FALSE past its end. */
 static inline gboolean
 d9_leaf_next (D9Leaf *leaf,

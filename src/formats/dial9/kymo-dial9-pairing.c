@@ -243,6 +243,7 @@ order_wakes (D9Loader *l)
     {
       D9Leaf *leaf = &leaves[top];
 
+      __builtin_prefetch (wakes + leaf->next + D9_PREFETCH_AHEAD);
       out[k++] = wakes[leaf->next];
       top = d9_tourney_replace (&t, d9_leaf_next (leaf, segs) ? d9_wake_key (wakes, leaf->next) : D9_DONE);
     }
@@ -305,6 +306,9 @@ pair_worker (D9WorkerPairing *p)
     {
       D9Leaf *leaf = &leaves[top];
 
+      /* With dozens of chains the hardware follows too few streams: each
+       * chain's next lines are asked for well before its turn comes. */
+      __builtin_prefetch (p->edges + leaf->next + D9_PREFETCH_AHEAD);
       pair_edge (p, leaf->next);
       if (G_UNLIKELY (++steps % RELEASE_STEP == 0))
         {
