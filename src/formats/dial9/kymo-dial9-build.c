@@ -34,13 +34,9 @@ default_group (D9Loader *l)
 
 /* Orders by time, then by the event's place in the file. */
 #define TS_LESS(x, y) ((x)->ts < (y)->ts || ((x)->ts == (y)->ts && (x)->source < (y)->source))
-#define DEEP_LESS(x, y)                                                                 \
-  ((x)->span.start < (y)->span.start ||                                                 \
-   ((x)->span.start == (y)->span.start && (x)->span.source < (y)->span.source))
 #define SPAN_LESS(x, y) ((x)->start < (y)->start || ((x)->start == (y)->start && (x)->source < (y)->source))
 
 KYMO_DEFINE_RUN_SORT (sort_instants, KymoInstant, TS_LESS)
-KYMO_DEFINE_RUN_SORT (sort_deep, D9DeepSpan, DEEP_LESS)
 KYMO_DEFINE_RUN_SORT (sort_spans, KymoSpan, SPAN_LESS)
 
 static int
@@ -339,28 +335,40 @@ d9_finish_worker_spans (D9Loader  *l,
     {
       /* By depth, then by start: spans close in time order, so each
        * depth alone is in start order, or a few chains of it (copies
-       * that overlap in time); all depths together are not, by far. */
+       * that overlap in time); all depths together are not, by far.
+       * Counted by depth straight into the track's room after the
+       * first level (a run per depth), then each depth sorted there. */
       gsize n = w->deep->len, at[D9_MAX_SPAN_DEPTH + 2] = { 0 };
       const D9DeepSpan *in = (const D9DeepSpan *) (gpointer) w->deep->data;
-      g_autofree D9DeepSpan *deep = g_new (D9DeepSpan, n);
+      KymoSpan *out = NULL;
+      guint last = 0;
 
       for (gsize i = 0; i < n; i++)
         at[MIN (in[i].depth, D9_MAX_SPAN_DEPTH) + 1]++;
       for (guint d = 0; d <= D9_MAX_SPAN_DEPTH; d++)
+        if (at[d + 1] > 0)
+          {
+            out = kymo_track_append_spans (track, d, at[d + 1]);
+            last = d;
+          }
+      /* Runs that follow each other: the last one's place gives the first's. */
+      out = out + at[last + 1] - n;
+      for (guint d = 0; d <= D9_MAX_SPAN_DEPTH; d++)
         at[d + 1] += at[d];
       for (gsize i = 0; i < n; i++)
-        deep[at[MIN (in[i].depth, D9_MAX_SPAN_DEPTH)]++] = in[i];
+        {
+          KymoSpan span = in[i].span;
+
+          span.end = MAX (span.end, span.start);
+          out[at[MIN (in[i].depth, D9_MAX_SPAN_DEPTH)]++] = span;
+        }
       g_array_unref (w->deep);
       w->deep = g_array_new (FALSE, FALSE, sizeof (D9DeepSpan));
-      for (gsize i = 0, from = 0; i < n; i++)
-        if (i + 1 == n || deep[i + 1].depth != deep[from].depth)
-          {
-            sort_deep (deep + from, i + 1 - from);
-            from = i + 1;
-          }
-      for (gsize i = 0; i < n; i++)
-        kymo_track_add_span (track, deep[i].span.start, deep[i].span.end, kymo_span_name (&deep[i].span),
-                             deep[i].depth, kymo_span_flags (&deep[i].span), deep[i].span.source);
+      for (gsize d = 0, from = 0; d <= D9_MAX_SPAN_DEPTH; d++)
+        {
+          sort_spans (out + from, at[d] - from);
+          from = at[d];
+        }
     }
 
   sort_instants ((KymoInstant *) (gpointer) w->instants->data, w->instants->len);

@@ -77,7 +77,8 @@ typedef struct {
   guint         index;
   const D9Edge *edges;
   gsize         n_edges;
-  GArray       *polls;     /* D9Poll, in time order */
+  D9Poll       *polls;     /* in time order: room for one per edge */
+  gsize         n_polls;
   guint32       open;      /* the open poll in @polls, or G_MAXUINT32 */
   D9Key         first_lq;  /* the edge that makes the local queue track */
 } D9WorkerPairing;
@@ -131,7 +132,7 @@ close_depth0 (D9WorkerPairing *p,
 {
   if (p->open != G_MAXUINT32)
     {
-      D9Poll *poll = &g_array_index (p->polls, D9Poll, p->open);
+      D9Poll *poll = &p->polls[p->open];
 
       poll->end_ts = p->edges[i].ts;
       poll->end_source = p->edges[i].source;
@@ -164,8 +165,8 @@ pair_edge (D9WorkerPairing *p,
           {
             D9Poll poll = { e->ts, 0, e->source, 0, task, FALSE };
 
-            p->open = p->polls->len;
-            g_array_append_val (p->polls, poll);
+            p->open = p->n_polls;
+            p->polls[p->n_polls++] = poll;
           }
         pair_lq (p, i);
       }
@@ -267,6 +268,32 @@ pairing_progress (D9Pairing *pg,
   return !g_atomic_int_get (&pg->cancel);
 }
 
+/* Room for all the walk writes, from what each edge can make at most: a
+ * poll of a task (a poll start), a span at depth 0 (a poll start or a
+ * park, and the one open before) and a deeper span (an enter): arrays
+ * that never grow are never copied. Room not written costs no memory. The
+ * spans at depth 0 get room for the deeper ones after them too, where the
+ * track puts those (see d9_finish_worker_spans). */
+static void
+reserve_outputs (D9WorkerPairing *p)
+{
+  D9Worker *w = p->w;
+  D9Vec *spans0 = w->spans0;
+  gsize n = p->n_edges, deep = w->deep->len, room;
+
+  p->polls = g_new (D9Poll, MAX (n, 1));
+  p->n_polls = 0;
+  room = spans0->len + deep + w->stack->len + n + 1;
+  if (spans0->map_bytes == 0 && room > spans0->cap)
+    {
+      spans0->data = g_realloc_n (spans0->data, room, sizeof (KymoSpan));
+      spans0->cap = room;
+    }
+  /* A GArray keeps the room it grew to. */
+  g_array_set_size (w->deep, deep + n);
+  g_array_set_size (w->deep, deep);
+}
+
 /* Pairs the worker's edges in time order: its chains merged through a
  * tournament (a few chains, so a few levels), each edge paired as it
  * comes, nothing copied. */
@@ -283,6 +310,7 @@ pair_worker (D9WorkerPairing *p)
   D9Stream s = { (const guint8 *) p->edges, sizeof (D9Edge), G_STRUCT_OFFSET (D9Edge, source) };
 
   p->w->open_task = G_MAXUINT32;
+  reserve_outputs (p);
   if (!d9_chain_runs (&s, p->n_edges, segs, heads))
     {
       D9Seg whole = { 0, p->n_edges, G_MAXUINT32 };
@@ -375,9 +403,9 @@ poll_event_key (const D9WorkerPairing *p,
 {
   const D9Poll *poll;
 
-  if (pos >= 2 * (gsize) p->polls->len)
+  if (pos >= 2 * p->n_polls)
     return D9_DONE;
-  poll = &g_array_index (p->polls, D9Poll, pos / 2);
+  poll = &p->polls[pos / 2];
   if (pos % 2 == 0)
     return d9_key (poll->start_ts, poll->start_source, 0);
   return poll->ended ? d9_key (poll->end_ts, poll->end_source, 0) : D9_DONE;
@@ -453,7 +481,7 @@ resolve_wakes (D9Pairing *pg)
       else
         {
           D9WorkerPairing *p = &pg->workers[top];
-          const D9Poll *poll = &g_array_index (p->polls, D9Poll, pos[top] / 2);
+          const D9Poll *poll = &p->polls[pos[top] / 2];
           D9Task *task = &g_array_index (l->d->tasks, D9Task, poll->task);
 
           if (pos[top] % 2 == 0)
@@ -622,7 +650,6 @@ d9_pair_workers (D9Loader      *l,
       p->index = i;
       p->edges = (const D9Edge *) (gpointer) p->w->edges->data;
       p->n_edges = p->w->edges->len;
-      p->polls = g_array_new (FALSE, FALSE, sizeof (D9Poll));
       p->open = G_MAXUINT32;
       p->first_lq = D9_DONE;
       g_return_val_if_fail (p->w->lq_samples->len == 0 && p->n_edges < G_MAXUINT32, FALSE);
@@ -644,7 +671,7 @@ d9_pair_workers (D9Loader      *l,
   g_assert (!ok || pg.resolved);
 
   for (guint i = 0; i < pg.n_workers; i++)
-    g_array_unref (pg.workers[i].polls);
+    g_free (pg.workers[i].polls);
   g_free (pg.workers);
   g_free (pg.order);
   free_edges (l);
