@@ -447,11 +447,19 @@ typedef struct {
   GError     **error;
 } D9Tail;
 
+/* The side records' pieces and end, beside the pairing (@data holds the
+ * D9SideBuild, which the end takes). */
 static void
 side_piece (guint    index,
             gpointer data)
 {
-  d9_side_build_piece (data, index);
+  d9_side_build_piece (*(D9SideBuild **) data, index);
+}
+
+static void
+side_end (gpointer data)
+{
+  d9_side_build_end (g_steal_pointer ((D9SideBuild **) data));
 }
 
 static void
@@ -497,14 +505,14 @@ finish_tail (D9Loader    *l,
              gboolean     flows,
              GError     **error)
 {
-  D9Tail t = { l, side, pieces_done ? 0 : n_pieces, flows, pieces_done, error };
+  D9Tail t = { l, side, side == NULL || pieces_done ? 0 : n_pieces, flows, pieces_done, error };
   gboolean ok;
 
   for (guint i = 0; i < l->workers->len; i++)
     d9_pair_close_depth0 (l, g_ptr_array_index (l->workers, i), l->max_ts, KYMO_EVENT_INCOMPLETE);
   ok = kymo_parts_run_helped (kymo_load_job_get_options (l->job), l->d->size, TAIL_THREAD_MIN,
                               t.n_pieces + flows + l->workers->len, tail_part, tail_join,
-                              t.n_pieces == 0 ? tail_side_end : NULL, &t);
+                              t.n_pieces == 0 && t.side != NULL ? tail_side_end : NULL, &t);
   g_clear_pointer (&t.side, d9_side_build_free);
   return ok;
 }
@@ -605,11 +613,13 @@ d9_build_model (D9Loader  *l,
       side = d9_side_build_begin (l, &n_pieces, error);
       if (side == NULL)
         return FALSE;
-      if (!d9_pair_workers (l, n_pieces, side_piece, side, d9_finish_worker_spans, error))
+      if (!d9_pair_workers (l, n_pieces, side_piece, side_end, &side, d9_finish_worker_spans, error))
         {
-          d9_side_build_free (side);
+          g_clear_pointer (&side, d9_side_build_free);
           return FALSE;
         }
+      /* Its end ran beside the pairing. */
+      g_assert (side == NULL);
       pieces_done = TRUE;
       flows_done = FALSE;
     }

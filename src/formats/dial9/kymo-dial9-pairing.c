@@ -36,7 +36,7 @@ KYMO_DEFINE_RUN_SORT (sort_wakes, D9Wake, TS_LESS)
 #define PAIR_THREAD_MIN (1 << 18)
 
 /* Edges paired between two rounds of giving their pages back. */
-#define RELEASE_STEP ((gsize) 1 << 16)
+#define RELEASE_STEP ((gsize) 1 << 18)
 
 /* Where the progress bar is once every worker is paired, and once the
  * wakes are resolved (building starts at D9_PROGRESS_DECODED). */
@@ -94,11 +94,20 @@ struct _D9Pairing {
   guint           *order;     /* pairing parts, largest first */
   guint            n_extra;
   KymoPartFunc     extra;
+  KymoPartStartFunc extra_end;
   gpointer         extra_data;
   D9PairedFunc     paired;
   D9Key            first_wake;
   gboolean         resolved;
   GError         **error;
+  /* Workers paired, in the order they were, for the parts that then run
+   * @paired: each takes the next (waiting for one if need be: every
+   * pairing was taken by a thread before these parts were). */
+  GMutex           lock;
+  GCond            cond;
+  guint           *walked;
+  guint            n_walked;
+  guint            n_taken;
 };
 
 static inline void
@@ -349,31 +358,59 @@ pair_worker (D9WorkerPairing *p)
     }
   d9_tourney_clear (&t);
   free_worker_edges (p);
-  if (!g_atomic_int_get (&p->pg->cancel))
-    p->pg->paired (p->l, p->w, p->track);
+  g_mutex_lock (&p->pg->lock);
+  p->pg->walked[p->pg->n_walked++] = p->index;
+  g_cond_broadcast (&p->pg->cond);
+  g_mutex_unlock (&p->pg->lock);
+}
+
+static D9WorkerPairing *
+take_walked (D9Pairing *pg)
+{
+  guint index;
+
+  g_mutex_lock (&pg->lock);
+  while (pg->n_taken == pg->n_walked)
+    g_cond_wait (&pg->cond, &pg->lock);
+  index = pg->walked[pg->n_taken++];
+  g_mutex_unlock (&pg->lock);
+  return &pg->workers[index];
 }
 
 static gboolean resolve_wakes (D9Pairing *pg);
 static void     create_tracks (D9Pairing *pg);
 
-/* Pairing part i < n_workers pairs a worker, the next sorts the wakes;
- * the caller's parts follow. */
+/* The parts, in the order the threads take them: the caller's (short,
+ * so that its end, on the loading thread, overlaps the pairing), the
+ * wakes' sort, each worker's pairing (the largest first), then what
+ * @paired does with each worker, which overlaps the wakes' pass (on the
+ * loading thread, once every worker is paired). */
+#define PART_WAKES(pg)      ((pg)->n_extra)
+#define PART_PAIR(pg, i)    ((pg)->n_extra + 1 + (i))
+#define PART_PAIRED(pg, i)  ((pg)->n_extra + 1 + (pg)->n_workers + (i))
+#define N_PARTS(pg)         ((pg)->n_extra + 1 + 2 * (pg)->n_workers)
+
 static void
 pairing_part (guint    index,
               gpointer data)
 {
   D9Pairing *pg = data;
 
-  if (index > pg->n_workers)
-    pg->extra (index - pg->n_workers - 1, pg->extra_data);
-  else if (pg->order[index] < pg->n_workers)
-    pair_worker (&pg->workers[pg->order[index]]);
-  else
+  if (index < pg->n_extra)
+    pg->extra (index, pg->extra_data);
+  else if (index == PART_WAKES (pg))
     order_wakes (pg->l);
+  else if (index < PART_PAIRED (pg, 0))
+    pair_worker (&pg->workers[pg->order[index - PART_PAIR (pg, 0)]]);
+  else
+    {
+      D9WorkerPairing *p = take_walked (pg);
+
+      if (!g_atomic_int_get (&pg->cancel))
+        pg->paired (p->l, p->w, p->track);
+    }
 }
 
-/* Once every worker is paired, the wakes' pass, on the loading thread
- * while the threads go on with the caller's parts. */
 static gboolean
 pairing_join (guint    index,
               gpointer data)
@@ -382,17 +419,29 @@ pairing_join (guint    index,
 
   if (g_atomic_int_get (&pg->cancel))
     return FALSE;
-  if (index == pg->n_workers)
+  if (index + 1 == pg->n_extra)
+    pg->extra_end (pg->extra_data);
+  if (index + 1 == PART_PAIRED (pg, 0))
     {
       if (!resolve_wakes (pg))
         return FALSE;
       create_tracks (pg);
       pg->resolved = TRUE;
     }
-  if (index < pg->n_workers)
+  if (index + 1 < PART_PAIRED (pg, 0))
     return TRUE;
-  return kymo_load_job_progress (pg->l->job, RESOLVED_AT + 0.02 * (index + 1) / (pg->n_workers + 1 + pg->n_extra),
+  return kymo_load_job_progress (pg->l->job, RESOLVED_AT + 0.02 * (index + 1) / N_PARTS (pg),
                                  "Building the timeline", pg->error);
+}
+
+/* Without parts of the caller's, its end comes first. */
+static void
+pairing_start (gpointer data)
+{
+  D9Pairing *pg = data;
+
+  if (pg->n_extra == 0)
+    pg->extra_end (pg->extra_data);
 }
 
 /* A worker's next poll event (start of poll pos/2, or its end), or
@@ -609,13 +658,14 @@ compare_sizes (gconstpointer a,
 gboolean
 d9_pair_workers (D9Loader      *l,
                  guint          n_extra,
-                 KymoPartFunc   extra,
-                 gpointer       extra_data,
-                 D9PairedFunc   paired,
-                 GError       **error)
+                 KymoPartFunc       extra,
+                 KymoPartStartFunc  extra_end,
+                 gpointer           extra_data,
+                 D9PairedFunc       paired,
+                 GError           **error)
 {
-  D9Pairing pg = { l, NULL, l->workers->len, g_thread_self (), 0, 0, 0, NULL, n_extra, extra, extra_data, paired,
-                   D9_DONE, FALSE, error };
+  D9Pairing pg = { l, NULL, l->workers->len, g_thread_self (), 0, 0, 0, NULL, n_extra, extra, extra_end, extra_data,
+                   paired, D9_DONE, FALSE, error };
   gsize total = l->wakes->len;
   g_autofree gsize *sizes = NULL;
   gboolean ok;
@@ -635,10 +685,14 @@ d9_pair_workers (D9Loader      *l,
         }
       for (guint i = 0; i < n_extra; i++)
         extra (i, extra_data);
+      extra_end (extra_data);
       return TRUE;
     }
 
   pg.workers = g_new0 (D9WorkerPairing, pg.n_workers + 1);
+  pg.walked = g_new (guint, pg.n_workers + 1);
+  g_mutex_init (&pg.lock);
+  g_cond_init (&pg.cond);
   for (guint i = 0; i < pg.n_workers; i++)
     {
       D9WorkerPairing *p = &pg.workers[i];
@@ -659,21 +713,24 @@ d9_pair_workers (D9Loader      *l,
   /* The largest first, so that the threads end together. */
   sizes = g_new (gsize, pg.n_workers + 1);
   pg.order = g_new (guint, pg.n_workers + 1);
-  for (guint i = 0; i <= pg.n_workers; i++)
+  for (guint i = 0; i < pg.n_workers; i++)
     {
-      sizes[i] = i < pg.n_workers ? pg.workers[i].n_edges : l->wakes->len;
+      sizes[i] = pg.workers[i].n_edges;
       pg.order[i] = i;
     }
-  g_qsort_with_data (pg.order, pg.n_workers + 1, sizeof (guint), compare_sizes, sizes);
+  g_qsort_with_data (pg.order, pg.n_workers, sizeof (guint), compare_sizes, sizes);
 
-  ok = kymo_parts_run_helped (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN, pg.n_workers + 1 + n_extra,
-                              pairing_part, pairing_join, NULL, &pg);
+  ok = kymo_parts_run_helped (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN, N_PARTS (&pg),
+                              pairing_part, pairing_join, pairing_start, &pg);
   g_assert (!ok || pg.resolved);
 
   for (guint i = 0; i < pg.n_workers; i++)
     g_free (pg.workers[i].polls);
   g_free (pg.workers);
   g_free (pg.order);
+  g_free (pg.walked);
+  g_mutex_clear (&pg.lock);
+  g_cond_clear (&pg.cond);
   free_edges (l);
   return ok;
 }
