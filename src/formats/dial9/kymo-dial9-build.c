@@ -39,16 +39,11 @@ default_group (D9Loader *l)
 KYMO_DEFINE_RUN_SORT (sort_instants, KymoInstant, TS_LESS)
 KYMO_DEFINE_RUN_SORT (sort_spans, KymoSpan, SPAN_LESS)
 
-static int
-compare_symbols (gconstpointer a,
-                 gconstpointer b)
-{
-  const D9Symbol *x = a, *y = b;
+#define SYMBOL_LESS(x, y) \
+  ((x)->addr < (y)->addr || ((x)->addr == (y)->addr && (x)->inline_depth < (y)->inline_depth))
 
-  if (x->addr != y->addr)
-    return x->addr < y->addr ? -1 : 1;
-  return x->inline_depth < y->inline_depth ? -1 : x->inline_depth > y->inline_depth;
-}
+/* Tables are written by address: a few runs, merged rather than sorted. */
+KYMO_DEFINE_RUN_SORT (sort_symbols, D9Symbol, SYMBOL_LESS)
 
 /* Sorts by address and inline depth and keeps one entry of each: rotated
  * segments each carry a symbol table, mostly of the same addresses, and a
@@ -60,10 +55,10 @@ unique_symbols (GArray *symbols)
   D9Symbol *syms = (D9Symbol *) (gpointer) symbols->data;
   guint n = 0;
 
-  g_array_sort (symbols, compare_symbols);
+  sort_symbols (syms, symbols->len);
   for (guint i = 0; i < symbols->len; i++)
     {
-      if (n > 0 && compare_symbols (&syms[n - 1], &syms[i]) == 0)
+      if (n > 0 && !SYMBOL_LESS (&syms[n - 1], &syms[i]))
         n--;
       syms[n++] = syms[i];
     }
@@ -216,14 +211,14 @@ fill_stream_tracks (D9Loader *l)
   if (l->wake_instants->len > 0)
     {
       KymoTrack *track = kymo_trace_get_track (l->trace, l->wakes_track);
+      KymoInstant *in = (KymoInstant *) (gpointer) l->wake_instants->data;
+      gsize n = l->wake_instants->len;
 
-      kymo_track_reserve_instants (track, l->wake_instants->len);
-      for (guint k = 0; k < l->wake_instants->len; k++)
-        {
-          const KymoInstant *in = (const KymoInstant *) (gpointer) l->wake_instants->data + k;
-          kymo_track_add_instant (track, in->ts, in->name_flags, 0, in->source);
-        }
-      l->wake_instants->len = 0;
+      /* Names packed as kymo_track_add_instant() packs them (no flags),
+       * in place: the track adopts the array. */
+      for (gsize k = 0; k < n; k++)
+        in[k].name_flags = MIN (in[k].name_flags, KYMO_NAME_MAX);
+      kymo_track_take_instants (track, d9_vec_steal (l->wake_instants, sizeof (KymoInstant)), n);
     }
   for (guint i = 0; i < l->workers->len; i++)
     {
