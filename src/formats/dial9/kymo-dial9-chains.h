@@ -67,11 +67,14 @@ d9_tourney_replace (D9Tourney *t,
     {
       guint other = t->tree[node];
       D9Key other_key = t->keys[other];
-      gboolean swap = other_key < key;
+      /* Chains that interleave make the outcome a coin toss: selected
+       * by masks, not a branch the compiler might make of it. */
+      guint mask = 0u - (guint) (other_key < key);
+      D9Key key_mask = (D9Key) 0 - (D9Key) (mask & 1);
 
-      t->tree[node] = swap ? winner : other;
-      winner = swap ? other : winner;
-      key = swap ? other_key : key;
+      t->tree[node] = other ^ ((other ^ winner) & mask);
+      winner ^= (winner ^ other) & mask;
+      key ^= (key ^ other_key) & key_mask;
     }
   t->tree[0] = winner;
   return winner;
