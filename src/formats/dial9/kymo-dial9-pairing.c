@@ -13,6 +13,7 @@
 #include "kymo-dial9-chains.h"
 #include "kymo-dial9-pair.h"
 #include "kymo-dial9-pairing.h"
+#include "kymo-mapped.h"
 #include "kymo-parts.h"
 #include "kymo-run-sort.h"
 
@@ -34,6 +35,9 @@ KYMO_DEFINE_RUN_SORT (sort_wakes, D9Wake, TS_LESS)
 
 /* Below this many edges and wakes, more threads cost more than they save. */
 #define PAIR_THREAD_MIN (1 << 18)
+
+/* Edges paired between two rounds of populating the outputs' pages. */
+#define POPULATE_STEP ((gsize) 1 << 15)
 
 /* Edges paired between two rounds of giving their pages back. */
 #define RELEASE_STEP ((gsize) 1 << 18)
@@ -303,6 +307,42 @@ reserve_outputs (D9WorkerPairing *p)
   g_array_set_size (w->deep, deep);
 }
 
+/* An array the walk writes in order, populated ahead of the writes. */
+typedef struct {
+  guint8 *data;
+  gsize   size;
+  gsize   cap;
+  gsize   populated;  /* bytes */
+} D9Ahead;
+
+/* Populates the pages @len elements on will take once as many edges as
+ * paired so far (@steps) are paired again at the same rate: in one call
+ * rather than a fault per page. Pages populated and then not written go
+ * back with the array. */
+static void
+populate_ahead (D9Ahead *a,
+                guint8  *data,
+                gsize    len,
+                gsize    steps)
+{
+  gsize written = len * a->size, want;
+
+  if (data != a->data)
+    {
+      /* Moved (it never should: its room was reserved): start again. */
+      a->data = data;
+      a->populated = written;
+    }
+  want = MIN (a->cap * a->size, written + written / steps * POPULATE_STEP + written / steps * POPULATE_STEP / 8);
+  if (want > MAX (a->populated, written))
+    {
+      gsize from = MAX (a->populated, written);
+
+      kymo_mapped_populate (data + from, want - from);
+      a->populated = want;
+    }
+}
+
 /* Pairs the worker's edges in time order: its chains merged through a
  * tournament (a few chains, so a few levels), each edge paired as it
  * comes, nothing copied. */
@@ -315,6 +355,7 @@ pair_worker (D9WorkerPairing *p)
   D9Tourney t;
   gsize steps = 0;
   guint top;
+  D9Ahead ahead[3];
 
   D9Stream s = { (const guint8 *) p->edges, sizeof (D9Edge), G_STRUCT_OFFSET (D9Edge, source) };
 
@@ -331,6 +372,10 @@ pair_worker (D9WorkerPairing *p)
       g_array_append_val (segs, whole);
       g_array_append_val (heads, zero);
     }
+  ahead[0] = (D9Ahead) { (guint8 *) p->polls, sizeof (D9Poll), MAX (p->n_edges, 1), 0 };
+  ahead[1] = (D9Ahead) { p->w->spans0->data, sizeof (KymoSpan), p->w->spans0->cap, p->w->spans0->len * sizeof (KymoSpan) };
+  ahead[2] = (D9Ahead) { (guint8 *) p->w->deep->data, sizeof (D9DeepSpan), p->w->deep->len + p->n_edges,
+                         p->w->deep->len * sizeof (D9DeepSpan) };
   leaves = d9_leaves_new (segs, heads, &t);
   for (guint c = 0; c < heads->len; c++)
     {
@@ -347,7 +392,13 @@ pair_worker (D9WorkerPairing *p)
        * chain's next lines are asked for well before its turn comes. */
       __builtin_prefetch (p->edges + leaf->next + D9_PREFETCH_AHEAD);
       pair_edge (p, leaf->next);
-      if (G_UNLIKELY (++steps % RELEASE_STEP == 0))
+      if (G_UNLIKELY (++steps % POPULATE_STEP == 0))
+        {
+          populate_ahead (&ahead[0], (guint8 *) p->polls, p->n_polls, steps);
+          populate_ahead (&ahead[1], p->w->spans0->data, p->w->spans0->len, steps);
+          populate_ahead (&ahead[2], (guint8 *) p->w->deep->data, p->w->deep->len, steps);
+        }
+      if (G_UNLIKELY (steps % RELEASE_STEP == 0))
         {
           for (guint c = 0; c < heads->len; c++)
             d9_release_leaf ((const guint8 *) p->edges, sizeof (D9Edge), segs, &leaves[c]);
