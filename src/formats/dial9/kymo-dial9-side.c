@@ -590,6 +590,18 @@ add_samples (D9Loader *l)
 
   for (guint i = 0; i <= d->pool_stacks->len; i++)
     pool_ids[i] = G_MAXUINT32 - 1;
+  {
+    gsize n = 0;
+
+    for (guint r = 0; r < l->side_runs->len; r++)
+      {
+        const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
+
+        n += run->samples_to - run->samples_from;
+      }
+    if (n < G_MAXUINT / 2)
+      kymo_stacks_reserve_samples (stacks, n);
+  }
 
   for (guint r = 0; r < l->side_runs->len; r++)
     {
