@@ -112,6 +112,7 @@ struct _D9Pairing {
   guint           *walked;
   guint            n_walked;
   guint            n_taken;
+  gboolean         beside;    /* more than one thread: see part_kind() */
 };
 
 static inline void
@@ -431,34 +432,81 @@ take_walked (D9Pairing *pg)
 static gboolean resolve_wakes (D9Pairing *pg);
 static void     create_tracks (D9Pairing *pg);
 
-/* The parts, in the order the threads take them: the caller's (short,
- * so that its end, on the loading thread, overlaps the pairing), the
- * wakes' sort, each worker's pairing (the largest first), then what
- * @paired does with each worker, which overlaps the wakes' pass (on the
- * loading thread, once every worker is paired). */
-#define PART_WAKES(pg)      ((pg)->n_extra)
-#define PART_PAIR(pg, i)    ((pg)->n_extra + 1 + (i))
-#define PART_PAIRED(pg, i)  ((pg)->n_extra + 1 + (pg)->n_workers + (i))
-#define N_PARTS(pg)         ((pg)->n_extra + 1 + 2 * (pg)->n_workers)
+/* The parts, in the order the threads take them. With threads to spare:
+ * the caller's (short, so that its end, on the loading thread, overlaps
+ * the pairing), the wakes' sort, each worker's pairing (the largest
+ * first), then what @paired does with each worker, which overlaps the
+ * wakes' pass (on the loading thread, once every worker is paired).
+ * On one thread, where nothing overlaps, the order that holds the least
+ * memory at once: each worker paired and handed over, the wakes' sort
+ * and pass, then the caller's parts and end. */
+typedef enum {
+  PART_EXTRA,
+  PART_WAKES,
+  PART_PAIR,      /* and, on one thread, @paired */
+  PART_PAIRED,
+} PartKind;
+
+static guint
+n_parts (const D9Pairing *pg)
+{
+  return pg->n_extra + 1 + (pg->beside ? 2 : 1) * pg->n_workers;
+}
+
+/* What part @index is, and which of its kind (*@i). */
+static PartKind
+part_kind (const D9Pairing *pg,
+           guint            index,
+           guint           *i)
+{
+  guint nw = pg->n_workers;
+
+  if (!pg->beside)
+    {
+      *i = index < nw ? index : index - nw - 1;
+      return index < nw ? PART_PAIR : index == nw ? PART_WAKES : PART_EXTRA;
+    }
+  if (index < pg->n_extra)
+    {
+      *i = index;
+      return PART_EXTRA;
+    }
+  index -= pg->n_extra;
+  *i = index == 0 ? 0 : (index - 1) % nw;
+  return index == 0 ? PART_WAKES : index <= nw ? PART_PAIR : PART_PAIRED;
+}
+
+static void
+run_paired (D9Pairing       *pg,
+            D9WorkerPairing *p)
+{
+  if (!g_atomic_int_get (&pg->cancel))
+    pg->paired (p->l, p->w, p->track);
+}
 
 static void
 pairing_part (guint    index,
               gpointer data)
 {
   D9Pairing *pg = data;
+  guint i;
 
-  if (index < pg->n_extra)
-    pg->extra (index, pg->extra_data);
-  else if (index == PART_WAKES (pg))
-    order_wakes (pg->l);
-  else if (index < PART_PAIRED (pg, 0))
-    pair_worker (&pg->workers[pg->order[index - PART_PAIR (pg, 0)]]);
-  else
+  switch (part_kind (pg, index, &i))
     {
-      D9WorkerPairing *p = take_walked (pg);
-
-      if (!g_atomic_int_get (&pg->cancel))
-        pg->paired (p->l, p->w, p->track);
+    case PART_EXTRA:
+      pg->extra (i, pg->extra_data);
+      break;
+    case PART_WAKES:
+      order_wakes (pg->l);
+      break;
+    case PART_PAIR:
+      pair_worker (&pg->workers[pg->order[i]]);
+      if (!pg->beside)
+        run_paired (pg, take_walked (pg));
+      break;
+    case PART_PAIRED:
+      run_paired (pg, take_walked (pg));
+      break;
     }
 }
 
@@ -467,31 +515,39 @@ pairing_join (guint    index,
               gpointer data)
 {
   D9Pairing *pg = data;
+  guint i, n = n_parts (pg);
+  PartKind kind = part_kind (pg, index, &i);
+  /* The wakes' pass once the last worker's pairing is joined (and the
+   * wakes sorted: they come before it, or just before the pass). */
+  gboolean last_pair = pg->beside ? kind == PART_PAIR && i + 1 == pg->n_workers : kind == PART_WAKES;
 
   if (g_atomic_int_get (&pg->cancel))
     return FALSE;
-  if (index + 1 == pg->n_extra)
+  if (pg->beside && kind == PART_EXTRA && i + 1 == pg->n_extra)
     pg->extra_end (pg->extra_data);
-  if (index + 1 == PART_PAIRED (pg, 0))
+  if (last_pair)
     {
       if (!resolve_wakes (pg))
         return FALSE;
       create_tracks (pg);
       pg->resolved = TRUE;
     }
-  if (index + 1 < PART_PAIRED (pg, 0))
+  if (!pg->beside && index + 1 == n)
+    pg->extra_end (pg->extra_data);
+  if (!pg->resolved)
     return TRUE;
-  return kymo_load_job_progress (pg->l->job, RESOLVED_AT + 0.02 * (index + 1) / N_PARTS (pg),
-                                 "Building the timeline", pg->error);
+  return kymo_load_job_progress (pg->l->job, RESOLVED_AT + 0.02 * (index + 1) / n, "Building the timeline",
+                                 pg->error);
 }
 
-/* Without parts of the caller's, its end comes first. */
+/* Without parts of the caller's, its end comes first (with threads to
+ * spare). */
 static void
 pairing_start (gpointer data)
 {
   D9Pairing *pg = data;
 
-  if (pg->n_extra == 0)
+  if (pg->beside && pg->n_extra == 0)
     pg->extra_end (pg->extra_data);
 }
 
@@ -771,7 +827,8 @@ d9_pair_workers (D9Loader      *l,
     }
   g_qsort_with_data (pg.order, pg.n_workers, sizeof (guint), compare_sizes, sizes);
 
-  ok = kymo_parts_run_helped (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN, N_PARTS (&pg),
+  pg.beside = kymo_load_options_get_threads (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN) > 1;
+  ok = kymo_parts_run_helped (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN, n_parts (&pg),
                               pairing_part, pairing_join, pairing_start, &pg);
   g_assert (!ok || pg.resolved);
 
