@@ -80,6 +80,30 @@ d9_tourney_replace (D9Tourney *t,
   return winner;
 }
 
+/* d9_tourney_replace() for few leaves whose order the branch predictor
+ * learns (the wakes' pass over the workers' polls): there the selects
+ * cost more than the branches. */
+static inline guint
+d9_tourney_replace_few (D9Tourney *t,
+                        D9Key      key)
+{
+  guint top = t->tree[0], winner = top;
+
+  t->keys[top] = key;
+  for (guint node = (top + t->size) / 2; node > 0; node /= 2)
+    {
+      guint other = t->tree[node];
+      D9Key other_key = t->keys[other];
+      gboolean swap = other_key < key;
+
+      t->tree[node] = swap ? winner : other;
+      winner = swap ? other : winner;
+      key = swap ? other_key : key;
+    }
+  t->tree[0] = winner;
+  return winner;
+}
+
 /* A sorted run [from, to) of an array, and the next of its chain. */
 typedef struct {
   gsize   from;
