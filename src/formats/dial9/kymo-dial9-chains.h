@@ -67,35 +67,10 @@ d9_tourney_replace (D9Tourney *t,
     {
       guint other = t->tree[node];
       D9Key other_key = t->keys[other];
-      /* Chains that interleave make the outcome a coin toss: selected
-       * by masks, not a branch the compiler might make of it. */
-      guint mask = 0u - (guint) (other_key < key);
-      D9Key key_mask = (D9Key) 0 - (D9Key) (mask & 1);
-
-      t->tree[node] = other ^ ((other ^ winner) & mask);
-      winner ^= (winner ^ other) & mask;
-      key ^= (key ^ other_key) & key_mask;
-    }
-  t->tree[0] = winner;
-  return winner;
-}
-
-/* d9_tourney_replace() for few leaves whose order the branch predictor
- * learns (the wakes' pass over the workers' polls): there the selects
- * cost more than the branches. */
-static inline guint
-d9_tourney_replace_few (D9Tourney *t,
-                        D9Key      key)
-{
-  guint top = t->tree[0], winner = top;
-
-  t->keys[top] = key;
-  for (guint node = (top + t->size) / 2; node > 0; node /= 2)
-    {
-      guint other = t->tree[node];
-      D9Key other_key = t->keys[other];
       gboolean swap = other_key < key;
 
+      /* Copies that overlap in time interleave their chains in a fixed
+       * order: branches the predictor learns beat selects (measured). */
       t->tree[node] = swap ? winner : other;
       winner = swap ? other : winner;
       key = swap ? other_key : key;

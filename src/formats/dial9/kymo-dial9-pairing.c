@@ -657,7 +657,7 @@ resolve_wakes (D9Pairing *pg)
             task->worker = G_MAXUINT32;
           key = poll_event_key (p, ++pos[top]);
         }
-      top = d9_tourney_replace_few (&t, key);
+      top = d9_tourney_replace (&t, key);
     }
   d9_tourney_clear (&t);
   return TRUE;
