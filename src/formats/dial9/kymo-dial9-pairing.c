@@ -316,10 +316,10 @@ typedef struct {
   gsize   populated;  /* bytes */
 } D9Ahead;
 
-/* Populates the pages @len elements on will take once as many edges as
- * paired so far (@steps) are paired again at the same rate: in one call
- * rather than a fault per page. Pages populated and then not written go
- * back with the array. */
+/* Populates the pages that the next POPULATE_STEP edges will fill, at
+ * the rate the @steps edges so far filled @len elements (and an eighth
+ * more): in one call rather than a fault per page. Pages populated and
+ * then not written go back with the array. */
 static void
 populate_ahead (D9Ahead *a,
                 guint8  *data,
@@ -519,7 +519,8 @@ pairing_join (guint    index,
   PartKind kind = part_kind (pg, index, &i);
   /* The wakes' pass once the last worker's pairing is joined (and the
    * wakes sorted: they come before it, or just before the pass). */
-  gboolean last_pair = pg->beside ? kind == PART_PAIR && i + 1 == pg->n_workers : kind == PART_WAKES;
+  gboolean last_pair = pg->beside && pg->n_workers > 0 ? kind == PART_PAIR && i + 1 == pg->n_workers
+                       : kind == PART_WAKES;
 
   if (g_atomic_int_get (&pg->cancel))
     return FALSE;
