@@ -1,5 +1,6 @@
 /* kymo-tband-model-private.h: the Tonbandgerät model's state, shared by the
  * files of its phases (kymo-tband-model.c: ids, lanes and warnings;
+ * kymo-tband-model-tasks.c, -queues.c and -markers.c: what events name;
  * kymo-tband-model-events.c: what each event does; kymo-tband-model-finish.c:
  * what is still open at the end, and the tracks' names)
  *
@@ -387,6 +388,192 @@ _kymo_tband_core_switch_out (KymoTbandModel *self,
                        flags, core->run_source);
   task->running_core = -1;
   core->current = NULL;
+}
+
+/* kymo-tband-model-tasks.c, -queues.c and -markers.c: the things events
+ * name, found or made with their tracks on first use. The lookups that
+ * nearly every event makes are inline here. */
+gpointer _kymo_tband_stack_grow (gpointer  items,
+                                 guint    *room,
+                                 gsize     size);
+Core *_kymo_tband_add_core (KymoTbandModel *self,
+                            guint           id);
+void _kymo_tband_core_add_child (KymoTbandModel  *self,
+                                 Core            *core,
+                                 Lane           **slot,
+                                 KymoTrackKind    kind,
+                                 const char      *name,
+                                 gint64           sort_key);
+Lane *_kymo_tband_core_warn_track (KymoTbandModel *self,
+                                   Core           *core);
+Task *_kymo_tband_find_task (KymoTbandModel *self,
+                             guint32         id);
+void _kymo_tband_task_add_group (KymoTbandModel *self,
+                                 Task           *task);
+Lane *_kymo_tband_task_child (KymoTbandModel *self,
+                              Task           *task,
+                              KymoTrackKind   kind,
+                              const char     *name);
+guint32 _kymo_tband_task_taken_name (KymoTbandModel *self,
+                                     Task           *task);
+Task *_kymo_tband_current_task (KymoTbandModel       *self,
+                                Core                 *core,
+                                const KymoTbandEvent *event,
+                                KymoTime              ts,
+                                guint64               offset);
+Queue *_kymo_tband_find_queue (KymoTbandModel *self,
+                               guint32         id);
+void _kymo_tband_queue_add_tracks (KymoTbandModel *self,
+                                   Queue          *queue);
+void _kymo_tband_mutex_take_or_give (KymoTbandModel *self,
+                                     Queue          *queue,
+                                     Core           *core,
+                                     gboolean        from_isr,
+                                     KymoTime        ts,
+                                     guint32         length,
+                                     guint32         source);
+EvtMarker *_kymo_tband_get_evtmarker (IdMap    *map,
+                                      guint32   id,
+                                      gboolean *created);
+ValMarker *_kymo_tband_get_valmarker (IdMap    *map,
+                                      guint32   id,
+                                      gboolean *created);
+Lane *_kymo_tband_global_marker_track (KymoTbandModel *self,
+                                       KymoTrackKind   kind,
+                                       guint32         id);
+void _kymo_tband_evtmarker_event (KymoTbandModel       *self,
+                                  EvtMarker            *marker,
+                                  const KymoTbandEvent *event,
+                                  guint                 what,
+                                  KymoTime              ts,
+                                  guint32               source,
+                                  guint64               offset);
+
+static inline Core *
+_kymo_tband_get_core (KymoTbandModel *self,
+                      guint           id)
+{
+  Core *core;
+
+  if (G_LIKELY (id < self->cores->len && (core = self->cores->pdata[id]) != NULL))
+    return core;
+  return _kymo_tband_add_core (self, id);
+}
+
+static inline Lane *
+_kymo_tband_core_child (KymoTbandModel  *self,
+                        Core            *core,
+                        Lane           **slot,
+                        KymoTrackKind    kind,
+                        const char      *name,
+                        gint64           sort_key)
+{
+  if (G_UNLIKELY (*slot == NULL))
+    _kymo_tband_core_add_child (self, core, slot, kind, name, sort_key);
+  return *slot;
+}
+
+/* An existing task: most events of a stream name one. */
+static inline Task *
+_kymo_tband_get_task (KymoTbandModel *self,
+                      guint32         id)
+{
+  Task *task;
+
+  if (G_LIKELY (id < self->tasks.dense->len && (task = self->tasks.dense->pdata[id]) != NULL))
+    return task;
+  return _kymo_tband_find_task (self, id);
+}
+
+static inline guint
+_kymo_tband_task_group (KymoTbandModel *self,
+                        Task           *task)
+{
+  if (G_UNLIKELY (task->group == KYMO_NO_TRACK))
+    _kymo_tband_task_add_group (self, task);
+  return task->group;
+}
+
+static inline void
+_kymo_tband_task_set_state (KymoTbandModel *self,
+                            Task           *task,
+                            KymoTime        ts,
+                            TaskState       state,
+                            guint32         source)
+{
+  _kymo_tband_task_group (self, task);
+  if (task->state != STATE_NONE && task->state != STATE_DELETED && ts > task->state_start)
+    _kymo_tband_lane_add_span (self, task->state_track, task->state_start, ts,
+                               self->name_running[task->state], 0, KYMO_EVENT_STATE,
+                               task->state_source);
+  task->state = state;
+  task->state_start = ts;
+  task->state_source = source;
+}
+
+static inline gboolean
+_kymo_tband_task_is_running (Task *task)
+{
+  return task->running_core >= 0;
+}
+
+static inline Queue *
+_kymo_tband_get_queue (KymoTbandModel *self,
+                       guint32         id)
+{
+  Queue *queue;
+
+  if (G_LIKELY (id < self->queues.dense->len && (queue = self->queues.dense->pdata[id]) != NULL))
+    return queue;
+  return _kymo_tband_find_queue (self, id);
+}
+
+static inline void
+_kymo_tband_queue_tracks (KymoTbandModel *self,
+                          Queue          *queue)
+{
+  if (G_UNLIKELY (queue->group == KYMO_NO_TRACK))
+    _kymo_tband_queue_add_tracks (self, queue);
+}
+
+static inline void
+_kymo_tband_queue_op (KymoTbandModel *self,
+                      Queue          *queue,
+                      KymoTime        ts,
+                      QueueOp         op,
+                      guint32         source)
+{
+  _kymo_tband_queue_tracks (self, queue);
+  _kymo_tband_lane_add_instant (self, queue->ops, ts, self->name_ops[op], 0, source);
+}
+
+static inline void
+_kymo_tband_queue_length (KymoTbandModel *self,
+                          Queue          *queue,
+                          KymoTime        ts,
+                          guint32         length)
+{
+  _kymo_tband_queue_tracks (self, queue);
+  _kymo_tband_lane_add_sample (self, queue->length, ts, length);
+}
+
+static inline gboolean
+_kymo_tband_queue_is_mutex (Queue *queue)
+{
+  return queue->kind == 3 || queue->kind == 4;
+}
+
+static inline void
+_kymo_tband_mutex_update (KymoTbandModel *self,
+                          Queue          *queue,
+                          Core           *core,
+                          gboolean        from_isr,
+                          KymoTime        ts,
+                          guint32         length,
+                          guint32         source)
+{
+  if (_kymo_tband_queue_is_mutex (queue))
+    _kymo_tband_mutex_take_or_give (self, queue, core, from_isr, ts, length, source);
 }
 
 G_END_DECLS
