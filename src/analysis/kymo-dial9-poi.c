@@ -155,35 +155,62 @@ merge_timed (const KymoPoi *pois,
   return TRUE;
 }
 
-/* Worst first as positions in the time order: one stable sort of 8-byte
- * keys (how much less severe than the worst, above the position) when
- * they fit. FALSE when not. */
-static gboolean
+/* Worst first as positions in the time order, stably. The points less
+ * than 2^(64 - index bits) more severe than the least severe (in practice
+ * all but a few far-off delays of a damaged or stitched clock) sort as
+ * 8-byte keys: how much less severe than the worst of them, above the
+ * position. The others, all more severe than those, come first, sorted
+ * as 16-byte keys. */
+static void
 order_worst (const KymoPoi *timed,
              guint32        n,
              guint32       *worst)
 {
   guint idx_bits = _kymo_dial9_bits_for (n);
-  guint64 most = 0, least = G_MAXUINT64;
+  guint64 most = 0, least = G_MAXUINT64, limit;
   g_autofree guint64 *keys = NULL;
   g_autofree guint64 *scratch = NULL;
+  g_autofree KymoDial9SortKey *far = NULL;
+  g_autofree KymoDial9SortKey *far_scratch = NULL;
+  const KymoDial9SortKey *far_sorted;
   const guint64 *sorted;
+  guint32 n_near = 0, n_far = 0;
 
+  if (n == 0)
+    return;
+  for (guint32 i = 0; i < n; i++)
+    least = MIN (least, ORDERED (timed[i].severity));
+  /* idx_bits is 1 to 32: the shift is in range. */
+  limit = least + MIN ((G_GUINT64_CONSTANT (1) << (64 - idx_bits)) - 1, G_MAXUINT64 - least);
   for (guint32 i = 0; i < n; i++)
     {
-      most = MAX (most, ORDERED (timed[i].severity));
-      least = MIN (least, ORDERED (timed[i].severity));
+      guint64 x = ORDERED (timed[i].severity);
+
+      if (x <= limit)
+        most = MAX (most, x);
+      else
+        n_far++;
     }
-  if (n == 0 || idx_bits + _kymo_dial9_bits_for (most - least) > 64)
-    return n == 0;
-  keys = g_new (guint64, n);
-  scratch = g_new (guint64, n);
+  keys = g_new (guint64, MAX (n - n_far, 1));
+  scratch = g_new (guint64, MAX (n - n_far, 1));
+  far = g_new (KymoDial9SortKey, MAX (n_far, 1));
+  far_scratch = g_new (KymoDial9SortKey, MAX (n_far, 1));
+  n_far = 0;
   for (guint32 i = 0; i < n; i++)
-    keys[i] = (most - ORDERED (timed[i].severity)) << idx_bits | i;
-  sorted = _kymo_dial9_sort_keys (keys, scratch, n, idx_bits);
-  for (guint32 i = 0; i < n; i++)
-    worst[i] = (guint32) (sorted[i] & ((G_GUINT64_CONSTANT (1) << idx_bits) - 1));
-  return TRUE;
+    {
+      guint64 x = ORDERED (timed[i].severity);
+
+      if (x <= limit)
+        keys[n_near++] = (most - x) << idx_bits | i;
+      else
+        far[n_far++] = (KymoDial9SortKey) { ~x, i, 0 };
+    }
+  far_sorted = _kymo_dial9_sort_indexed (far, far_scratch, n_far);
+  for (guint32 i = 0; i < n_far; i++)
+    worst[i] = far_sorted[i].index;
+  sorted = _kymo_dial9_sort_keys (keys, scratch, n_near, idx_bits);
+  for (guint32 i = 0; i < n_near; i++)
+    worst[n_far + i] = (guint32) (sorted[i] & ((G_GUINT64_CONSTANT (1) << idx_bits) - 1));
 }
 
 /* Time order by radix passes over 16-byte keys and one gather. A trace
@@ -227,23 +254,6 @@ sort_timed (const KymoPoi *pois,
     timed[i] = pois[sorted[i].index];
 }
 
-/* Worst first by radix passes over 16-byte keys. */
-static void
-sort_worst (const KymoPoi *timed,
-            guint32        n,
-            guint32       *worst)
-{
-  g_autofree KymoDial9SortKey *a = g_new (KymoDial9SortKey, MAX (n, 1));
-  g_autofree KymoDial9SortKey *b = g_new (KymoDial9SortKey, MAX (n, 1));
-  KymoDial9SortKey *sorted;
-
-  for (guint32 i = 0; i < n; i++)
-    a[i] = (KymoDial9SortKey) { ~ORDERED (timed[i].severity), i, 0 };
-  sorted = _kymo_dial9_sort_indexed (a, b, n);
-  for (guint32 i = 0; i < n; i++)
-    worst[i] = sorted[i].index;
-}
-
 /* Time order (start, then kind, then track; else as found), then worst
  * first as positions in it: the time order stably sorted by severity,
  * longest first. The severities are random, so a merge sort would take
@@ -257,7 +267,6 @@ _kymo_dial9_pois_order (const KymoPoi *pois,
 
   if (!merge_timed (pois, n, timed))
     sort_timed (pois, n, timed);
-  if (!order_worst (timed, n, worst))
-    sort_worst (timed, n, worst);
+  order_worst (timed, n, worst);
   return timed;
 }

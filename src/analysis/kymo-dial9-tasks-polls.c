@@ -7,6 +7,9 @@
 
 #include "config.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "kymo-dial9-tasks-private.h"
 #include "kymo-dial9-poi-private.h"
 
@@ -136,10 +139,13 @@ add_sched_delays (Builder *b)
     }
 }
 
+/* Ids below this are looked up in a table: tasks are numbered from 1. */
+#define DIRECT_IDS (1 << 20)
+
 /* The position of task @id in @lane's tasks, added when new. */
 static guint32
-lane_task (Lane    *lane,
-           guint64  id)
+lane_task_hashed (Lane    *lane,
+                  guint64  id)
 {
   guint32 h = (guint32) ((id * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32);
 
@@ -168,11 +174,35 @@ lane_task (Lane    *lane,
             g++;
           lane->slots[g & lane->mask] = k + 1;
         }
-      return lane_task (lane, id);
+      return lane_task_hashed (lane, id);
     }
   lane->slots[h & lane->mask] = lane->n_tasks + 1;
-  lane->tasks[lane->n_tasks] = (LaneTask) { id, 0, 0, 0, 0, 0 };
+  lane->tasks[lane->n_tasks] = (LaneTask) { id, 0, 0, 0, 0, 0, FALSE };
   return lane->n_tasks++;
+}
+
+static inline guint32
+lane_task (Lane    *lane,
+           guint64  id)
+{
+  guint32 at;
+
+  if (G_LIKELY (id < lane->n_of_id) && lane->of_id[id] != 0)
+    return lane->of_id[id] - 1;
+  at = lane_task_hashed (lane, id);
+  if (id < DIRECT_IDS)
+    {
+      if (id >= lane->n_of_id)
+        {
+          gsize n = MIN (MAX (id + 1, lane->n_of_id * 2), DIRECT_IDS);
+
+          lane->of_id = g_renew (guint32, lane->of_id, n);
+          memset (lane->of_id + lane->n_of_id, 0, (n - lane->n_of_id) * sizeof (guint32));
+          lane->n_of_id = n;
+        }
+      lane->of_id[id] = at + 1;
+    }
+  return at;
 }
 
 static inline void
@@ -188,6 +218,43 @@ lane_poi (Lane           *lane,
 
 #define LOOKUP_BLOCK 32 /* spans, a power of two */
 
+static gboolean
+is_plain_id (Builder *b,
+             guint64  id)
+{
+  gsize lo = 0, hi = b->n_plain_ids;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (b->plain_ids[mid] < id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < b->n_plain_ids && b->plain_ids[lo] == id;
+}
+
+/* The late flows into @t's polls: where each ends, looked up on this
+ * lane's thread while its spans are near. */
+static void
+lane_late_flows (Builder *b,
+                 Lane    *lane,
+                 guint    t)
+{
+  gsize n_flows;
+  const KymoFlow *flows = kymo_trace_get_flows (b->trace, &n_flows);
+
+  for (guint i = 0; i < b->late_flows->len; i++)
+    {
+      const KymoFlow *f = &flows[g_array_index (b->late_flows, guint32, i)];
+
+      if (f->to_track == t)
+        b->late_spans[i] = lane_span_at (lane, f->to_ts);
+    }
+}
+
 /* One polled worker's spans in order, each meeting its poll record by
  * source (on any thread; only this lane is written): its tasks' polls,
  * and the points of interest a poll makes by itself: long polls, and
@@ -197,8 +264,7 @@ read_lane (Builder *b,
            guint    t)
 {
   gboolean pois = b->thresholds != NULL;
-  const KymoStackSample *samples = b->samples;
-  const guint32 *by_track = b->by_track;
+  const KymoTime *sample_ts = b->sample_ts;
   Lane *lane = b->lanes[t].polled ? lane_for (b, t) : NULL;
   guint32 k = pois ? b->sample_first[t] : 0, k_end = pois ? b->sample_first[t + 1] : 0;
   KymoTime running = G_MININT64;
@@ -216,6 +282,7 @@ read_lane (Builder *b,
     {
       lane->reach = g_new (KymoTime, (lane->n >> REACH_SHIFT) + 1);
       lane->pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
+      lane->plain = g_array_new (FALSE, FALSE, sizeof (PlainPoll));
     }
   for (gsize i = 0; i < lane->n; i++)
     {
@@ -223,15 +290,18 @@ read_lane (Builder *b,
       const guint32 *task_id;
       LaneTask *task;
       KymoTime dur;
-      guint32 at, name, count = 0;
+      guint32 at, name, n_tasks, count = 0;
 
       /* Spans in time order meet their poll records all over the file:
        * a block's lookups are made first, together, so that their cache
-       * misses overlap rather than come one after another. */
+       * misses overlap rather than come one after another, and the next
+       * block's words are asked for meanwhile. */
       if ((i & (LOOKUP_BLOCK - 1)) == 0)
         {
           gsize end = MIN (i + LOOKUP_BLOCK, lane->n);
 
+          for (gsize j = end; j < MIN (end + LOOKUP_BLOCK, lane->n); j++)
+            poll_word_prefetch (b, &lane->spans[j]);
           for (gsize j = i; j < end; j++)
             {
               const guint32 *id = poll_of (b, &lane->spans[j]);
@@ -247,9 +317,12 @@ read_lane (Builder *b,
       /* A source is one event: the poll record's track is this one. */
       if (task_id == NULL)
         continue;
+      n_tasks = lane->n_tasks;
       at = lane_task (lane, G_LIKELY (*task_id != FAR_ID) ? *task_id : far_poll_task (b, span));
       lane->row_of[i] = at + 1;
       task = &lane->tasks[at];
+      if (G_UNLIKELY (lane->n_tasks != n_tasks) && pois)
+        task->maybe_plain = is_plain_id (b, task->id);
       dur = span->end - span->start;
       task->polls++;
       task->total += dur;
@@ -262,15 +335,22 @@ read_lane (Builder *b,
         }
       if (!pois)
         continue;
+      if (G_UNLIKELY (task->maybe_plain))
+        {
+          PlainPoll poll = { (guint32) i, at };
+          g_array_append_val (lane->plain, poll);
+        }
       if (dur > b->thresholds->long_poll_ns)
         lane_poi (lane, KYMO_POI_LONG_POLL, span, (guint32) (lane->first + i), 0);
-      while (k < k_end && samples[by_track[k]].ts < span->start)
+      while (k < k_end && sample_ts[k] < span->start)
         k++;
-      for (guint32 j = k; j < k_end && samples[by_track[j]].ts <= span->end; j++)
+      for (guint32 j = k; j < k_end && sample_ts[j] <= span->end; j++)
         count++;
       if (count > 0)
         lane_poi (lane, KYMO_POI_CPU_SAMPLES, span, (guint32) (lane->first + i), count);
     }
+  if (pois)
+    lane_late_flows (b, lane, t);
 }
 
 /* In track order, as one thread reading every lane in turn would: rows
@@ -307,6 +387,7 @@ join_lane (Builder *b,
       g_clear_pointer (&lane->pois, g_array_unref);
     }
   g_clear_pointer (&lane->slots, g_free);
+  g_clear_pointer (&lane->of_id, g_free);
 }
 
 static void
@@ -324,18 +405,43 @@ join_lane_part (guint    index,
   return TRUE;
 }
 
+static int
+compare_ids (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
 /* Each polled worker's spans: the rows and their counts, and the points of
- * interest polls make by themselves. */
+ * interest polls make by themselves (and, for the lanes' passes to note
+ * their polls, the tasks a spawn may say are not instrumented). */
 void
 _kymo_dial9_tasks_read_polls (Builder *b)
 {
+  if (b->thresholds != NULL)
+    {
+      guint32 kind_spawn = kymo_trace_lookup_name (b->trace, "spawn");
+
+      b->plain_ids = g_new (guint64, b->later->len + 1);
+      for (guint i = 0; i < b->later->len; i++)
+        {
+          const KymoRecord *r = &b->records[g_array_index (b->later, guint32, i)];
+
+          if (r->kind == kind_spawn && r->value == 0)
+            b->plain_ids[b->n_plain_ids++] = r->key;
+        }
+      qsort (b->plain_ids, b->n_plain_ids, sizeof (guint64), compare_ids);
+      /* PENDING: no lane's pass looked it up. */
+      b->late_spans = g_new (guint32, b->late_flows->len + 1);
+      memset (b->late_spans, 0xff, sizeof (guint32) * (b->late_flows->len + 1));
+    }
   kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, b->self->n_tracks, 0, read_lane_part, join_lane_part, b);
 }
 
-/* One worker's polls to their rows' _kymo_dial9_tasks_slices (on any thread; each lane
- * writes its own places, see place_polls()), row_of taking the rows'
- * final numbers, and the polls of uninstrumented tasks, known once the
- * spawns are read. */
+/* One worker's polls to their rows' slices (on any thread; each lane
+ * writes its own places, see _kymo_dial9_tasks_place_polls()), row_of
+ * taking the rows' final numbers. */
 static void
 place_lane_part (guint    t,
                  gpointer user_data)
@@ -344,29 +450,18 @@ place_lane_part (guint    t,
   KymoDial9Tasks *self = b->self;
   Lane *lane = &b->lanes[t];
   guint32 *row_of = lane->row_of;
-  KymoPoi *pois = NULL;
 
   if (row_of == NULL)
     return;
-  if (lane->n_uninstrumented > 0)
-    pois = &g_array_index (b->pois, KymoPoi, lane->pois_at);
   for (gsize i = 0; i < lane->n; i++)
     {
-      guint32 k, row;
+      guint32 k;
 
       if (row_of[i] == 0)
         continue;
       k = row_of[i] - 1;
-      row = lane->row_of_task[k];
-      row_of[i] = row + 1;
+      row_of[i] = lane->row_of_task[k] + 1;
       self->polls[lane->tasks[k].polls++] = (KymoDial9PollRef) { t, (guint32) (lane->first + i) };
-      if (pois != NULL && !self->rows[row].instrumented)
-        {
-          const KymoSpan *span = &lane->spans[i];
-
-          *pois++ = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED, t,
-                                (guint32) (lane->first + i), 0 };
-        }
     }
 }
 
@@ -391,7 +486,6 @@ _kymo_dial9_tasks_place_polls (Builder       *b,
 {
   KymoDial9Tasks *self = b->self;
   g_autofree guint32 *at = g_memdup2 (self->poll_first, sizeof (guint32) * (self->n_rows + 1));
-  gsize n_pois = b->pois->len;
 
   for (guint t = 0; t < self->n_tracks; t++)
     {
@@ -408,22 +502,51 @@ _kymo_dial9_tasks_place_polls (Builder       *b,
           /* From here, where the lane's next poll of the task goes. */
           lane->tasks[k].polls = at[row];
           at[row] += (guint32) polls;
-          if (b->thresholds != NULL && !self->rows[row].instrumented)
-            lane->n_uninstrumented += polls;
         }
     }
-  /* The polls of uninstrumented tasks are points of interest: each lane
-   * writes its own, in track order after those found so far, into room
-   * taken here once. */
+  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, self->n_tracks, 0, place_lane_part, place_lane_join, b);
+}
+
+/* The polls of uninstrumented tasks are points of interest, after those
+ * the polls made by themselves, track by track in span order: those the
+ * lanes' pass noted, of the tasks whose row says so. */
+void
+_kymo_dial9_tasks_add_uninstrumented (Builder       *b,
+                                      const guint32 *rank)
+{
+  KymoDial9Tasks *self = b->self;
+  gsize first = b->pois->len, n_pois = first;
+  KymoPoi *out;
+
+  for (guint t = 0; t < self->n_tracks; t++)
+    if (b->lanes[t].plain != NULL)
+      n_pois += b->lanes[t].plain->len;
+  /* Room for all at once: they may be most of the points. */
+  g_array_set_size (b->pois, n_pois);
+  out = &g_array_index (b->pois, KymoPoi, first);
+  n_pois = 0;
   for (guint t = 0; t < self->n_tracks; t++)
     {
       Lane *lane = &b->lanes[t];
+      g_autofree guint8 *plain = NULL;
 
-      lane->pois_at = n_pois;
-      n_pois += lane->n_uninstrumented;
+      if (lane->row_of == NULL || lane->plain == NULL)
+        continue;
+      plain = g_new (guint8, MAX (lane->n_tasks, 1));
+      for (guint32 k = 0; k < lane->n_tasks; k++)
+        plain[k] = !self->rows[rank[lane->row_of_task[k]]].instrumented;
+      for (guint j = 0; j < lane->plain->len; j++)
+        {
+          const PlainPoll *p = &g_array_index (lane->plain, PlainPoll, j);
+          const KymoSpan *span = &lane->spans[p->span];
+
+          if (plain[p->task])
+            out[n_pois++] = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED,
+                                        t, (guint32) (lane->first + p->span), 0 };
+        }
+      g_clear_pointer (&lane->plain, g_array_unref);
     }
-  g_array_set_size (b->pois, n_pois);
-  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, self->n_tracks, 0, place_lane_part, place_lane_join, b);
+  g_array_set_size (b->pois, first + n_pois);
 }
 
 static void
@@ -436,17 +559,22 @@ add_wake_delays (Builder *b)
     {
       const KymoFlow *f = &flows[g_array_index (b->late_flows, guint32, i)];
       KymoTime delay = f->to_ts - f->from_ts;
-      Lane *lane = lane_for (b, f->to_track);
+      guint32 span = b->late_spans[i];
 
-      add_poi (b, KYMO_POI_WAKE_DELAY, f->from_ts, f->to_ts, delay, f->to_track,
-               lane != NULL ? lane_span_at (lane, f->to_ts) : G_MAXUINT32, 0);
+      /* Into a track without polls: looked up here. */
+      if (span == PENDING)
+        {
+          Lane *lane = lane_for (b, f->to_track);
+          span = lane != NULL ? lane_span_at (lane, f->to_ts) : G_MAXUINT32;
+        }
+      add_poi (b, KYMO_POI_WAKE_DELAY, f->from_ts, f->to_ts, delay, f->to_track, span, 0);
     }
 }
 
 /* The points the records and flows make (kernel scheduling and wake
  * delays) join those of the polls, and all are put in order. */
-static void
-finish_pois (Builder *b)
+void
+_kymo_dial9_tasks_finish_pois (Builder *b)
 {
   KymoDial9Tasks *self = b->self;
 
@@ -458,34 +586,24 @@ finish_pois (Builder *b)
 }
 
 /* One chunk's wakes of dense ids to their rows (on any thread): the
- * chunk's counts hold where its next wake of each id goes. */
+ * chunk's counts hold where its next wake of each id goes. The table
+ * only counted them: their records are read again here, when a
+ * selection first wants them. */
 static void
 place_chunk_part (guint    k,
                   gpointer user_data)
 {
   Builder *b = user_data;
-  Chunk *c;
-  const WakeAt *wakes;
+  Chunk *c = &b->chunks[k];
+  const KymoRecord *records = b->records;
+  guint32 kind_wake = b->kind_wake;
   guint32 *wakes_out = b->self->wakes;
 
-  /* The points of interest are finished beside the wakes, as the first
-   * part: they are most of the work, and no chunk touches them. */
-  if (b->thresholds != NULL)
-    {
-      if (k == 0)
-        {
-          finish_pois (b);
-          return;
-        }
-      k--;
-    }
-  c = &b->chunks[k];
   if (c->n_wakes == 0)
     return;
-  wakes = c->wakes;
-  for (gsize i = 0; i < c->n_wakes; i++)
-    if (wakes[i].task_id < b->max_first_row)
-      wakes_out[c->counts.of_id[wakes[i].task_id]++] = wakes[i].record;
+  for (gsize i = c->first; i < c->end; i++)
+    if (records[i].kind == kind_wake && records[i].key < b->max_first_row)
+      wakes_out[c->counts.of_id[records[i].key]++] = (guint32) i;
 }
 
 /* The wakes to their rows' slices, in file order: for the dense ids
@@ -516,24 +634,14 @@ _kymo_dial9_tasks_place_wakes (Builder       *b,
             next[id] += n;
           }
     }
-  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, b->n_chunks + (b->thresholds != NULL ? 1 : 0), 0,
-                  place_chunk_part, NULL, b);
+  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, b->n_chunks, 0, place_chunk_part, NULL, b);
 
   if (b->wake_counts.of_far != NULL)
     {
       g_autofree guint32 *at = g_memdup2 (self->wake_first, sizeof (guint32) * (self->n_rows + 1));
 
-      for (guint k = 0; k < b->n_chunks; k++)
-        {
-          const WakeAt *wakes = b->chunks[k].wakes;
-
-          for (gsize i = 0; i < b->chunks[k].n_wakes; i++)
-            if (wakes[i].task_id >= b->max_first_row)
-              {
-                guint64 id = wakes[i].task_id != FAR_ID ? wakes[i].task_id : b->records[wakes[i].record].key;
-
-                self->wakes[at[rank[first_row (b, id)]]++] = wakes[i].record;
-              }
-        }
+      for (gsize i = 0; i < b->n_records; i++)
+        if (b->records[i].kind == b->kind_wake && b->records[i].key >= b->max_first_row)
+          self->wakes[at[rank[first_row (b, b->records[i].key)]]++] = (guint32) i;
     }
 }

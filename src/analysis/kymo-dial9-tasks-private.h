@@ -17,8 +17,11 @@ G_BEGIN_DECLS
  * (kymo-dial9-tasks-rows.c). The Builder carries what one pass leaves for
  * the next. */
 
+typedef struct _Builder Builder;
+
 struct _KymoDial9Tasks
 {
+  gatomicrefcount   ref_count;
   KymoTrace        *trace;
   KymoDial9Task    *rows;        /* by task id, then runtime name */
   guint32           n_rows;
@@ -32,6 +35,15 @@ struct _KymoDial9Tasks
   KymoPoi          *pois;        /* time order */
   guint32          *worst;       /* positions in pois, worst first */
   guint32           n_pois;
+  guint64           n_polls;
+  /* The table and the points are what shows first: each row's polls and
+   * wakes (polls, wakes, row_of) are placed when first asked for, from
+   * what the table's passes left in @pending (see
+   * kymo_dial9_tasks_prepare_polls()). */
+  GMutex            placing;
+  gint              placed;      /* atomic */
+  Builder          *pending;
+  guint32          *rank;        /* each made row's number in rows */
 };
 
 /* A task's polls on one lane; its spawn location the named poll of the
@@ -43,7 +55,15 @@ typedef struct {
   KymoTime max;
   guint32  loc_name;
   guint32  loc_source;
+  gboolean maybe_plain;          /* a spawn of its id says not instrumented */
 } LaneTask;
+
+/* A poll of a task that may not be instrumented: its depth-0 span and
+ * the task's position in its lane's tasks. */
+typedef struct {
+  guint32 span;
+  guint32 task;
+} PlainPoll;
 
 /* A worker's depth-0 spans (its polls and parks), with where the previous
  * lookup by time ended: records of one worker come in time order within a
@@ -65,24 +85,17 @@ typedef struct {
   guint32         n_tasks;
   guint32         mask;          /* of slots, a power of two less one */
   guint32        *slots;         /* position in tasks + 1, 0 for none */
+  guint32        *of_id;         /* the same by id, for the ids below n_of_id */
+  gsize           n_of_id;
   guint32        *row_of_task;
   GArray         *pois;          /* KymoPoi, in span order */
-  /* The polls of uninstrumented tasks, and where they go in Builder's
-   * pois (see _kymo_dial9_tasks_place_polls()). */
-  gsize           n_uninstrumented;
-  gsize           pois_at;
+  GArray         *plain;         /* PlainPoll: the polls of maybe_plain tasks, in span order */
 } Lane;
 
 #define REACH_SHIFT 4
 #define REACH_BLOCK (1 << REACH_SHIFT)
 
-/* A wake record: the woken task's id when it fits (else FAR_ID: the
- * record has it). */
-typedef struct {
-  guint32 task_id;
-  guint32 record;
-} WakeAt;
-
+/* A poll's task id that does not fit in 32 bits: the record has it. */
 #define FAR_ID G_MAXUINT32
 #define PENDING G_MAXUINT32
 
@@ -99,6 +112,14 @@ typedef struct {
 } WakeCounts;
 
 typedef struct _Chunk Chunk;
+
+/* 64 sources: which are polls, and where the first of their tasks is
+ * (in a chunk's poll_tasks). Together, a span finds its word in one
+ * cache miss rather than two. */
+typedef struct {
+  guint64        bits;
+  const guint32 *polls;
+} PollWord;
 
 /* The records are read in chunks on the parts' threads. A chunk writes
  * its polls' tasks and its wakes into arrays of its own, where they stay,
@@ -117,7 +138,6 @@ struct _Chunk
    * written is touched, and nothing is copied as it grows. */
   guint32    *poll_tasks;        /* the task of each poll record, file order;
                                   * FAR_ID when it does not fit (far_polls has it) */
-  WakeAt     *wakes;
   WakeCounts  counts;
   GArray     *later;             /* as Builder's */
   GArray     *unparks;
@@ -125,7 +145,8 @@ struct _Chunk
   GHashTable *far_polls;         /* as Builder's */
 };
 
-typedef struct {
+struct _Builder
+{
   KymoDial9Tasks          *self;
   KymoTrace               *trace;
   const KymoRecord        *records;
@@ -156,19 +177,20 @@ typedef struct {
    * order the file's batches came in. */
   guint32                  base;
   gsize                    n_words;
-  guint64                 *is_poll;
-  const guint32          **word_polls;
+  PollWord                *words;
   GHashTable              *far_polls;   /* source → guint64 * task id, or NULL */
   WakeCounts               wake_counts; /* by woken task id */
   GArray                  *later;       /* record indexes of spawns and terminations */
   GArray                  *unparks;     /* record indexes of unparks past the threshold */
   /* Made on the parts' threads after the records' chunks (see read_part()). */
-  const KymoStackSample   *samples;
-  guint32                 *sample_first; /* [n_tracks + 1] into by_track */
-  guint32                 *by_track;    /* sample indexes, by track then time */
+  guint32                 *sample_first; /* [n_tracks + 1] into sample_ts */
+  KymoTime                *sample_ts;   /* the samples' times, by track */
   GArray                  *late_flows;  /* indexes of flows past the wake threshold */
+  guint32                 *late_spans;  /* per late flow: the span it ends in, from its lane's pass */
+  guint64                 *plain_ids;   /* sorted: task ids a spawn says are not instrumented */
+  gsize                    n_plain_ids;
   GArray                  *pois;        /* KymoPoi, as found */
-} Builder;
+};
 
 /* The pass over the records, in chunks, and what the points of interest
  * read from the samples and the flows (arrays as long as the records, one
@@ -222,11 +244,22 @@ poll_of (Builder        *b,
 
   if (span->source < b->base || (gsize) (at >> 6) >= b->n_words)
     return NULL;
-  word = b->is_poll[at >> 6];
+  word = b->words[at >> 6].bits;
   bit = G_GUINT64_CONSTANT (1) << (at & 63);
   if ((word & bit) == 0)
     return NULL;
-  return &b->word_polls[at >> 6][popcount64 (word & (bit - 1))];
+  return &b->words[at >> 6].polls[popcount64 (word & (bit - 1))];
+}
+
+/* Asks for the word poll_of() will read for @span. */
+static inline void
+poll_word_prefetch (Builder        *b,
+                    const KymoSpan *span)
+{
+  guint32 at = span->source - b->base;
+
+  if (span->source >= b->base && (gsize) (at >> 6) < b->n_words)
+    __builtin_prefetch (&b->words[at >> 6]);
 }
 
 /* The task of a poll whose id did not fit in a chunk's poll_tasks. */
@@ -280,6 +313,9 @@ const char *_kymo_dial9_tasks_runtime_name (KymoTrace           *trace,
 
 /* kymo-dial9-tasks-polls.c */
 void _kymo_dial9_tasks_read_polls       (Builder       *b);
+void _kymo_dial9_tasks_add_uninstrumented (Builder     *b,
+                                           const guint32 *rank);
+void _kymo_dial9_tasks_finish_pois      (Builder       *b);
 void _kymo_dial9_tasks_place_polls      (Builder       *b,
                                          const guint32 *rank);
 void _kymo_dial9_tasks_place_wakes      (Builder       *b,

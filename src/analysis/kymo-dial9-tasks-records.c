@@ -75,9 +75,8 @@ read_chunk (Builder *b,
   guint32 kind_cpu = b->kind_cpu;
   guint32 kind_spawn = b->kind_spawn, kind_term = b->kind_term;
   guint n_tracks = b->self->n_tracks;
-  guint64 *is_poll = b->is_poll;
+  PollWord *words = b->words;
   guint32 *poll_tasks;
-  WakeAt *wakes;
   gsize n_polls = 0, n_wakes = 0;
   guint32 last = 0;
 
@@ -85,7 +84,6 @@ read_chunk (Builder *b,
   if (c->first == c->end)
     return;
   poll_tasks = c->poll_tasks = g_new (guint32, c->end - c->first);
-  wakes = c->wakes = g_new (WakeAt, c->end - c->first);
   for (gsize i = c->first; i < c->end; i++)
     {
       const KymoRecord *r = &records[i];
@@ -105,7 +103,7 @@ read_chunk (Builder *b,
               (n_polls > 0 && at <= last))
             continue;
           last = at;
-          is_poll[at >> 6] |= G_GUINT64_CONSTANT (1) << (at & 63);
+          words[at >> 6].bits |= G_GUINT64_CONSTANT (1) << (at & 63);
           if (G_LIKELY (r->key < FAR_ID))
             poll_tasks[n_polls++] = (guint32) r->key;
           else
@@ -122,7 +120,7 @@ read_chunk (Builder *b,
         {
           guint64 id = r->key;
 
-          wakes[n_wakes++] = (WakeAt) { id < FAR_ID ? (guint32) id : FAR_ID, (guint32) i };
+          n_wakes++;
           if (id < c->counts.n_of_id)
             c->counts.of_id[id]++;
           else
@@ -232,8 +230,7 @@ _kymo_dial9_tasks_prepare_records (Builder *b)
     {
       b->base = b->records[0].source;
       b->n_words = ((gsize) (b->records[b->n_records - 1].source - b->base) >> 6) + 1;
-      b->is_poll = g_new0 (guint64, b->n_words);
-      b->word_polls = g_new (const guint32 *, b->n_words);
+      b->words = g_new0 (PollWord, b->n_words);
     }
 }
 
@@ -252,14 +249,15 @@ _kymo_dial9_tasks_count_polls (Builder *b)
 
       for (; w < w_end; w++)
         {
-          b->word_polls[w] = at;
+          b->words[w].polls = at;
           if (at != NULL)
-            at += popcount64 (b->is_poll[w]);
+            at += popcount64 (b->words[w].bits);
         }
     }
 }
 
-/* The samples of each track, in time order. */
+/* The times of each track's samples, in the samples' order (time order
+ * once sealed), one array the lanes' cursors read straight through. */
 static void
 samples_by_track (Builder *b)
 {
@@ -268,7 +266,7 @@ samples_by_track (Builder *b)
   const KymoStackSample *samples = kymo_stacks_get_samples (kymo_trace_get_stacks (b->trace), &n_samples);
   guint32 *first = g_new0 (guint32, n_tracks + 2);
   g_autofree guint32 *at = NULL;
-  guint32 *by_track;
+  KymoTime *sample_ts;
 
   for (gsize i = 0; i < n_samples; i++)
     if (samples[i].track < n_tracks)
@@ -276,13 +274,12 @@ samples_by_track (Builder *b)
   for (guint t = 0; t < n_tracks; t++)
     first[t + 1] += first[t];
   at = g_memdup2 (first, sizeof (guint32) * (n_tracks + 1));
-  by_track = g_new (guint32, MAX (first[n_tracks], 1));
+  sample_ts = g_new (KymoTime, MAX (first[n_tracks], 1));
   for (gsize i = 0; i < n_samples; i++)
     if (samples[i].track < n_tracks)
-      by_track[at[samples[i].track]++] = (guint32) i;
-  b->samples = samples;
+      sample_ts[at[samples[i].track]++] = samples[i].ts;
   b->sample_first = first;
-  b->by_track = by_track;
+  b->sample_ts = sample_ts;
 }
 
 /* Wake → poll: the flows from the wakes that scheduled a task to its

@@ -12,100 +12,179 @@
 #include "kymo-dial9-tasks-private.h"
 #include "kymo-short-path.h"
 
+/* What the table's passes leave for placing the polls and wakes. */
+static void
+builder_free (Builder *b)
+{
+  KymoDial9Tasks *self = b->self;
+
+  for (guint t = 0; b->lanes != NULL && t < self->n_tracks; t++)
+    {
+      g_free (b->lanes[t].row_of);
+      g_free (b->lanes[t].reach);
+      g_free (b->lanes[t].row_of_task);
+      g_free (b->lanes[t].tasks);
+      g_free (b->lanes[t].slots);
+      g_free (b->lanes[t].of_id);
+      g_clear_pointer (&b->lanes[t].plain, g_array_unref);
+    }
+  g_free (b->lanes);
+  g_free (b->first_row);
+  g_clear_pointer (&b->far_rows, g_hash_table_unref);
+  g_clear_pointer (&b->other_rows, g_hash_table_unref);
+  g_free (b->words);
+  g_clear_pointer (&b->rows, g_array_unref);
+  g_clear_pointer (&b->far_polls, g_hash_table_unref);
+  _kymo_dial9_tasks_wake_counts_clear (&b->wake_counts);
+  for (guint k = 0; k < b->n_chunks; k++)
+    {
+      _kymo_dial9_tasks_wake_counts_clear (&b->chunks[k].counts);
+      g_free (b->chunks[k].poll_tasks);
+    }
+  g_free (b->chunks);
+  g_free (b->cpu);
+  g_clear_pointer (&b->later, g_array_unref);
+  g_clear_pointer (&b->unparks, g_array_unref);
+  g_clear_pointer (&b->pois, g_array_unref);
+  g_clear_pointer (&b->late_flows, g_array_unref);
+  g_clear_pointer (&b->late_spans, g_free);
+  g_clear_pointer (&b->plain_ids, g_free);
+  g_free (b->sample_first);
+  g_free (b->sample_ts);
+  g_free (b);
+}
+
+/* What placing the polls and wakes does not need goes at once. */
+static void
+builder_trim (Builder *b)
+{
+  for (guint t = 0; t < b->self->n_tracks; t++)
+    {
+      g_clear_pointer (&b->lanes[t].reach, g_free);
+      g_clear_pointer (&b->lanes[t].slots, g_free);
+      g_clear_pointer (&b->lanes[t].of_id, g_free);
+    }
+  g_clear_pointer (&b->words, g_free);
+  g_clear_pointer (&b->rows, g_array_unref);
+  g_clear_pointer (&b->far_polls, g_hash_table_unref);
+  for (guint k = 0; k < b->n_chunks; k++)
+    g_clear_pointer (&b->chunks[k].poll_tasks, g_free);
+  for (guint k = 0; b->cpu != NULL && k < b->n_chunks; k++)
+    _kymo_cpu_readings_clear (&b->cpu[k]);
+  g_clear_pointer (&b->cpu, g_free);
+  g_clear_pointer (&b->later, g_array_unref);
+  g_clear_pointer (&b->unparks, g_array_unref);
+  g_clear_pointer (&b->pois, g_array_unref);
+  g_clear_pointer (&b->late_flows, g_array_unref);
+  g_clear_pointer (&b->late_spans, g_free);
+  g_clear_pointer (&b->plain_ids, g_free);
+  g_clear_pointer (&b->sample_first, g_free);
+  g_clear_pointer (&b->sample_ts, g_free);
+}
+
+/* Each row's polls and wakes, from what the table's passes left. */
+static void
+place (KymoDial9Tasks *self)
+{
+  Builder *b = self->pending;
+
+  self->poll_first = _kymo_dial9_tasks_slices (self->rows, self->n_rows, TRUE);
+  self->polls = g_new (KymoDial9PollRef, MAX (self->poll_first[self->n_rows], 1));
+  _kymo_dial9_tasks_place_polls (b, self->rank);
+  self->wake_first = _kymo_dial9_tasks_slices (self->rows, self->n_rows, FALSE);
+  self->wakes = g_new (guint32, MAX (self->wake_first[self->n_rows], 1));
+  _kymo_dial9_tasks_place_wakes (b, self->rank);
+  g_clear_pointer (&self->pending, builder_free);
+  g_clear_pointer (&self->rank, g_free);
+}
+
+static void
+ensure_placed (KymoDial9Tasks *self)
+{
+  if (g_atomic_int_get (&self->placed))
+    return;
+  g_mutex_lock (&self->placing);
+  if (!self->placed)
+    {
+      place (self);
+      g_atomic_int_set (&self->placed, TRUE);
+    }
+  g_mutex_unlock (&self->placing);
+}
+
+void
+kymo_dial9_tasks_prepare_polls (KymoDial9Tasks *self)
+{
+  g_return_if_fail (self != NULL);
+  ensure_placed (self);
+}
+
 static KymoDial9Tasks *
 tasks_new (KymoTrace               *trace,
            const KymoPoiThresholds *thresholds,
            KymoDial9Lanes         **lanes)
 {
   KymoDial9Tasks *self;
-  g_autofree guint32 *rank = NULL;
   g_autoptr(KymoParts) parts = NULL;
-  Builder b = { 0 };
+  Builder *b = g_new0 (Builder, 1);
 
   self = g_new0 (KymoDial9Tasks, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  g_mutex_init (&self->placing);
   self->trace = g_object_ref (trace);
   self->n_tracks = kymo_trace_get_n_tracks (trace);
   self->row_of = g_new0 (guint32 *, self->n_tracks + 1);
+  self->pending = b;
 
-  b.self = self;
-  b.trace = trace;
-  b.thresholds = thresholds;
-  b.records = kymo_records_get_all (kymo_trace_get_records (trace), &b.n_records);
-  b.rows = g_array_new (FALSE, FALSE, sizeof (KymoDial9Task));
+  b->self = self;
+  b->trace = trace;
+  b->thresholds = thresholds;
+  b->records = kymo_records_get_all (kymo_trace_get_records (trace), &b->n_records);
+  b->rows = g_array_new (FALSE, FALSE, sizeof (KymoDial9Task));
   /* Ids past this are rare enough for a hash table (and a damaged id must
    * not make a table of gigabytes). */
-  b.max_first_row = (gsize) MIN ((guint64) b.n_records * 4 + 65536, G_MAXUINT32);
-  b.default_runtime = _kymo_dial9_tasks_only_runtime (trace);
-  b.lanes = g_new0 (Lane, self->n_tracks + 1);
-  b.later = g_array_new (FALSE, FALSE, sizeof (guint32));
-  b.unparks = g_array_new (FALSE, FALSE, sizeof (guint32));
-  b.pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
-  b.late_flows = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->max_first_row = (gsize) MIN ((guint64) b->n_records * 4 + 65536, G_MAXUINT32);
+  b->default_runtime = _kymo_dial9_tasks_only_runtime (trace);
+  b->lanes = g_new0 (Lane, self->n_tracks + 1);
+  b->later = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->unparks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
+  b->late_flows = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-  b.kind_cpu = lanes != NULL ? kymo_trace_lookup_name (trace, "cpu") : G_MAXUINT32;
-  _kymo_dial9_tasks_prepare_records (&b);
-  _kymo_dial9_tasks_make_chunks (&b, b.n_records >= PARALLEL_MIN ? N_CHUNKS : 1);
-  parts = kymo_parts_new (NULL, b.n_records, PARALLEL_MIN, b.n_chunks + (thresholds != NULL ? 2 : 0), 0,
-                          _kymo_dial9_tasks_read_part, &b);
+  b->kind_cpu = lanes != NULL ? kymo_trace_lookup_name (trace, "cpu") : G_MAXUINT32;
+  _kymo_dial9_tasks_prepare_records (b);
+  _kymo_dial9_tasks_make_chunks (b, b->n_records >= PARALLEL_MIN ? N_CHUNKS : 1);
+  parts = kymo_parts_new (NULL, b->n_records, PARALLEL_MIN, b->n_chunks + (thresholds != NULL ? 2 : 0), 0,
+                          _kymo_dial9_tasks_read_part, b);
   kymo_parts_set_help (parts, TRUE);
-  for (guint k = 0; k < b.n_chunks; k++)
+  for (guint k = 0; k < b->n_chunks; k++)
     {
       kymo_parts_wait (parts, k);
-      _kymo_dial9_tasks_join_chunk (&b, &b.chunks[k]);
+      _kymo_dial9_tasks_join_chunk (b, &b->chunks[k]);
     }
-  _kymo_dial9_tasks_count_polls (&b);
+  _kymo_dial9_tasks_count_polls (b);
   if (lanes != NULL)
-    *lanes = _kymo_dial9_lanes_new_from_readings (trace, b.cpu, b.cpu != NULL ? b.n_chunks : 0);
+    *lanes = _kymo_dial9_lanes_new_from_readings (trace, b->cpu, b->cpu != NULL ? b->n_chunks : 0);
+  /* The samples and the late flows, for the lanes' points. */
   if (thresholds != NULL)
-    kymo_parts_wait (parts, b.n_chunks);
-  _kymo_dial9_tasks_read_polls (&b);
-  _kymo_dial9_tasks_settle_rows (&b);
-  rank = g_new (guint32, b.rows->len + 1);
-  _kymo_dial9_tasks_sort_rows (&b, rank);
-
-  self->poll_first = _kymo_dial9_tasks_slices (self->rows, self->n_rows, TRUE);
-  self->polls = g_new (KymoDial9PollRef, MAX (self->poll_first[self->n_rows], 1));
-  _kymo_dial9_tasks_place_polls (&b, rank);
-  self->wake_first = _kymo_dial9_tasks_slices (self->rows, self->n_rows, FALSE);
-  self->wakes = g_new (guint32, MAX (self->wake_first[self->n_rows], 1));
-  /* The late flows, for the points of interest placing the wakes finishes. */
+    {
+      kymo_parts_wait (parts, b->n_chunks);
+      kymo_parts_wait (parts, b->n_chunks + 1);
+    }
+  _kymo_dial9_tasks_read_polls (b);
+  _kymo_dial9_tasks_settle_rows (b);
+  self->rank = g_new (guint32, b->rows->len + 1);
+  _kymo_dial9_tasks_sort_rows (b, self->rank);
+  for (guint32 r = 0; r < self->n_rows; r++)
+    self->n_polls += self->rows[r].polls;
   if (thresholds != NULL)
-    kymo_parts_wait (parts, b.n_chunks + 1);
-  _kymo_dial9_tasks_place_wakes (&b, rank);
-
-  for (guint t = 0; t < self->n_tracks; t++)
     {
-      g_free (b.lanes[t].row_of);
-      g_free (b.lanes[t].reach);
-      g_free (b.lanes[t].row_of_task);
-      g_free (b.lanes[t].tasks);
-      g_free (b.lanes[t].slots);
+      _kymo_dial9_tasks_add_uninstrumented (b, self->rank);
+      _kymo_dial9_tasks_finish_pois (b);
     }
-  g_free (b.lanes);
-  g_free (b.first_row);
-  g_clear_pointer (&b.far_rows, g_hash_table_unref);
-  g_clear_pointer (&b.other_rows, g_hash_table_unref);
-  g_free (b.is_poll);
-  g_free (b.word_polls);
-  g_array_unref (b.rows);
-  g_clear_pointer (&b.far_polls, g_hash_table_unref);
-  _kymo_dial9_tasks_wake_counts_clear (&b.wake_counts);
-  for (guint k = 0; k < b.n_chunks; k++)
-    {
-      _kymo_dial9_tasks_wake_counts_clear (&b.chunks[k].counts);
-      g_free (b.chunks[k].wakes);
-      g_free (b.chunks[k].poll_tasks);
-    }
-  g_free (b.chunks);
-  for (guint k = 0; b.cpu != NULL && k < b.n_chunks; k++)
-    _kymo_cpu_readings_clear (&b.cpu[k]);
-  g_free (b.cpu);
-  g_array_unref (b.later);
-  g_array_unref (b.unparks);
-  g_array_unref (b.pois);
-  g_array_unref (b.late_flows);
-  g_free (b.sample_first);
-  g_free (b.by_track);
+  /* Placing reads the trace and what the passes left, not these. */
+  b->thresholds = NULL;
+  builder_trim (b);
   return self;
 }
 
@@ -127,11 +206,22 @@ kymo_dial9_tasks_new_with_lanes (KymoTrace               *trace,
   return tasks_new (trace, thresholds, lanes);
 }
 
+KymoDial9Tasks *
+kymo_dial9_tasks_ref (KymoDial9Tasks *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
 void
 kymo_dial9_tasks_free (KymoDial9Tasks *self)
 {
-  if (self == NULL)
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
     return;
+  g_clear_pointer (&self->pending, builder_free);
+  g_free (self->rank);
+  g_mutex_clear (&self->placing);
   g_object_unref (self->trace);
   g_free (self->rows);
   g_free (self->polls);
@@ -202,7 +292,7 @@ gsize
 kymo_dial9_tasks_get_n_polls (KymoDial9Tasks *self)
 {
   g_return_val_if_fail (self != NULL, 0);
-  return self->poll_first[self->n_rows];
+  return self->n_polls;
 }
 
 const KymoDial9PollRef *
@@ -214,6 +304,7 @@ kymo_dial9_tasks_get_polls_of (KymoDial9Tasks *self,
   *n_polls = 0;
   if (row >= self->n_rows)
     return NULL;
+  ensure_placed (self);
   *n_polls = self->poll_first[row + 1] - self->poll_first[row];
   return *n_polls > 0 ? &self->polls[self->poll_first[row]] : NULL;
 }
@@ -227,6 +318,7 @@ kymo_dial9_tasks_find_poll (KymoDial9Tasks *self,
   gsize n, first;
 
   g_return_val_if_fail (self != NULL, KYMO_DIAL9_NO_ROW);
+  ensure_placed (self);
   if (track >= self->n_tracks || self->row_of[track] == NULL)
     return KYMO_DIAL9_NO_ROW;
   t = kymo_trace_get_track (self->trace, track);
@@ -245,6 +337,7 @@ kymo_dial9_tasks_get_wakes_of (KymoDial9Tasks *self,
   *n_wakes = 0;
   if (row >= self->n_rows)
     return NULL;
+  ensure_placed (self);
   *n_wakes = self->wake_first[row + 1] - self->wake_first[row];
   return *n_wakes > 0 ? &self->wakes[self->wake_first[row]] : NULL;
 }

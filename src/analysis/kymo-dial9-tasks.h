@@ -42,7 +42,15 @@ typedef struct _KymoDial9Tasks KymoDial9Tasks;
  * without dial9 task records. */
 KymoDial9Tasks         *kymo_dial9_tasks_new           (KymoTrace               *trace,
                                                         const KymoPoiThresholds *thresholds);
+KymoDial9Tasks         *kymo_dial9_tasks_ref           (KymoDial9Tasks          *self);
+/* Drops a reference: the last one frees. */
 void                    kymo_dial9_tasks_free          (KymoDial9Tasks          *self);
+
+/* The table and the points of interest are made first: each row's polls
+ * and wakes (the getters below) are placed on first use, in one pass.
+ * This makes them now, on the calling thread (any: a getter called
+ * meanwhile waits for it), so that a user's first selection does not. */
+void                    kymo_dial9_tasks_prepare_polls (KymoDial9Tasks          *self);
 
 KymoTrace              *kymo_dial9_tasks_get_trace     (KymoDial9Tasks          *self);
 

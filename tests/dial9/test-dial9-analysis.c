@@ -539,6 +539,44 @@ compare_u64 (const void *a,
   return x < y ? -1 : x > y;
 }
 
+static gpointer
+prepare_polls_thread (gpointer data)
+{
+  kymo_dial9_tasks_prepare_polls (data);
+  kymo_dial9_tasks_free (data);
+  return NULL;
+}
+
+/* The app places each task's polls and wakes on a thread of its own once
+ * the table shows, while a selection may already ask for them: asked
+ * meanwhile, they are the same as when placed alone, and the reference
+ * the thread holds keeps them. */
+static void
+check_placed_meanwhile (KymoTrace      *trace,
+                        KymoDial9Tasks *placed)
+{
+  KymoDial9Tasks *tasks = kymo_dial9_tasks_new (trace, NULL);
+  GThread *thread = g_thread_new ("prepare", prepare_polls_thread, kymo_dial9_tasks_ref (tasks));
+  gsize n_rows;
+
+  kymo_dial9_tasks_get_rows (tasks, &n_rows);
+  for (guint r = n_rows; r-- > 0;)
+    {
+      const KymoDial9PollRef *polls, *expected_polls;
+      const guint32 *wakes, *expected_wakes;
+      gsize n, n_expected;
+
+      polls = kymo_dial9_tasks_get_polls_of (tasks, r, &n);
+      expected_polls = kymo_dial9_tasks_get_polls_of (placed, r, &n_expected);
+      g_assert_cmpmem (polls, n * sizeof *polls, expected_polls, n_expected * sizeof *expected_polls);
+      wakes = kymo_dial9_tasks_get_wakes_of (tasks, r, &n);
+      expected_wakes = kymo_dial9_tasks_get_wakes_of (placed, r, &n_expected);
+      g_assert_cmpmem (wakes, n * sizeof *wakes, expected_wakes, n_expected * sizeof *expected_wakes);
+    }
+  kymo_dial9_tasks_free (tasks);
+  g_thread_join (thread);
+}
+
 static void
 test_tasks_big (void)
 {
@@ -620,6 +658,7 @@ test_tasks_big (void)
     }
   g_assert_cmpuint (n_polls, ==, BIG_POLLS);
   g_assert_cmpuint (kymo_dial9_tasks_get_n_polls (tasks), ==, BIG_POLLS);
+  check_placed_meanwhile (trace, tasks);
 }
 
 /* The order the points must come in, by a plain stable sort. */
@@ -676,8 +715,8 @@ check_poi_order (const KymoPoi *pois,
 /* Points come as the lanes find them: runs in time order (a lane's polls)
  * then delays in any order. Each shape takes a different way to the same
  * orders: a few runs and a short tail are merged, many runs are sorted,
- * severities days apart do not fit a short key; ties keep the order the
- * points were found in. */
+ * severities days apart (or far negative) do not fit a short key; ties
+ * keep the order the points were found in. */
 static void
 test_poi_order (void)
 {
@@ -685,7 +724,7 @@ test_poi_order (void)
   guint32 n = 20000;
   g_autofree KymoPoi *pois = g_new0 (KymoPoi, n);
 
-  for (guint shape = 0; shape < 4; shape++)
+  for (guint shape = 0; shape < 5; shape++)
     {
       guint32 run_len = shape == 1 ? 7 : 4000;
 
@@ -707,6 +746,10 @@ test_poi_order (void)
           p->severity = (KymoTime) ((seed >> 30) % 64) * 100;
           if (shape == 2 && i % 1000 == 0)
             p->severity = G_GINT64_CONSTANT (1) << 55; /* a year */
+          /* A damaged clock: a few far-off severities, either side, some
+           * equal, among the usual ones. */
+          if (shape == 4 && i % 97 == 0)
+            p->severity = (KymoTime) (seed & G_GUINT64_CONSTANT (0xf000000000000003));
           if (shape == 3)
             p->start -= G_GINT64_CONSTANT (1) << 62;
           p->span = i;

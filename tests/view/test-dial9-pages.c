@@ -69,6 +69,23 @@ wait_ready (KymoSession *session)
   g_assert_true (kymo_dial9_analysis_get_ready (analysis));
 }
 
+/* Picked as soon as the table shows, a task is selected once its polls
+ * are placed, off the UI thread: until then nothing is highlighted. */
+static void
+wait_selected (KymoSession *session)
+{
+  KymoDial9Analysis *analysis = kymo_dial9_analysis_get (session);
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (kymo_dial9_analysis_get_selected_task (analysis) == KYMO_DIAL9_NO_TASK &&
+         g_get_monotonic_time () < deadline)
+    {
+      g_assert_null (kymo_session_get_highlight (session));
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_cmpuint (kymo_dial9_analysis_get_selected_task (analysis), !=, KYMO_DIAL9_NO_TASK);
+}
+
 static guint32
 pixel_at (cairo_surface_t *surface,
           int              x,
@@ -132,6 +149,7 @@ test_select_task (void)
 
   before = render (session, height);
   kymo_dial9_tasks_view_select (KYMO_DIAL9_TASKS_VIEW (view), task1);
+  wait_selected (session);
   set = kymo_session_get_highlight (session);
   g_assert_nonnull (set);
   g_assert_cmpuint (kymo_event_set_get_n_events (set), ==, 2);

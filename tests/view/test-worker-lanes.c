@@ -216,6 +216,13 @@ analysis_ready (gpointer data)
   return kymo_dial9_analysis_get_ready (data);
 }
 
+/* A task picked before its polls are placed is selected once they are. */
+static gboolean
+task_selected (gpointer data)
+{
+  return kymo_dial9_analysis_get_selected_task (data) != KYMO_DIAL9_NO_TASK;
+}
+
 /* Selecting task 1 marks its wake (by task 2, at 2.5 ms) on the lane it
  * was next polled on (worker 0) and on the waker's lane (worker 1). */
 static void
@@ -268,6 +275,8 @@ test_wake_markers (void)
   g_assert_false (is_accent (&before, x, y1));
 
   kymo_dial9_analysis_set_selected_task (analysis, task1);
+  kymo_test_wait_until (task_selected, analysis);
+  g_assert_cmpuint (kymo_dial9_analysis_get_selected_task (analysis), ==, task1);
   after = screenshot (timeline, "worker-lanes-wakes.png");
   g_assert_true (is_accent (&after, x, y0));
   g_assert_true (is_accent (&after, x, y1));

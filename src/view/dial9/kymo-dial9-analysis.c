@@ -22,8 +22,10 @@ struct _KymoDial9Analysis
   GCancellable      *cancellable;
   GSettings         *settings;
   guint              selected;
+  guint              pending;      /* picked before polls_ready: selected once they are */
   guint              generation;
   gboolean           ready;
+  gboolean           polls_ready;  /* each task's polls and wakes are placed */
 };
 
 G_DEFINE_FINAL_TYPE (KymoDial9Analysis, kymo_dial9_analysis, G_TYPE_OBJECT)
@@ -114,6 +116,32 @@ compute_thread (GTask        *task,
 }
 
 static void
+prepare_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  kymo_dial9_tasks_prepare_polls (task_data);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_prepared (GObject      *source,
+             GAsyncResult *res,
+             gpointer      user_data)
+{
+  KymoDial9Analysis *self = KYMO_DIAL9_ANALYSIS (source);
+  guint row = self->pending;
+
+  if (!g_task_propagate_boolean (G_TASK (res), NULL) || g_task_get_task_data (G_TASK (res)) != self->tasks)
+    return;
+  self->polls_ready = TRUE;
+  self->pending = KYMO_DIAL9_NO_TASK;
+  if (row != KYMO_DIAL9_NO_TASK)
+    kymo_dial9_analysis_set_selected_task (self, row);
+}
+
+static void
 on_computed (GObject      *source,
              GAsyncResult *res,
              gpointer      user_data)
@@ -136,6 +164,17 @@ on_computed (GObject      *source,
       self->lanes = g_steal_pointer (&result->lanes);
     }
   result_free (result);
+  /* The table shows first; each task's polls and wakes, which a selection
+   * reads, are placed meanwhile off this thread. A task picked before
+   * then is selected when they are, so the UI thread never waits for it. */
+  self->polls_ready = FALSE;
+  {
+    g_autoptr(GTask) prepare = g_task_new (self, self->cancellable, on_prepared, NULL);
+
+    g_task_set_source_tag (prepare, prepare_thread);
+    g_task_set_task_data (prepare, kymo_dial9_tasks_ref (self->tasks), (GDestroyNotify) kymo_dial9_tasks_free);
+    g_task_run_in_thread (prepare, prepare_thread);
+  }
   /* Notified again after a recompute: readers refresh. The rows are the
    * same rows (the pass is deterministic), so a selected task stays. */
   self->ready = TRUE;
@@ -283,6 +322,12 @@ kymo_dial9_analysis_set_selected_task (KymoDial9Analysis *self,
     kymo_dial9_tasks_get_rows (self->tasks, &n_rows);
   if (row >= n_rows)
     row = KYMO_DIAL9_NO_TASK;
+  self->pending = KYMO_DIAL9_NO_TASK;
+  if (row != KYMO_DIAL9_NO_TASK && !self->polls_ready)
+    {
+      self->pending = row;
+      return;
+    }
   if (self->selected == row)
     return;
   self->selected = row;
@@ -380,4 +425,5 @@ static void
 kymo_dial9_analysis_init (KymoDial9Analysis *self)
 {
   self->selected = KYMO_DIAL9_NO_TASK;
+  self->pending = KYMO_DIAL9_NO_TASK;
 }

@@ -34,7 +34,9 @@ KymoWakeMark      *kymo_dial9_analysis_dup_wake_marks (KymoDial9Analysis *self,
                                                        gsize             *n_marks);
 
 /* The task the user picked (a row of the tasks), or KYMO_DIAL9_NO_TASK:
- * its polls become the session's highlight. */
+ * its polls become the session's highlight. Picked before the tasks'
+ * polls are placed (just after "ready"), it becomes the selected task,
+ * notified, once they are. */
 guint              kymo_dial9_analysis_get_selected_task (KymoDial9Analysis *self);
 void               kymo_dial9_analysis_set_selected_task (KymoDial9Analysis *self,
                                                           guint              row);

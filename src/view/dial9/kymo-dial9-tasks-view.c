@@ -131,22 +131,32 @@ wakers_text (KymoDial9Tasks *tasks,
 }
 
 static void
-on_row_selected (KymoDial9TasksView *self)
+on_selected_task (KymoDial9TasksView *self)
 {
-  KymoDial9TaskItem *item = gtk_single_selection_get_selected_item (self->selection);
   KymoDial9Tasks *tasks = kymo_dial9_analysis_get_tasks (self->analysis);
+  guint row = kymo_dial9_analysis_get_selected_task (self->analysis);
+  g_autofree char *text = NULL;
 
-  if (item == NULL || tasks == NULL)
+  if (tasks == NULL || row == KYMO_DIAL9_NO_TASK)
     {
-      kymo_dial9_analysis_set_selected_task (self->analysis, KYMO_DIAL9_NO_TASK);
       gtk_label_set_text (GTK_LABEL (self->wakers), _("Select a task to highlight its polls and see what woke it"));
       return;
     }
-  kymo_dial9_analysis_set_selected_task (self->analysis, kymo_dial9_task_item_get_row (item));
-  {
-    g_autofree char *text = wakers_text (tasks, kymo_dial9_task_item_get_row (item));
-    gtk_label_set_text (GTK_LABEL (self->wakers), text);
-  }
+  text = wakers_text (tasks, row);
+  gtk_label_set_text (GTK_LABEL (self->wakers), text);
+}
+
+static void
+on_row_selected (KymoDial9TasksView *self)
+{
+  KymoDial9TaskItem *item = gtk_single_selection_get_selected_item (self->selection);
+  guint row = item != NULL ? kymo_dial9_task_item_get_row (item) : KYMO_DIAL9_NO_TASK;
+
+  /* Until the selection takes (see kymo_dial9_analysis_set_selected_task()),
+   * what woke another task is not shown for this one. */
+  if (row != kymo_dial9_analysis_get_selected_task (self->analysis))
+    gtk_label_set_text (GTK_LABEL (self->wakers), "");
+  kymo_dial9_analysis_set_selected_task (self->analysis, row);
 }
 
 static void
@@ -237,6 +247,8 @@ kymo_dial9_tasks_view_constructed (GObject *object)
 
   self->analysis = g_object_ref (kymo_dial9_analysis_get (self->session));
   g_signal_connect_object (self->analysis, "notify::ready", G_CALLBACK (on_ready), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->analysis, "notify::selected-task", G_CALLBACK (on_selected_task), self,
+                           G_CONNECT_SWAPPED);
   on_ready (self);
 }
 
