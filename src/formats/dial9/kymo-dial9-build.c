@@ -442,19 +442,14 @@ typedef struct {
   GError     **error;
 } D9Tail;
 
-/* The side records' pieces and end, beside the pairing (@data holds the
- * D9SideBuild, which the end takes). */
+/* The side records' pieces, beside the pairing (@data holds the
+ * D9SideBuild). Their end waits for the tail: the samples it adds would
+ * otherwise take memory while the edges still hold theirs. */
 static void
 side_piece (guint    index,
             gpointer data)
 {
   d9_side_build_piece (*(D9SideBuild **) data, index);
-}
-
-static void
-side_end (gpointer data)
-{
-  d9_side_build_end (g_steal_pointer ((D9SideBuild **) data));
 }
 
 static void
@@ -604,17 +599,15 @@ d9_build_model (D9Loader  *l,
       if (!d9_loader_assemble (l, NULL, &flows_done, error))
         return FALSE;
       d9_loader_release_parts (l);
-      /* The side records are made final while the wakes are resolved. */
+      /* The side records are made final beside the pairing. */
       side = d9_side_build_begin (l, &n_pieces, error);
       if (side == NULL)
         return FALSE;
-      if (!d9_pair_workers (l, n_pieces, side_piece, side_end, &side, d9_finish_worker_spans, error))
+      if (!d9_pair_workers (l, n_pieces, side_piece, NULL, &side, d9_finish_worker_spans, error))
         {
-          g_clear_pointer (&side, d9_side_build_free);
+          d9_side_build_free (side);
           return FALSE;
         }
-      /* Its end ran beside the pairing. */
-      g_assert (side == NULL);
       pieces_done = TRUE;
       flows_done = FALSE;
     }

@@ -477,6 +477,13 @@ part_kind (const D9Pairing *pg,
 }
 
 static void
+end_extra (D9Pairing *pg)
+{
+  if (pg->extra_end != NULL)
+    pg->extra_end (pg->extra_data);
+}
+
+static void
 run_paired (D9Pairing       *pg,
             D9WorkerPairing *p)
 {
@@ -525,7 +532,7 @@ pairing_join (guint    index,
   if (g_atomic_int_get (&pg->cancel))
     return FALSE;
   if (pg->beside && kind == PART_EXTRA && i + 1 == pg->n_extra)
-    pg->extra_end (pg->extra_data);
+    end_extra (pg);
   if (last_pair)
     {
       if (!resolve_wakes (pg))
@@ -534,7 +541,7 @@ pairing_join (guint    index,
       pg->resolved = TRUE;
     }
   if (!pg->beside && index + 1 == n)
-    pg->extra_end (pg->extra_data);
+    end_extra (pg);
   if (!pg->resolved)
     return TRUE;
   return kymo_load_job_progress (pg->l->job, RESOLVED_AT + 0.02 * (index + 1) / n, "Building the timeline",
@@ -549,7 +556,7 @@ pairing_start (gpointer data)
   D9Pairing *pg = data;
 
   if (pg->beside && pg->n_extra == 0)
-    pg->extra_end (pg->extra_data);
+    end_extra (pg);
 }
 
 /* A worker's next poll event (start of poll pos/2, or its end), or
@@ -793,7 +800,8 @@ d9_pair_workers (D9Loader      *l,
         }
       for (guint i = 0; i < n_extra; i++)
         extra (i, extra_data);
-      extra_end (extra_data);
+      if (extra_end != NULL)
+        extra_end (extra_data);
       return TRUE;
     }
 
