@@ -442,14 +442,19 @@ typedef struct {
   GError     **error;
 } D9Tail;
 
-/* The side records' pieces, beside the pairing (@data holds the
- * D9SideBuild). Their end waits for the tail: the samples it adds would
- * otherwise take memory while the edges still hold theirs. */
+/* The side records' pieces and end, beside the pairing (@data holds the
+ * D9SideBuild, which the end takes). */
 static void
 side_piece (guint    index,
             gpointer data)
 {
   d9_side_build_piece (*(D9SideBuild **) data, index);
+}
+
+static void
+side_end (gpointer data)
+{
+  d9_side_build_end (g_steal_pointer ((D9SideBuild **) data));
 }
 
 static void
@@ -603,11 +608,13 @@ d9_build_model (D9Loader  *l,
       side = d9_side_build_begin (l, &n_pieces, error);
       if (side == NULL)
         return FALSE;
-      if (!d9_pair_workers (l, n_pieces, side_piece, NULL, &side, d9_finish_worker_spans, error))
+      if (!d9_pair_workers (l, n_pieces, side_piece, side_end, &side, d9_finish_worker_spans, error))
         {
-          d9_side_build_free (side);
+          g_clear_pointer (&side, d9_side_build_free);
           return FALSE;
         }
+      /* Its end ran beside the wakes' pass. */
+      g_assert (side == NULL);
       pieces_done = TRUE;
       flows_done = FALSE;
     }

@@ -112,6 +112,7 @@ struct _D9Pairing {
   guint           *walked;
   guint            n_walked;
   guint            n_taken;
+  guint            n_extra_done;
   gboolean         beside;    /* more than one thread: see part_kind() */
 };
 
@@ -433,24 +434,25 @@ static gboolean resolve_wakes (D9Pairing *pg);
 static void     create_tracks (D9Pairing *pg);
 
 /* The parts, in the order the threads take them. With threads to spare:
- * the caller's (short, so that its end, on the loading thread, overlaps
- * the pairing), the wakes' sort, each worker's pairing (the largest
- * first), then what @paired does with each worker, which overlaps the
- * wakes' pass (on the loading thread, once every worker is paired).
- * On one thread, where nothing overlaps, the order that holds the least
- * memory at once: each worker paired and handed over, the wakes' sort
- * and pass, then the caller's parts and end. */
+ * the caller's (short), the wakes' sort, each worker's pairing (the
+ * largest first), then what @paired does with each worker and the
+ * caller's end, which overlap the wakes' pass (on the loading thread,
+ * once every worker is paired). On one thread, where nothing overlaps,
+ * the order that holds the least memory at once: each worker paired and
+ * handed over, the wakes' sort and pass, then the caller's parts and
+ * end. */
 typedef enum {
   PART_EXTRA,
   PART_WAKES,
   PART_PAIR,      /* and, on one thread, @paired */
   PART_PAIRED,
+  PART_END,       /* @extra_end, with threads to spare */
 } PartKind;
 
 static guint
 n_parts (const D9Pairing *pg)
 {
-  return pg->n_extra + 1 + (pg->beside ? 2 : 1) * pg->n_workers;
+  return pg->n_extra + 1 + (pg->beside ? 2 * pg->n_workers + 1 : pg->n_workers);
 }
 
 /* What part @index is, and which of its kind (*@i). */
@@ -472,8 +474,8 @@ part_kind (const D9Pairing *pg,
       return PART_EXTRA;
     }
   index -= pg->n_extra;
-  *i = index == 0 ? 0 : (index - 1) % nw;
-  return index == 0 ? PART_WAKES : index <= nw ? PART_PAIR : PART_PAIRED;
+  *i = index == 0 || index > 2 * nw ? 0 : (index - 1) % nw;
+  return index == 0 ? PART_WAKES : index <= nw ? PART_PAIR : index <= 2 * nw ? PART_PAIRED : PART_END;
 }
 
 static void
@@ -502,6 +504,10 @@ pairing_part (guint    index,
     {
     case PART_EXTRA:
       pg->extra (i, pg->extra_data);
+      g_mutex_lock (&pg->lock);
+      pg->n_extra_done++;
+      g_cond_broadcast (&pg->cond);
+      g_mutex_unlock (&pg->lock);
       break;
     case PART_WAKES:
       order_wakes (pg->l);
@@ -513,6 +519,17 @@ pairing_part (guint    index,
       break;
     case PART_PAIRED:
       run_paired (pg, take_walked (pg));
+      break;
+    case PART_END:
+      /* Once the caller's parts are done, and every worker paired: what
+       * it then takes does not add to what the edges held. Beside the
+       * wakes' pass, which interns no name. */
+      g_mutex_lock (&pg->lock);
+      while (pg->n_extra_done < pg->n_extra || pg->n_walked < pg->n_workers)
+        g_cond_wait (&pg->cond, &pg->lock);
+      g_mutex_unlock (&pg->lock);
+      if (!g_atomic_int_get (&pg->cancel))
+        end_extra (pg);
       break;
     }
 }
@@ -531,8 +548,6 @@ pairing_join (guint    index,
 
   if (g_atomic_int_get (&pg->cancel))
     return FALSE;
-  if (pg->beside && kind == PART_EXTRA && i + 1 == pg->n_extra)
-    end_extra (pg);
   if (last_pair)
     {
       if (!resolve_wakes (pg))
@@ -548,16 +563,6 @@ pairing_join (guint    index,
                                  pg->error);
 }
 
-/* Without parts of the caller's, its end comes first (with threads to
- * spare). */
-static void
-pairing_start (gpointer data)
-{
-  D9Pairing *pg = data;
-
-  if (pg->beside && pg->n_extra == 0)
-    end_extra (pg);
-}
 
 /* A worker's next poll event (start of poll pos/2, or its end), or
  * D9_DONE. */
@@ -838,7 +843,7 @@ d9_pair_workers (D9Loader      *l,
 
   pg.beside = kymo_load_options_get_threads (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN) > 1;
   ok = kymo_parts_run_helped (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN, n_parts (&pg),
-                              pairing_part, pairing_join, pairing_start, &pg);
+                              pairing_part, pairing_join, NULL, &pg);
   g_assert (!ok || pg.resolved);
 
   for (guint i = 0; i < pg.n_workers; i++)

@@ -21,10 +21,11 @@ G_BEGIN_DECLS
  * worker once it is paired (on any thread: it may touch that worker and
  * its track only), while the loading thread resolves the wakes. The
  * caller's @n_extra parts (@extra, which must not touch the workers, the
- * tasks or the tracks) run first; then @extra_end (may be NULL), on the
- * loading thread while the threads pair (it may intern names and read
- * the workers' track ids, but not touch the workers, the tasks or the
- * tracks). FALSE when cancelled (@extra_end may not have run). */
+ * tasks or the tracks) run beside the pairing; then, once they are done
+ * and every worker is paired, @extra_end (may be NULL) on any thread
+ * beside the wakes' pass (it may intern names, as nothing else then does,
+ * and read the workers' track ids, but not touch the workers, the tasks
+ * or the tracks). FALSE when cancelled (@extra_end may not have run). */
 typedef void (*D9PairedFunc) (D9Loader  *l,
                               D9Worker  *w,
                               KymoTrack *track);
