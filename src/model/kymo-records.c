@@ -17,6 +17,7 @@ struct _KymoRecords
   KymoRecord *records;
   gsize       len;
   gsize       cap;
+  gboolean    sorted;   /* known to be in source order */
 };
 
 KymoRecords *
@@ -52,6 +53,7 @@ kymo_records_add (KymoRecords      *self,
   if (n_records > 0)
     memcpy (self->records + self->len, records, n_records * sizeof (KymoRecord));
   self->len += n_records;
+  self->sorted = FALSE;
 }
 
 void
@@ -71,6 +73,21 @@ kymo_records_take (KymoRecords *self,
   g_free (self->records);
   self->records = records;
   self->len = self->cap = n_records;
+  self->sorted = FALSE;
+}
+
+void
+kymo_records_take_sorted (KymoRecords *self,
+                          KymoRecord  *records,
+                          gsize        n_records)
+{
+  gboolean first;
+
+  g_return_if_fail (self != NULL);
+
+  first = self->len == 0;
+  kymo_records_take (self, records, n_records);
+  self->sorted = first;
 }
 
 const KymoRecord *
@@ -112,5 +129,7 @@ KYMO_DEFINE_RUN_SORT (sort_records, KymoRecord, RECORD_BEFORE)
 void
 _kymo_records_seal (KymoRecords *self)
 {
-  sort_records (self->records, self->len);
+  /* Checking that they are would read every record, hundreds of MB. */
+  if (!self->sorted)
+    sort_records (self->records, self->len);
 }

@@ -40,6 +40,11 @@ void              kymo_records_add     (KymoRecords      *self,
 void              kymo_records_take    (KymoRecords      *self,
                                         KymoRecord       *records,
                                         gsize             n_records);
+/* kymo_records_take() of records the caller knows are in source order
+ * already (non-decreasing): sealing then reads them not at all. */
+void              kymo_records_take_sorted (KymoRecords  *self,
+                                            KymoRecord   *records,
+                                            gsize         n_records);
 
 /* In source order once the trace is sealed. */
 const KymoRecord *kymo_records_get_all (KymoRecords      *self,

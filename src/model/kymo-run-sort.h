@@ -17,14 +17,17 @@ G_BEGIN_DECLS
  * after the chain whose last element it follows most closely, and the
  * chains (a few per thread) are merged in one pass through a tournament
  * (loser) tree, with the comparison inlined. When the runs make too many
- * chains they are merged two at a time instead, log2 (runs) passes. It is
+ * chains they are merged two at a time instead, log2 (runs) passes.
+ * Many threads' runs interleaved (stack samples of copies of a trace
+ * that overlap in time) make hundreds of chains: a run finds its chain by
+ * a binary search over the chains ordered by their last element. It is
  * stable, as g_qsort_with_data() is, so equal keys keep their order and
  * the result is the same.
  *
  * KYMO_DEFINE_RUN_SORT (name, Type, LESS) defines
  * `static void name (Type *a, gsize n)`, where LESS (x, y) says whether
  * *x sorts before *y. */
-#define KYMO_RUN_SORT_MAX_CHAINS 256
+#define KYMO_RUN_SORT_MAX_CHAINS 4096
 
 /* Whether leaf x's head goes before leaf y's (@cur: per leaf its next
  * element, its run's end, the run): a done leaf goes last, and equal heads
@@ -51,36 +54,52 @@ name##_chained (const Type  *a,                                                \
   g_autofree gsize *cur = NULL; /* per leaf: next, end, run */                \
   g_autofree guint *tree = NULL;                                               \
   g_autofree guint *win = NULL;                                                \
-  gsize tail[KYMO_RUN_SORT_MAX_CHAINS], head[KYMO_RUN_SORT_MAX_CHAINS];       \
-  gsize scans = 0;                                                             \
+  g_autofree gsize *tail = g_new (gsize, KYMO_RUN_SORT_MAX_CHAINS);            \
+  g_autofree gsize *head = g_new (gsize, KYMO_RUN_SORT_MAX_CHAINS);            \
+  /* The chains by their last element, so that finding the one a run       \
+   * follows most closely is a binary search. */                              \
+  g_autofree guint *by_last = g_new (guint, KYMO_RUN_SORT_MAX_CHAINS);         \
   guint n_chains = 0, size = 1;                                                \
                                                                                \
   link = g_new (gsize, n_runs);                                                \
   for (gsize r = 0; r < n_runs; r++)                                           \
     {                                                                          \
-      const Type *first = &a[starts[r]];                                       \
-      guint best = G_MAXUINT;                                                  \
+      const Type *first = &a[starts[r]], *last = &a[starts[r + 1] - 1];        \
+      guint lo = 0, hi = n_chains, pos, c;                                     \
                                                                                \
-      /* Bounded: runs of a few elements each are left to the pairs. */     \
-      scans += n_chains;                                                       \
-      if (scans > 4 * n + 64)                                                  \
-        return FALSE;                                                          \
-      for (guint c = 0; c < n_chains; c++)                                     \
+      while (lo < hi)                                                          \
         {                                                                      \
-          const Type *last = &a[starts[tail[c] + 1] - 1];                      \
+          guint mid = lo + (hi - lo) / 2;                                      \
                                                                                \
-          if (!LESS (first, last) &&                                           \
-              (best == G_MAXUINT || LESS (&a[starts[tail[best] + 1] - 1], last))) \
-            best = c;                                                          \
+          if (LESS (first, &a[starts[tail[by_last[mid]] + 1] - 1]))            \
+            hi = mid;                                                          \
+          else                                                                 \
+            lo = mid + 1;                                                      \
         }                                                                      \
       link[r] = G_MAXSIZE;                                                     \
-      if (best != G_MAXUINT)                                                   \
-        link[tail[best]] = r;                                                  \
+      if (lo > 0)                                                              \
+        {                                                                      \
+          pos = lo - 1;                                                        \
+          c = by_last[pos];                                                    \
+          link[tail[c]] = r;                                                   \
+        }                                                                      \
       else if (n_chains == KYMO_RUN_SORT_MAX_CHAINS)                           \
         return FALSE;                                                          \
       else                                                                     \
-        head[best = n_chains++] = r;                                           \
-      tail[best] = r;                                                          \
+        {                                                                      \
+          pos = 0;                                                             \
+          c = n_chains++;                                                      \
+          memmove (by_last + 1, by_last, (n_chains - 1) * sizeof (guint));     \
+          by_last[0] = c;                                                      \
+          head[c] = r;                                                         \
+        }                                                                      \
+      tail[c] = r;                                                             \
+      /* Its last element moved on: it moves up past those now before it. */  \
+      while (pos + 1 < n_chains && LESS (&a[starts[tail[by_last[pos + 1]] + 1] - 1], last)) \
+        {                                                                      \
+          by_last[pos] = by_last[pos + 1];                                     \
+          by_last[++pos] = c;                                                  \
+        }                                                                      \
     }                                                                          \
                                                                                \
   while (size < n_chains)                                                      \
@@ -112,6 +131,8 @@ name##_chained (const Type  *a,                                                \
       guint top = tree[0], winner = top;                                       \
       gsize *leaf = &cur[3 * top];                                             \
                                                                                \
+      /* Many chains are more streams than the hardware follows. */         \
+      __builtin_prefetch (&a[leaf[0] + 16]);                                   \
       buf[o] = a[leaf[0]++];                                                   \
       if (leaf[0] == leaf[1] && link[leaf[2]] != G_MAXSIZE)                    \
         {                                                                      \

@@ -129,6 +129,21 @@ kymo_stacks_add_sample (KymoStacks *self,
   g_array_append_val (self->samples, sample);
 }
 
+void
+kymo_stacks_reserve_samples (KymoStacks *self,
+                             gsize       n_samples)
+{
+  guint len;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (n_samples <= G_MAXUINT - self->samples->len);
+
+  /* A GArray keeps the room it grew to. */
+  len = self->samples->len;
+  g_array_set_size (self->samples, len + (guint) n_samples);
+  g_array_set_size (self->samples, len);
+}
+
 guint
 kymo_stacks_get_n_stacks (KymoStacks *self)
 {

@@ -40,6 +40,9 @@ void                   kymo_stacks_add_sample      (KymoStacks      *self,
                                                     guint32          stack,
                                                     guint32          kind,
                                                     guint32          source);
+/* Room for @n_samples more samples: adding that many then copies nothing. */
+void                   kymo_stacks_reserve_samples (KymoStacks      *self,
+                                                    gsize            n_samples);
 
 /* Reading. */
 guint                  kymo_stacks_get_n_stacks    (KymoStacks      *self);

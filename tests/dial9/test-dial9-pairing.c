@@ -251,6 +251,42 @@ test_large (void)
   check (60000, 2, 500, FALSE, 5);
 }
 
+/* Wakes and no polls at all, past the threshold where pairing goes to
+ * the load's threads: no worker to pair, the wakes' pass all the same. */
+static void
+test_wakes_only (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (3);
+  GArray **workers = make_workers (40000, rand);
+  g_autoptr(GByteArray) b = NULL;
+  g_autofree char *want = NULL;
+  const guint threads[] = { 2, 7 };
+  gsize n_flows;
+
+  for (guint w = 0; w < N_WORKERS; w++)
+    for (guint i = 0; i < workers[w]->len; i++)
+      {
+        Event *e = &g_array_index (workers[w], Event, i);
+
+        e->kind = EV_WAKE;
+        e->a = (guint64) g_rand_int_range (rand, 0, N_TASKS + 2);
+        e->b = (guint64) g_rand_int_range (rand, 1, N_TASKS + 1);
+      }
+  b = write_file (workers, 4, 300, FALSE, rand);
+  want = load_print (b, 1, TRUE, &n_flows);
+  g_assert_cmpuint (n_flows, ==, 0);
+  g_assert_nonnull (strstr (want, ": wakes,"));
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      g_autofree char *got = load_print (b, threads[i], FALSE, &n_flows);
+
+      g_assert_cmpstr (got, ==, want);
+    }
+  for (guint w = 0; w < N_WORKERS; w++)
+    g_array_unref (workers[w]);
+  g_free (workers);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -259,5 +295,6 @@ main (int   argc,
   g_test_add_func ("/dial9/pairing/overlapping-copies", test_overlapping_copies);
   g_test_add_func ("/dial9/pairing/shuffled-batches", test_shuffled_batches);
   g_test_add_func ("/dial9/pairing/large", test_large);
+  g_test_add_func ("/dial9/pairing/wakes-only", test_wakes_only);
   return g_test_run ();
 }

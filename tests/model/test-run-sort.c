@@ -27,7 +27,7 @@ compare_items (gconstpointer a,
 
 /* Arrays shaped as decoders emit them: sorted, a few late elements, ties,
  * concatenated sorted runs that overlap, per-thread batches (chained
- * before they are merged), reversed, random; all with equal keys
+ * before they are merged), hundreds of threads' batches, reversed, random; all with equal keys
  * (stability shows in the ids). */
 static void
 fill (Item   *items,
@@ -68,6 +68,15 @@ fill (Item   *items,
         case 5:
           items[i].key = (guint32) (n - i) / 2;
           break;
+        case 6:
+          /* Hundreds of threads' batches (stack samples of many copies
+           * of a trace): hundreds of chains. */
+          {
+            gsize threads = 300 + runs, batch = 4, b = i / batch;
+
+            items[i].key = (guint32) ((b / threads) * batch + i % batch + (b % threads) % 3);
+          }
+          break;
         default:
           items[i].key = g_rand_int_range (rand, 0, (gint32) MAX (n / 4, 2));
           break;
@@ -83,7 +92,7 @@ test_same_as_qsort (void)
   const gsize sizes[] = { 0, 1, 2, 3, 17, 100, 1000, 4097, 20000, 100000 };
 
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
-    for (guint shape = 0; shape < 7; shape++)
+    for (guint shape = 0; shape < 8; shape++)
       for (guint round = 0; round < 4; round++)
         {
           gsize n = sizes[s];

@@ -248,6 +248,53 @@ test_memory_per_span (void)
   g_assert_cmpuint (bytes / n, <=, 32);
 }
 
+static KymoRecord *
+records_with_sources (const guint32 *sources,
+                      gsize          n)
+{
+  KymoRecord *records = g_new0 (KymoRecord, n);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      records[i].source = sources[i];
+      records[i].key = i;
+    }
+  return records;
+}
+
+/* Analyses find records by source: whatever way they were handed over,
+ * a sealed trace has them in source order, ties in the order given. */
+static void
+test_records_in_source_order (void)
+{
+  static const guint32 sorted[] = { 1, 4, 4, 9 }, unsorted[] = { 7, 2, 5 };
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  g_autoptr(KymoTrace) mixed = kymo_trace_new ();
+  KymoRecords *records = kymo_trace_get_records (trace);
+  const KymoRecord *all;
+  gsize n;
+
+  kymo_records_take_sorted (records, records_with_sources (sorted, 4), 4);
+  kymo_trace_seal (trace);
+  all = kymo_records_get_all (records, &n);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpuint (all[1].key, ==, 1);
+  g_assert_cmpuint (all[2].key, ==, 2);
+  g_assert_nonnull (kymo_records_find (records, 9));
+
+  /* Sorted in parts is not sorted as a whole: more records after them
+   * are sorted at seal. */
+  records = kymo_trace_get_records (mixed);
+  kymo_records_take_sorted (records, records_with_sources (sorted, 4), 4);
+  kymo_records_take (records, records_with_sources (unsorted, 3), 3);
+  kymo_trace_seal (mixed);
+  all = kymo_records_get_all (records, &n);
+  g_assert_cmpuint (n, ==, 7);
+  for (gsize i = 1; i < n; i++)
+    g_assert_cmpuint (all[i - 1].source, <=, all[i].source);
+  g_assert_cmpuint (kymo_records_find (records, 5)->key, ==, 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -260,5 +307,6 @@ main (int   argc,
   g_test_add_func ("/trace/memory-per-span", test_memory_per_span);
   g_test_add_func ("/trace/take-and-append", test_take_and_append);
   g_test_add_func ("/trace/take-with-room-and-flows", test_take_with_room_and_flows);
+  g_test_add_func ("/trace/records-in-source-order", test_records_in_source_order);
   return g_test_run ();
 }

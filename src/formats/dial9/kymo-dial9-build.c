@@ -34,25 +34,16 @@ default_group (D9Loader *l)
 
 /* Orders by time, then by the event's place in the file. */
 #define TS_LESS(x, y) ((x)->ts < (y)->ts || ((x)->ts == (y)->ts && (x)->source < (y)->source))
-#define DEEP_LESS(x, y)                                                                 \
-  ((x)->span.start < (y)->span.start ||                                                 \
-   ((x)->span.start == (y)->span.start && (x)->span.source < (y)->span.source))
 #define SPAN_LESS(x, y) ((x)->start < (y)->start || ((x)->start == (y)->start && (x)->source < (y)->source))
 
 KYMO_DEFINE_RUN_SORT (sort_instants, KymoInstant, TS_LESS)
-KYMO_DEFINE_RUN_SORT (sort_deep, D9DeepSpan, DEEP_LESS)
 KYMO_DEFINE_RUN_SORT (sort_spans, KymoSpan, SPAN_LESS)
 
-static int
-compare_symbols (gconstpointer a,
-                 gconstpointer b)
-{
-  const D9Symbol *x = a, *y = b;
+#define SYMBOL_LESS(x, y) \
+  ((x)->addr < (y)->addr || ((x)->addr == (y)->addr && (x)->inline_depth < (y)->inline_depth))
 
-  if (x->addr != y->addr)
-    return x->addr < y->addr ? -1 : 1;
-  return x->inline_depth < y->inline_depth ? -1 : x->inline_depth > y->inline_depth;
-}
+/* Tables are written by address: a few runs, merged rather than sorted. */
+KYMO_DEFINE_RUN_SORT (sort_symbols, D9Symbol, SYMBOL_LESS)
 
 /* Sorts by address and inline depth and keeps one entry of each: rotated
  * segments each carry a symbol table, mostly of the same addresses, and a
@@ -64,10 +55,10 @@ unique_symbols (GArray *symbols)
   D9Symbol *syms = (D9Symbol *) (gpointer) symbols->data;
   guint n = 0;
 
-  g_array_sort (symbols, compare_symbols);
+  sort_symbols (syms, symbols->len);
   for (guint i = 0; i < symbols->len; i++)
     {
-      if (n > 0 && compare_symbols (&syms[n - 1], &syms[i]) == 0)
+      if (n > 0 && !SYMBOL_LESS (&syms[n - 1], &syms[i]))
         n--;
       syms[n++] = syms[i];
     }
@@ -220,14 +211,14 @@ fill_stream_tracks (D9Loader *l)
   if (l->wake_instants->len > 0)
     {
       KymoTrack *track = kymo_trace_get_track (l->trace, l->wakes_track);
+      KymoInstant *in = (KymoInstant *) (gpointer) l->wake_instants->data;
+      gsize n = l->wake_instants->len;
 
-      kymo_track_reserve_instants (track, l->wake_instants->len);
-      for (guint k = 0; k < l->wake_instants->len; k++)
-        {
-          const KymoInstant *in = (const KymoInstant *) (gpointer) l->wake_instants->data + k;
-          kymo_track_add_instant (track, in->ts, in->name_flags, 0, in->source);
-        }
-      l->wake_instants->len = 0;
+      /* Names packed as kymo_track_add_instant() packs them (no flags),
+       * in place: the track adopts the array. */
+      for (gsize k = 0; k < n; k++)
+        in[k].name_flags = MIN (in[k].name_flags, KYMO_NAME_MAX);
+      kymo_track_take_instants (track, d9_vec_steal (l->wake_instants, sizeof (KymoInstant)), n);
     }
   for (guint i = 0; i < l->workers->len; i++)
     {
@@ -339,28 +330,40 @@ d9_finish_worker_spans (D9Loader  *l,
     {
       /* By depth, then by start: spans close in time order, so each
        * depth alone is in start order, or a few chains of it (copies
-       * that overlap in time); all depths together are not, by far. */
+       * that overlap in time); all depths together are not, by far.
+       * Counted by depth straight into the track's room after the
+       * first level (a run per depth), then each depth sorted there. */
       gsize n = w->deep->len, at[D9_MAX_SPAN_DEPTH + 2] = { 0 };
       const D9DeepSpan *in = (const D9DeepSpan *) (gpointer) w->deep->data;
-      g_autofree D9DeepSpan *deep = g_new (D9DeepSpan, n);
+      KymoSpan *out = NULL;
+      guint last = 0;
 
       for (gsize i = 0; i < n; i++)
         at[MIN (in[i].depth, D9_MAX_SPAN_DEPTH) + 1]++;
       for (guint d = 0; d <= D9_MAX_SPAN_DEPTH; d++)
+        if (at[d + 1] > 0)
+          {
+            out = kymo_track_append_spans (track, d, at[d + 1]);
+            last = d;
+          }
+      /* Runs that follow each other: the last one's place gives the first's. */
+      out = out + at[last + 1] - n;
+      for (guint d = 0; d <= D9_MAX_SPAN_DEPTH; d++)
         at[d + 1] += at[d];
       for (gsize i = 0; i < n; i++)
-        deep[at[MIN (in[i].depth, D9_MAX_SPAN_DEPTH)]++] = in[i];
+        {
+          KymoSpan span = in[i].span;
+
+          span.end = MAX (span.end, span.start);
+          out[at[MIN (in[i].depth, D9_MAX_SPAN_DEPTH)]++] = span;
+        }
       g_array_unref (w->deep);
       w->deep = g_array_new (FALSE, FALSE, sizeof (D9DeepSpan));
-      for (gsize i = 0, from = 0; i < n; i++)
-        if (i + 1 == n || deep[i + 1].depth != deep[from].depth)
-          {
-            sort_deep (deep + from, i + 1 - from);
-            from = i + 1;
-          }
-      for (gsize i = 0; i < n; i++)
-        kymo_track_add_span (track, deep[i].span.start, deep[i].span.end, kymo_span_name (&deep[i].span),
-                             deep[i].depth, kymo_span_flags (&deep[i].span), deep[i].span.source);
+      for (gsize d = 0, from = 0; d <= D9_MAX_SPAN_DEPTH; d++)
+        {
+          sort_spans (out + from, at[d] - from);
+          from = at[d];
+        }
     }
 
   sort_instants ((KymoInstant *) (gpointer) w->instants->data, w->instants->len);
@@ -439,11 +442,19 @@ typedef struct {
   GError     **error;
 } D9Tail;
 
+/* The side records' pieces and end, beside the pairing (@data holds the
+ * D9SideBuild, which the end takes). */
 static void
 side_piece (guint    index,
             gpointer data)
 {
-  d9_side_build_piece (data, index);
+  d9_side_build_piece (*(D9SideBuild **) data, index);
+}
+
+static void
+side_end (gpointer data)
+{
+  d9_side_build_end (g_steal_pointer ((D9SideBuild **) data));
 }
 
 static void
@@ -489,14 +500,14 @@ finish_tail (D9Loader    *l,
              gboolean     flows,
              GError     **error)
 {
-  D9Tail t = { l, side, pieces_done ? 0 : n_pieces, flows, pieces_done, error };
+  D9Tail t = { l, side, side == NULL || pieces_done ? 0 : n_pieces, flows, pieces_done, error };
   gboolean ok;
 
   for (guint i = 0; i < l->workers->len; i++)
     d9_pair_close_depth0 (l, g_ptr_array_index (l->workers, i), l->max_ts, KYMO_EVENT_INCOMPLETE);
   ok = kymo_parts_run_helped (kymo_load_job_get_options (l->job), l->d->size, TAIL_THREAD_MIN,
                               t.n_pieces + flows + l->workers->len, tail_part, tail_join,
-                              t.n_pieces == 0 ? tail_side_end : NULL, &t);
+                              t.n_pieces == 0 && t.side != NULL ? tail_side_end : NULL, &t);
   g_clear_pointer (&t.side, d9_side_build_free);
   return ok;
 }
@@ -593,15 +604,17 @@ d9_build_model (D9Loader  *l,
       if (!d9_loader_assemble (l, NULL, &flows_done, error))
         return FALSE;
       d9_loader_release_parts (l);
-      /* The side records are made final while the wakes are resolved. */
+      /* The side records are made final beside the pairing. */
       side = d9_side_build_begin (l, &n_pieces, error);
       if (side == NULL)
         return FALSE;
-      if (!d9_pair_workers (l, n_pieces, side_piece, side, d9_finish_worker_spans, error))
+      if (!d9_pair_workers (l, n_pieces, side_piece, side_end, &side, d9_finish_worker_spans, error))
         {
-          d9_side_build_free (side);
+          g_clear_pointer (&side, d9_side_build_free);
           return FALSE;
         }
+      /* Its end ran beside the wakes' pass. */
+      g_assert (side == NULL);
       pieces_done = TRUE;
       flows_done = FALSE;
     }

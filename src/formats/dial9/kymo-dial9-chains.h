@@ -69,6 +69,8 @@ d9_tourney_replace (D9Tourney *t,
       D9Key other_key = t->keys[other];
       gboolean swap = other_key < key;
 
+      /* Copies that overlap in time interleave their chains in a fixed
+       * order: branches the predictor learns beat selects (measured). */
       t->tree[node] = swap ? winner : other;
       winner = swap ? other : winner;
       key = swap ? other_key : key;
@@ -136,6 +138,10 @@ typedef struct {
 D9Leaf *d9_leaves_new (GArray    *segs,
                        GArray    *heads,
                        D9Tourney *t);
+
+/* How many elements ahead of a chain's next the tournament's merges
+ * prefetch (see pair_worker). */
+#define D9_PREFETCH_AHEAD 16
 
 /* Moves @leaf on to its chain's next element: FALSE past its end. */
 static inline gboolean

@@ -13,6 +13,7 @@
 #include "kymo-dial9-chains.h"
 #include "kymo-dial9-pair.h"
 #include "kymo-dial9-pairing.h"
+#include "kymo-mapped.h"
 #include "kymo-parts.h"
 #include "kymo-run-sort.h"
 
@@ -35,8 +36,11 @@ KYMO_DEFINE_RUN_SORT (sort_wakes, D9Wake, TS_LESS)
 /* Below this many edges and wakes, more threads cost more than they save. */
 #define PAIR_THREAD_MIN (1 << 18)
 
+/* Edges paired between two rounds of populating the outputs' pages. */
+#define POPULATE_STEP ((gsize) 1 << 15)
+
 /* Edges paired between two rounds of giving their pages back. */
-#define RELEASE_STEP ((gsize) 1 << 16)
+#define RELEASE_STEP ((gsize) 1 << 18)
 
 /* Where the progress bar is once every worker is paired, and once the
  * wakes are resolved (building starts at D9_PROGRESS_DECODED). */
@@ -77,7 +81,8 @@ typedef struct {
   guint         index;
   const D9Edge *edges;
   gsize         n_edges;
-  GArray       *polls;     /* D9Poll, in time order */
+  D9Poll       *polls;     /* in time order: room for one per edge */
+  gsize         n_polls;
   guint32       open;      /* the open poll in @polls, or G_MAXUINT32 */
   D9Key         first_lq;  /* the edge that makes the local queue track */
 } D9WorkerPairing;
@@ -93,11 +98,22 @@ struct _D9Pairing {
   guint           *order;     /* pairing parts, largest first */
   guint            n_extra;
   KymoPartFunc     extra;
+  KymoPartStartFunc extra_end;
   gpointer         extra_data;
   D9PairedFunc     paired;
   D9Key            first_wake;
   gboolean         resolved;
   GError         **error;
+  /* Workers paired, in the order they were, for the parts that then run
+   * @paired: each takes the next (waiting for one if need be: every
+   * pairing was taken by a thread before these parts were). */
+  GMutex           lock;
+  GCond            cond;
+  guint           *walked;
+  guint            n_walked;
+  guint            n_taken;
+  guint            n_extra_done;
+  gboolean         beside;    /* more than one thread: see part_kind() */
 };
 
 static inline void
@@ -131,7 +147,7 @@ close_depth0 (D9WorkerPairing *p,
 {
   if (p->open != G_MAXUINT32)
     {
-      D9Poll *poll = &g_array_index (p->polls, D9Poll, p->open);
+      D9Poll *poll = &p->polls[p->open];
 
       poll->end_ts = p->edges[i].ts;
       poll->end_source = p->edges[i].source;
@@ -164,8 +180,8 @@ pair_edge (D9WorkerPairing *p,
           {
             D9Poll poll = { e->ts, 0, e->source, 0, task, FALSE };
 
-            p->open = p->polls->len;
-            g_array_append_val (p->polls, poll);
+            p->open = p->n_polls;
+            p->polls[p->n_polls++] = poll;
           }
         pair_lq (p, i);
       }
@@ -243,6 +259,7 @@ order_wakes (D9Loader *l)
     {
       D9Leaf *leaf = &leaves[top];
 
+      __builtin_prefetch (wakes + leaf->next + D9_PREFETCH_AHEAD);
       out[k++] = wakes[leaf->next];
       top = d9_tourney_replace (&t, d9_leaf_next (leaf, segs) ? d9_wake_key (wakes, leaf->next) : D9_DONE);
     }
@@ -266,6 +283,68 @@ pairing_progress (D9Pairing *pg,
   return !g_atomic_int_get (&pg->cancel);
 }
 
+/* Room for all the walk writes, from what each edge can make at most: a
+ * poll of a task (a poll start), a span at depth 0 (a poll start or a
+ * park, and the one open before) and a deeper span (an enter): arrays
+ * that never grow are never copied. Room not written costs no memory. The
+ * spans at depth 0 get room for the deeper ones after them too, where the
+ * track puts those (see d9_finish_worker_spans). */
+static void
+reserve_outputs (D9WorkerPairing *p)
+{
+  D9Worker *w = p->w;
+  D9Vec *spans0 = w->spans0;
+  gsize n = p->n_edges, deep = w->deep->len, room;
+
+  p->polls = g_new (D9Poll, MAX (n, 1));
+  p->n_polls = 0;
+  room = spans0->len + deep + w->stack->len + n + 1;
+  if (spans0->map_bytes == 0 && room > spans0->cap)
+    {
+      spans0->data = g_realloc_n (spans0->data, room, sizeof (KymoSpan));
+      spans0->cap = room;
+    }
+  /* A GArray keeps the room it grew to. */
+  g_array_set_size (w->deep, deep + n);
+  g_array_set_size (w->deep, deep);
+}
+
+/* An array the walk writes in order, populated ahead of the writes. */
+typedef struct {
+  guint8 *data;
+  gsize   size;
+  gsize   cap;
+  gsize   populated;  /* bytes */
+} D9Ahead;
+
+/* Populates the pages that the next POPULATE_STEP edges will fill, at
+ * the rate the @steps edges so far filled @len elements (and an eighth
+ * more): in one call rather than a fault per page. Pages populated and
+ * then not written go back with the array. */
+static void
+populate_ahead (D9Ahead *a,
+                guint8  *data,
+                gsize    len,
+                gsize    steps)
+{
+  gsize written = len * a->size, want;
+
+  if (data != a->data)
+    {
+      /* Moved (it never should: its room was reserved): start again. */
+      a->data = data;
+      a->populated = written;
+    }
+  want = MIN (a->cap * a->size, written + written / steps * POPULATE_STEP + written / steps * POPULATE_STEP / 8);
+  if (want > MAX (a->populated, written))
+    {
+      gsize from = MAX (a->populated, written);
+
+      kymo_mapped_populate (data + from, want - from);
+      a->populated = want;
+    }
+}
+
 /* Pairs the worker's edges in time order: its chains merged through a
  * tournament (a few chains, so a few levels), each edge paired as it
  * comes, nothing copied. */
@@ -278,10 +357,12 @@ pair_worker (D9WorkerPairing *p)
   D9Tourney t;
   gsize steps = 0;
   guint top;
+  D9Ahead ahead[3];
 
   D9Stream s = { (const guint8 *) p->edges, sizeof (D9Edge), G_STRUCT_OFFSET (D9Edge, source) };
 
   p->w->open_task = G_MAXUINT32;
+  reserve_outputs (p);
   if (!d9_chain_runs (&s, p->n_edges, segs, heads))
     {
       D9Seg whole = { 0, p->n_edges, G_MAXUINT32 };
@@ -293,6 +374,10 @@ pair_worker (D9WorkerPairing *p)
       g_array_append_val (segs, whole);
       g_array_append_val (heads, zero);
     }
+  ahead[0] = (D9Ahead) { (guint8 *) p->polls, sizeof (D9Poll), MAX (p->n_edges, 1), 0 };
+  ahead[1] = (D9Ahead) { p->w->spans0->data, sizeof (KymoSpan), p->w->spans0->cap, p->w->spans0->len * sizeof (KymoSpan) };
+  ahead[2] = (D9Ahead) { (guint8 *) p->w->deep->data, sizeof (D9DeepSpan), p->w->deep->len + p->n_edges,
+                         p->w->deep->len * sizeof (D9DeepSpan) };
   leaves = d9_leaves_new (segs, heads, &t);
   for (guint c = 0; c < heads->len; c++)
     {
@@ -305,8 +390,17 @@ pair_worker (D9WorkerPairing *p)
     {
       D9Leaf *leaf = &leaves[top];
 
+      /* With dozens of chains the hardware follows too few streams: each
+       * chain's next lines are asked for well before its turn comes. */
+      __builtin_prefetch (p->edges + leaf->next + D9_PREFETCH_AHEAD);
       pair_edge (p, leaf->next);
-      if (G_UNLIKELY (++steps % RELEASE_STEP == 0))
+      if (G_UNLIKELY (++steps % POPULATE_STEP == 0))
+        {
+          populate_ahead (&ahead[0], (guint8 *) p->polls, p->n_polls, steps);
+          populate_ahead (&ahead[1], p->w->spans0->data, p->w->spans0->len, steps);
+          populate_ahead (&ahead[2], (guint8 *) p->w->deep->data, p->w->deep->len, steps);
+        }
+      if (G_UNLIKELY (steps % RELEASE_STEP == 0))
         {
           for (guint c = 0; c < heads->len; c++)
             d9_release_leaf ((const guint8 *) p->edges, sizeof (D9Edge), segs, &leaves[c]);
@@ -317,51 +411,158 @@ pair_worker (D9WorkerPairing *p)
     }
   d9_tourney_clear (&t);
   free_worker_edges (p);
-  if (!g_atomic_int_get (&p->pg->cancel))
-    p->pg->paired (p->l, p->w, p->track);
+  g_mutex_lock (&p->pg->lock);
+  p->pg->walked[p->pg->n_walked++] = p->index;
+  g_cond_broadcast (&p->pg->cond);
+  g_mutex_unlock (&p->pg->lock);
+}
+
+static D9WorkerPairing *
+take_walked (D9Pairing *pg)
+{
+  guint index;
+
+  g_mutex_lock (&pg->lock);
+  while (pg->n_taken == pg->n_walked)
+    g_cond_wait (&pg->cond, &pg->lock);
+  index = pg->walked[pg->n_taken++];
+  g_mutex_unlock (&pg->lock);
+  return &pg->workers[index];
 }
 
 static gboolean resolve_wakes (D9Pairing *pg);
 static void     create_tracks (D9Pairing *pg);
 
-/* Pairing part i < n_workers pairs a worker, the next sorts the wakes;
- * the caller's parts follow. */
+/* The parts, in the order the threads take them. With threads to spare:
+ * the caller's (short), the wakes' sort, each worker's pairing (the
+ * largest first), then what @paired does with each worker and the
+ * caller's end, which overlap the wakes' pass (on the loading thread,
+ * once every worker is paired). On one thread, where nothing overlaps,
+ * the order that holds the least memory at once: each worker paired and
+ * handed over, the wakes' sort and pass, then the caller's parts and
+ * end. */
+typedef enum {
+  PART_EXTRA,
+  PART_WAKES,
+  PART_PAIR,      /* and, on one thread, @paired */
+  PART_PAIRED,
+  PART_END,       /* @extra_end, with threads to spare */
+} PartKind;
+
+static guint
+n_parts (const D9Pairing *pg)
+{
+  return pg->n_extra + 1 + (pg->beside ? 2 * pg->n_workers + 1 : pg->n_workers);
+}
+
+/* What part @index is, and which of its kind (*@i). */
+static PartKind
+part_kind (const D9Pairing *pg,
+           guint            index,
+           guint           *i)
+{
+  guint nw = pg->n_workers;
+
+  if (!pg->beside)
+    {
+      *i = index < nw ? index : index - nw - 1;
+      return index < nw ? PART_PAIR : index == nw ? PART_WAKES : PART_EXTRA;
+    }
+  if (index < pg->n_extra)
+    {
+      *i = index;
+      return PART_EXTRA;
+    }
+  index -= pg->n_extra;
+  *i = index == 0 || index > 2 * nw ? 0 : (index - 1) % nw;
+  return index == 0 ? PART_WAKES : index <= nw ? PART_PAIR : index <= 2 * nw ? PART_PAIRED : PART_END;
+}
+
+static void
+end_extra (D9Pairing *pg)
+{
+  if (pg->extra_end != NULL)
+    pg->extra_end (pg->extra_data);
+}
+
+static void
+run_paired (D9Pairing       *pg,
+            D9WorkerPairing *p)
+{
+  if (!g_atomic_int_get (&pg->cancel))
+    pg->paired (p->l, p->w, p->track);
+}
+
 static void
 pairing_part (guint    index,
               gpointer data)
 {
   D9Pairing *pg = data;
+  guint i;
 
-  if (index > pg->n_workers)
-    pg->extra (index - pg->n_workers - 1, pg->extra_data);
-  else if (pg->order[index] < pg->n_workers)
-    pair_worker (&pg->workers[pg->order[index]]);
-  else
-    order_wakes (pg->l);
+  switch (part_kind (pg, index, &i))
+    {
+    case PART_EXTRA:
+      pg->extra (i, pg->extra_data);
+      g_mutex_lock (&pg->lock);
+      pg->n_extra_done++;
+      g_cond_broadcast (&pg->cond);
+      g_mutex_unlock (&pg->lock);
+      break;
+    case PART_WAKES:
+      order_wakes (pg->l);
+      break;
+    case PART_PAIR:
+      pair_worker (&pg->workers[pg->order[i]]);
+      if (!pg->beside)
+        run_paired (pg, take_walked (pg));
+      break;
+    case PART_PAIRED:
+      run_paired (pg, take_walked (pg));
+      break;
+    case PART_END:
+      /* Once the caller's parts are done, and every worker paired: what
+       * it then takes does not add to what the edges held. Beside the
+       * wakes' pass, which interns no name. */
+      g_mutex_lock (&pg->lock);
+      while (pg->n_extra_done < pg->n_extra || pg->n_walked < pg->n_workers)
+        g_cond_wait (&pg->cond, &pg->lock);
+      g_mutex_unlock (&pg->lock);
+      if (!g_atomic_int_get (&pg->cancel))
+        end_extra (pg);
+      break;
+    }
 }
 
-/* Once every worker is paired, the wakes' pass, on the loading thread
- * while the threads go on with the caller's parts. */
 static gboolean
 pairing_join (guint    index,
               gpointer data)
 {
   D9Pairing *pg = data;
+  guint i, n = n_parts (pg);
+  PartKind kind = part_kind (pg, index, &i);
+  /* The wakes' pass once the last worker's pairing is joined (and the
+   * wakes sorted: they come before it, or just before the pass). */
+  gboolean last_pair = pg->beside && pg->n_workers > 0 ? kind == PART_PAIR && i + 1 == pg->n_workers
+                       : kind == PART_WAKES;
 
   if (g_atomic_int_get (&pg->cancel))
     return FALSE;
-  if (index == pg->n_workers)
+  if (last_pair)
     {
       if (!resolve_wakes (pg))
         return FALSE;
       create_tracks (pg);
       pg->resolved = TRUE;
     }
-  if (index < pg->n_workers)
+  if (!pg->beside && index + 1 == n)
+    end_extra (pg);
+  if (!pg->resolved)
     return TRUE;
-  return kymo_load_job_progress (pg->l->job, RESOLVED_AT + 0.02 * (index + 1) / (pg->n_workers + 1 + pg->n_extra),
-                                 "Building the timeline", pg->error);
+  return kymo_load_job_progress (pg->l->job, RESOLVED_AT + 0.02 * (index + 1) / n, "Building the timeline",
+                                 pg->error);
 }
+
 
 /* A worker's next poll event (start of poll pos/2, or its end), or
  * D9_DONE. */
@@ -371,9 +572,9 @@ poll_event_key (const D9WorkerPairing *p,
 {
   const D9Poll *poll;
 
-  if (pos >= 2 * (gsize) p->polls->len)
+  if (pos >= 2 * p->n_polls)
     return D9_DONE;
-  poll = &g_array_index (p->polls, D9Poll, pos / 2);
+  poll = &p->polls[pos / 2];
   if (pos % 2 == 0)
     return d9_key (poll->start_ts, poll->start_source, 0);
   return poll->ended ? d9_key (poll->end_ts, poll->end_source, 0) : D9_DONE;
@@ -449,7 +650,7 @@ resolve_wakes (D9Pairing *pg)
       else
         {
           D9WorkerPairing *p = &pg->workers[top];
-          const D9Poll *poll = &g_array_index (p->polls, D9Poll, pos[top] / 2);
+          const D9Poll *poll = &p->polls[pos[top] / 2];
           D9Task *task = &g_array_index (l->d->tasks, D9Task, poll->task);
 
           if (pos[top] % 2 == 0)
@@ -577,13 +778,14 @@ compare_sizes (gconstpointer a,
 gboolean
 d9_pair_workers (D9Loader      *l,
                  guint          n_extra,
-                 KymoPartFunc   extra,
-                 gpointer       extra_data,
-                 D9PairedFunc   paired,
-                 GError       **error)
+                 KymoPartFunc       extra,
+                 KymoPartStartFunc  extra_end,
+                 gpointer           extra_data,
+                 D9PairedFunc       paired,
+                 GError           **error)
 {
-  D9Pairing pg = { l, NULL, l->workers->len, g_thread_self (), 0, 0, 0, NULL, n_extra, extra, extra_data, paired,
-                   D9_DONE, FALSE, error };
+  D9Pairing pg = { l, NULL, l->workers->len, g_thread_self (), 0, 0, 0, NULL, n_extra, extra, extra_end, extra_data,
+                   paired, D9_DONE, FALSE, error };
   gsize total = l->wakes->len;
   g_autofree gsize *sizes = NULL;
   gboolean ok;
@@ -603,10 +805,15 @@ d9_pair_workers (D9Loader      *l,
         }
       for (guint i = 0; i < n_extra; i++)
         extra (i, extra_data);
+      if (extra_end != NULL)
+        extra_end (extra_data);
       return TRUE;
     }
 
   pg.workers = g_new0 (D9WorkerPairing, pg.n_workers + 1);
+  pg.walked = g_new (guint, pg.n_workers + 1);
+  g_mutex_init (&pg.lock);
+  g_cond_init (&pg.cond);
   for (guint i = 0; i < pg.n_workers; i++)
     {
       D9WorkerPairing *p = &pg.workers[i];
@@ -618,7 +825,6 @@ d9_pair_workers (D9Loader      *l,
       p->index = i;
       p->edges = (const D9Edge *) (gpointer) p->w->edges->data;
       p->n_edges = p->w->edges->len;
-      p->polls = g_array_new (FALSE, FALSE, sizeof (D9Poll));
       p->open = G_MAXUINT32;
       p->first_lq = D9_DONE;
       g_return_val_if_fail (p->w->lq_samples->len == 0 && p->n_edges < G_MAXUINT32, FALSE);
@@ -628,21 +834,25 @@ d9_pair_workers (D9Loader      *l,
   /* The largest first, so that the threads end together. */
   sizes = g_new (gsize, pg.n_workers + 1);
   pg.order = g_new (guint, pg.n_workers + 1);
-  for (guint i = 0; i <= pg.n_workers; i++)
+  for (guint i = 0; i < pg.n_workers; i++)
     {
-      sizes[i] = i < pg.n_workers ? pg.workers[i].n_edges : l->wakes->len;
+      sizes[i] = pg.workers[i].n_edges;
       pg.order[i] = i;
     }
-  g_qsort_with_data (pg.order, pg.n_workers + 1, sizeof (guint), compare_sizes, sizes);
+  g_qsort_with_data (pg.order, pg.n_workers, sizeof (guint), compare_sizes, sizes);
 
-  ok = kymo_parts_run_helped (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN, pg.n_workers + 1 + n_extra,
+  pg.beside = kymo_load_options_get_threads (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN) > 1;
+  ok = kymo_parts_run_helped (kymo_load_job_get_options (l->job), total, PAIR_THREAD_MIN, n_parts (&pg),
                               pairing_part, pairing_join, NULL, &pg);
   g_assert (!ok || pg.resolved);
 
   for (guint i = 0; i < pg.n_workers; i++)
-    g_array_unref (pg.workers[i].polls);
+    g_free (pg.workers[i].polls);
   g_free (pg.workers);
   g_free (pg.order);
+  g_free (pg.walked);
+  g_mutex_clear (&pg.lock);
+  g_cond_clear (&pg.cond);
   free_edges (l);
   return ok;
 }

@@ -17,21 +17,26 @@ G_BEGIN_DECLS
  * lazily made tracks (local queues, wakes) are made, in the order that
  * pass would make them; their events and the flows wait in the loader's
  * streaming arrays (w->lq_samples, l->wake_instants, l->flows), as after
- * a streamed load. Frees the edges and wakes. @paired runs on a worker
- * once it is paired (on that thread: it may touch that worker and its
- * track only). The threads then run the caller's @n_extra parts
- * (@extra, which must not touch the workers, the tasks or the tracks)
- * while the loading thread resolves the wakes. FALSE when cancelled. */
+ * a streamed load. Frees the edges and wakes. @paired runs on each
+ * worker once it is paired (on any thread: it may touch that worker and
+ * its track only), while the loading thread resolves the wakes. The
+ * caller's @n_extra parts (@extra, which must not touch the workers, the
+ * tasks or the tracks) run beside the pairing; then, once they are done
+ * and every worker is paired, @extra_end (may be NULL) on any thread
+ * beside the wakes' pass (it may intern names, as nothing else then does,
+ * and read the workers' track ids, but not touch the workers, the tasks
+ * or the tracks). FALSE when cancelled (@extra_end may not have run). */
 typedef void (*D9PairedFunc) (D9Loader  *l,
                               D9Worker  *w,
                               KymoTrack *track);
 
-gboolean d9_pair_workers (D9Loader      *l,
-                          guint          n_extra,
-                          KymoPartFunc   extra,
-                          gpointer       extra_data,
-                          D9PairedFunc   paired,
-                          GError       **error);
+gboolean d9_pair_workers (D9Loader          *l,
+                          guint              n_extra,
+                          KymoPartFunc       extra,
+                          KymoPartStartFunc  extra_end,
+                          gpointer           extra_data,
+                          D9PairedFunc       paired,
+                          GError           **error);
 
 /* A track made on first use: a worker's local queue, or the wakes
  * (D9_FROM_WAKES), with the key of that first use. */

@@ -590,6 +590,18 @@ add_samples (D9Loader *l)
 
   for (guint i = 0; i <= d->pool_stacks->len; i++)
     pool_ids[i] = G_MAXUINT32 - 1;
+  {
+    gsize n = 0;
+
+    for (guint r = 0; r < l->side_runs->len; r++)
+      {
+        const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
+
+        n += run->samples_to - run->samples_from;
+      }
+    if (n < G_MAXUINT / 2)
+      kymo_stacks_reserve_samples (stacks, n);
+  }
 
   for (guint r = 0; r < l->side_runs->len; r++)
     {
@@ -672,6 +684,10 @@ typedef struct {
   gsize    to;
   gsize    at;
   GArray  *spawns;   /* gsize: where its spawns are, or NULL */
+  /* The sources it made, in order or not, and its first and last. */
+  gboolean ordered;
+  guint32  first_source;
+  guint32  last_source;
 } D9SidePiece;
 
 struct _D9SideBuild {
@@ -725,7 +741,7 @@ d9_side_build_begin (D9Loader  *l,
       b->records = (KymoRecord *) (gpointer) l->side_records->data;
       for (gsize from = 0; from < b->n_records; from += PIECE_RECORDS)
         {
-          D9SidePiece piece = { 0, from, MIN (from + PIECE_RECORDS, b->n_records), from, NULL };
+          D9SidePiece piece = { 0, from, MIN (from + PIECE_RECORDS, b->n_records), from, NULL, TRUE, 0, 0 };
           g_array_append_val (b->pieces, piece);
         }
     }
@@ -735,7 +751,7 @@ d9_side_build_begin (D9Loader  *l,
       for (guint r = 0; r < l->side_runs->len; r++)
         {
           const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
-          D9SidePiece piece = { r, run->records_from, run->records_to, at, NULL };
+          D9SidePiece piece = { r, run->records_from, run->records_to, at, NULL, TRUE, 0, 0 };
 
           g_array_append_val (b->pieces, piece);
           at += run->records_to - run->records_from;
@@ -755,6 +771,8 @@ d9_side_build_piece (D9SideBuild *b,
   const KymoRecord *in = (const KymoRecord *) (gpointer) run->records->data;
   KymoRecord *out = b->records + piece->at;
   guint32 base = b->in_place ? 0 : run->ordinal_base;
+  guint32 prev = 0;
+  gboolean ordered = TRUE;
 
   for (gsize i = piece->from; i < piece->to; i++, out++)
     {
@@ -768,6 +786,15 @@ d9_side_build_piece (D9SideBuild *b,
           g_array_append_val (piece->spawns, at);
         }
       finish_record (l, out, b->kinds, base);
+      /* Sources wrap past 2^32 in the largest files: then seal sorts. */
+      ordered &= out->source >= prev;
+      prev = out->source;
+    }
+  piece->ordered = ordered;
+  if (piece->to > piece->from)
+    {
+      piece->first_source = b->records[piece->at].source;
+      piece->last_source = prev;
     }
   /* A part's records are its own: given back once copied. */
   if (!b->in_place && !run->own)
@@ -789,9 +816,24 @@ d9_side_build_end (D9SideBuild *b)
           for (guint k = 0; spawns != NULL && k < spawns->len; k++)
             finish_spawn (l, &b->records[g_array_index (spawns, gsize, k)]);
         }
+      gboolean ordered = TRUE;
+      guint32 last = 0;
+
+      for (guint i = 0; i < b->pieces->len; i++)
+        {
+          const D9SidePiece *piece = &g_array_index (b->pieces, D9SidePiece, i);
+
+          if (piece->to == piece->from)
+            continue;
+          ordered &= piece->ordered && piece->first_source >= last;
+          last = piece->last_source;
+        }
       if (b->in_place)
         b->records = d9_vec_steal (l->side_records, sizeof (KymoRecord));
-      kymo_records_take (kymo_trace_get_records (l->trace), g_steal_pointer (&b->records), b->n_records);
+      if (ordered)
+        kymo_records_take_sorted (kymo_trace_get_records (l->trace), g_steal_pointer (&b->records), b->n_records);
+      else
+        kymo_records_take (kymo_trace_get_records (l->trace), g_steal_pointer (&b->records), b->n_records);
     }
   if (l->d->n_events > 0)
     add_samples (l);
