@@ -133,6 +133,16 @@ kymo_test_load_path (const char  *path,
   return kymo_load_sync (input, &options, NULL, NULL, NULL, error);
 }
 
+KymoTrack *
+kymo_test_find_track (KymoTrace  *trace,
+                      const char *name)
+{
+  for (guint i = 0; i < kymo_trace_get_n_tracks (trace); i++)
+    if (g_strcmp0 (kymo_track_get_name (kymo_trace_get_track (trace, i)), name) == 0)
+      return kymo_trace_get_track (trace, i);
+  return NULL;
+}
+
 char *
 kymo_test_dump_bytes (const guint8  *data,
                       gsize          size,

@@ -34,6 +34,9 @@ KymoTrace *kymo_test_load_bytes  (const guint8 *data,
 KymoTrace *kymo_test_load_path   (const char   *path,
                                   const char   *format,
                                   GError      **error);
+/* The first track named @name, or NULL. */
+KymoTrack *kymo_test_find_track  (KymoTrace    *trace,
+                                  const char   *name);
 /* Everything a user is shown of a load: @error (or the trace's own stop
  * error), metadata, warnings, tracks, and a digest of every name and of
  * every field of every event. */

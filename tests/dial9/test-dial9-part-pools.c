@@ -59,22 +59,12 @@ build_segments (gboolean overlapping)
   return b;
 }
 
-static KymoTrack *
-find_track (KymoTrace  *trace,
-            const char *name)
-{
-  for (guint i = 0; i < kymo_trace_get_n_tracks (trace); i++)
-    if (g_str_equal (kymo_track_get_name (kymo_trace_get_track (trace, i)), name))
-      return kymo_trace_get_track (trace, i);
-  return NULL;
-}
-
 /* The last polls of worker 0 are the last segment's. Every 97th poll
  * as describe reads its spawn location from the pool: the poll's name. */
 static void
 check_polls (KymoTrace *trace)
 {
-  KymoTrack *w0 = find_track (trace, "worker 0");
+  KymoTrack *w0 = kymo_test_find_track (trace, "worker 0");
   const KymoSpan *spans;
   gsize n = 0;
   g_autofree char *last = g_strdup_printf ("src/seg%u.rs:%u", N_SEGMENTS - 1, N_SEGMENTS);

@@ -21,16 +21,6 @@
 #include "kymo-mapped.h"
 #include "kymo-page-queue.h"
 
-static KymoTrack *
-find_track (KymoTrace  *trace,
-            const char *name)
-{
-  for (guint i = 0; i < kymo_trace_get_n_tracks (trace); i++)
-    if (g_str_equal (kymo_track_get_name (kymo_trace_get_track (trace, i)), name))
-      return kymo_trace_get_track (trace, i);
-  return NULL;
-}
-
 static gsize
 n_spans (KymoTrack *track)
 {
@@ -135,8 +125,8 @@ test_runtime_model (void)
   g_assert_no_error (error);
   g_assert_null (kymo_trace_get_stop_error (trace));
 
-  w0 = find_track (trace, "worker 0");
-  w1 = find_track (trace, "worker 1");
+  w0 = kymo_test_find_track (trace, "worker 0");
+  w1 = kymo_test_find_track (trace, "worker 1");
   g_assert_nonnull (w0);
   g_assert_nonnull (w1);
   g_assert_cmpstr (kymo_track_get_group_kind (kymo_trace_get_track (trace, kymo_track_get_parent (w0))), ==, "runtime");
@@ -166,11 +156,11 @@ test_runtime_model (void)
   g_assert_cmpuint (n_instants (w0), ==, 1);
 
   /* Queue depths */
-  lq = find_track (trace, "worker 0 local queue");
+  lq = kymo_test_find_track (trace, "worker 0 local queue");
   g_assert_nonnull (lq);
   kymo_track_get_samples (lq, &n);
   g_assert_cmpuint (n, ==, 3); /* 3, 0, 2 */
-  gq = find_track (trace, "global queue");
+  gq = kymo_test_find_track (trace, "global queue");
   g_assert_nonnull (gq);
   g_assert_cmpfloat (kymo_track_get_samples (gq, &n)[0].value, ==, 4);
 
@@ -254,8 +244,8 @@ check_shaped_plans (gboolean with_tid)
 
   g_assert_no_error (error);
   g_assert_null (kymo_trace_get_stop_error (trace));
-  w300 = find_track (trace, "worker 300");
-  w1 = find_track (trace, "worker 1");
+  w300 = kymo_test_find_track (trace, "worker 300");
+  w1 = kymo_test_find_track (trace, "worker 1");
   g_assert_nonnull (w300);
   g_assert_nonnull (w1);
   spans = kymo_track_get_spans (w300, &n);
@@ -276,7 +266,7 @@ check_shaped_plans (gboolean with_tid)
   /* The one-byte fields between the varints: the local queue at the
    * poll, the park and the unpark. */
   {
-    const KymoSample *lq = kymo_track_get_samples (find_track (trace, "worker 300 local queue"), &n);
+    const KymoSample *lq = kymo_track_get_samples (kymo_test_find_track (trace, "worker 300 local queue"), &n);
 
     g_assert_cmpuint (n, ==, 3);
     g_assert_cmpfloat (lq[0].value, ==, 3);
@@ -320,7 +310,7 @@ check_shaped_plans (gboolean with_tid)
       g_assert_nonnull (stop);
       g_assert_error (stop, KYMO_LOAD_ERROR, KYMO_LOAD_ERROR_CORRUPT);
       /* What came before the damage stays */
-      g_assert_cmpuint (n_instants (find_track (cut, "Plain")), ==, 1);
+      g_assert_cmpuint (n_instants (kymo_test_find_track (cut, "Plain")), ==, 1);
     }
 }
 
@@ -369,7 +359,7 @@ test_planned_call_chains (void)
       trace = load (b, &error);
       g_assert_no_error (error);
       g_assert_null (kymo_trace_get_stop_error (trace));
-      w2 = find_track (trace, "worker 2");
+      w2 = kymo_test_find_track (trace, "worker 2");
       g_assert_nonnull (w2);
       kymo_track_get_instants (w2, &n);
       g_assert_cmpuint (n, ==, cut == 0 ? 2 : 1);
@@ -381,7 +371,7 @@ test_planned_call_chains (void)
       g_assert_cmpuint (json_array_get_length (chain), ==, 3);
       g_assert_cmpstr (json_array_get_string_element (chain, 0), ==, cut == 0 ? "0x0000000000004444" : "0x0000000000001111");
       g_assert_cmpstr (json_array_get_string_element (chain, 2), ==, cut == 0 ? "0x0000000000006666" : "0x0000000000003333");
-      g_assert_cmpuint (n_instants (find_track (trace, "Plain")), ==, cut == 0 ? 2 : 1);
+      g_assert_cmpuint (n_instants (kymo_test_find_track (trace, "Plain")), ==, cut == 0 ? 2 : 1);
       if (cut > 0)
         {
           g_autofree char *at = g_strdup_printf ("offset %" G_GSIZE_FORMAT ":", last);
@@ -487,7 +477,7 @@ test_field_types (void)
   trace = load (b, &error);
   g_assert_no_error (error);
   {
-    KymoTrack *t = find_track (trace, "Everything");
+    KymoTrack *t = kymo_test_find_track (trace, "Everything");
     KymoEventRef ref;
     g_autoptr(JsonObject) args = NULL;
 
@@ -530,9 +520,9 @@ test_segments_and_reregistration (void)
   trace = load (b, &error);
   g_assert_no_error (error);
   g_assert_null (kymo_trace_get_stop_error (trace));
-  g_assert_cmpint (kymo_track_get_instants (find_track (trace, "First"), &(gsize) { 0 })[0].ts, ==, 5001);
-  g_assert_cmpuint (n_instants (find_track (trace, "Second")), ==, 2);
-  g_assert_cmpint (kymo_track_get_instants (find_track (trace, "Second"), &(gsize) { 0 })[1].ts, ==, 7010);
+  g_assert_cmpint (kymo_track_get_instants (kymo_test_find_track (trace, "First"), &(gsize) { 0 })[0].ts, ==, 5001);
+  g_assert_cmpuint (n_instants (kymo_test_find_track (trace, "Second")), ==, 2);
+  g_assert_cmpint (kymo_track_get_instants (kymo_test_find_track (trace, "Second"), &(gsize) { 0 })[1].ts, ==, 7010);
 
   lines = dump_lines (b, &ok, &error);
   g_assert_true (ok);
@@ -614,7 +604,7 @@ test_error_paths (void)
       g_assert_no_error (error);
       g_assert_nonnull (trace);
       /* The event before the damage stays */
-      g_assert_cmpuint (n_instants (find_track (trace, "Plain")), ==, 1);
+      g_assert_cmpuint (n_instants (kymo_test_find_track (trace, "Plain")), ==, 1);
       if (c->code == KYMO_LOAD_ERROR_TRUNCATED)
         {
           gsize n_warnings;
@@ -779,8 +769,8 @@ test_wallclock_and_symbols (void)
 
   /* runtime.io lists workers 0 and 1: worker 1 sits in the "io" group, worker 3 does not */
   {
-    KymoTrack *w1 = find_track (trace, "worker 1");
-    KymoTrack *w3 = find_track (trace, "worker 3");
+    KymoTrack *w1 = kymo_test_find_track (trace, "worker 1");
+    KymoTrack *w3 = kymo_test_find_track (trace, "worker 3");
     const KymoInstant *in;
     KymoEventRef ref;
     g_autoptr(JsonObject) args = NULL;
@@ -805,9 +795,9 @@ test_wallclock_and_symbols (void)
     g_assert_cmpstr (json_array_get_string_element (chain, 1), ==, "0x0000000000009999");
   }
   /* Metadata feeds the model (service, wall clock, symbols): it is not a track */
-  g_assert_null (find_track (trace, "SegmentMetadataEvent"));
-  g_assert_null (find_track (trace, "ClockSyncEvent"));
-  g_assert_null (find_track (trace, "SymbolTableEntry"));
+  g_assert_null (kymo_test_find_track (trace, "SegmentMetadataEvent"));
+  g_assert_null (kymo_test_find_track (trace, "ClockSyncEvent"));
+  g_assert_null (kymo_test_find_track (trace, "SymbolTableEntry"));
 }
 
 /* CPU and scheduler samples reach KymoStacks symbolised: frames outermost
@@ -864,8 +854,8 @@ check_sampled_stacks (guint n_tables)
 
   trace = load (b, &error);
   g_assert_no_error (error);
-  g_assert_null (find_track (trace, "TaskDumpEvent"));
-  g_assert_null (find_track (trace, "CallframeDefEvent"));
+  g_assert_null (kymo_test_find_track (trace, "TaskDumpEvent"));
+  g_assert_null (kymo_test_find_track (trace, "CallframeDefEvent"));
 
   stacks = kymo_trace_get_stacks (trace);
   samples = kymo_stacks_get_samples (stacks, &n);
@@ -873,8 +863,8 @@ check_sampled_stacks (guint n_tables)
   g_assert_cmpint (samples[0].ts, ==, 1000);
   g_assert_cmpint (samples[1].ts, ==, 1050);
   g_assert_cmpint (samples[2].ts, ==, 1100);
-  g_assert_cmpuint (samples[0].track, ==, kymo_track_get_id (find_track (trace, "worker 0")));
-  g_assert_cmpuint (samples[2].track, ==, kymo_track_get_id (find_track (trace, "worker 1")));
+  g_assert_cmpuint (samples[0].track, ==, kymo_track_get_id (kymo_test_find_track (trace, "worker 0")));
+  g_assert_cmpuint (samples[2].track, ==, kymo_track_get_id (kymo_test_find_track (trace, "worker 1")));
   g_assert_cmpstr (kymo_trace_get_name (trace, samples[0].kind), ==, "cpu");
   g_assert_cmpstr (kymo_trace_get_name (trace, samples[1].kind), ==, "sched");
   g_assert_cmpuint (samples[0].stack, ==, samples[1].stack);
@@ -941,7 +931,7 @@ test_tracing_spans (void)
 
   trace = load (b, &error);
   g_assert_no_error (error);
-  w = find_track (trace, "worker 2");
+  w = kymo_test_find_track (trace, "worker 2");
   g_assert_nonnull (w);
   g_assert_cmpuint (kymo_track_get_n_depths (w), ==, 3);
   spans = kymo_track_get_depth_spans (w, 1, &n, NULL);
@@ -953,7 +943,7 @@ test_tracing_spans (void)
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpstr (kymo_trace_get_name (trace, kymo_span_name (&spans[0])), ==, "inner");
 
-  reqs = find_track (trace, "RequestEvent");
+  reqs = kymo_test_find_track (trace, "RequestEvent");
   g_assert_nonnull (reqs);
   g_assert_cmpuint (n_spans (reqs), ==, 2);
   /* 1 us ending at 10650 overlaps the 0 us one at 10600: two lanes */
@@ -1386,9 +1376,9 @@ test_parallel_metadata (void)
         g_assert_no_error (error);
         g_assert_true (kymo_trace_get_wallclock (trace, &offset));
         g_assert_cmpint (offset, ==, G_GINT64_CONSTANT (1776269044000000000));
-        g_assert_nonnull (find_track (trace, "MarkEvent"));
-        g_assert_nonnull (find_track (trace, "RequestEvent"));
-        g_assert_null (find_track (trace, "SymbolTableEntry"));
+        g_assert_nonnull (kymo_test_find_track (trace, "MarkEvent"));
+        g_assert_nonnull (kymo_test_find_track (trace, "RequestEvent"));
+        g_assert_null (kymo_test_find_track (trace, "SymbolTableEntry"));
       }
     }
 }
@@ -1732,11 +1722,11 @@ test_sample (gconstpointer data)
                                   count (&w, "ClockSyncEvent") - count (&w, "SegmentMetadataEvent") -
                                   count (&w, "CallframeDefEvent") - count (&w, "TaskDumpEvent"));
   /* Metadata is never a track */
-  g_assert_null (find_track (trace, "SymbolTableEntry"));
-  g_assert_null (find_track (trace, "ClockSyncEvent"));
-  g_assert_null (find_track (trace, "SegmentMetadataEvent"));
-  g_assert_null (find_track (trace, "CallframeDefEvent"));
-  g_assert_null (find_track (trace, "TaskDumpEvent"));
+  g_assert_null (kymo_test_find_track (trace, "SymbolTableEntry"));
+  g_assert_null (kymo_test_find_track (trace, "ClockSyncEvent"));
+  g_assert_null (kymo_test_find_track (trace, "SegmentMetadataEvent"));
+  g_assert_null (kymo_test_find_track (trace, "CallframeDefEvent"));
+  g_assert_null (kymo_test_find_track (trace, "TaskDumpEvent"));
   /* Every CPU sample is in the model's stacks, on its worker's track */
   {
     gsize n_samples;

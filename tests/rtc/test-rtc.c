@@ -188,20 +188,6 @@ count_invalid (Dump       *dump,
   return n;
 }
 
-static KymoTrack *
-find_track (KymoTrace  *trace,
-            const char *name)
-{
-  for (guint i = 0; i < kymo_trace_get_n_tracks (trace); i++)
-    {
-      KymoTrack *track = kymo_trace_get_track (trace, i);
-
-      if (g_strcmp0 (kymo_track_get_name (track), name) == 0)
-        return track;
-    }
-  return NULL;
-}
-
 static KymoTrace *
 load_gbytes (GBytes  *bytes,
              GError **error)
@@ -614,7 +600,7 @@ test_model (void)
   g_assert_cmpstr (kymo_trace_get_format (trace)->name, ==, "rtc");
 
   /* Numeric streams are counters, gain applied, with their unit. */
-  track = find_track (trace, "sample");
+  track = kymo_test_find_track (trace, "sample");
   g_assert_nonnull (track);
   g_assert_cmpint (kymo_track_get_kind (track), ==, KYMO_TRACK_COUNTER);
   g_assert_cmpstr (kymo_track_get_unit (track), ==, "V");
@@ -626,13 +612,13 @@ test_model (void)
   g_assert_cmpfloat (samples[1].value, ==, 3.0);
   g_assert_cmpint (samples[2].ts, ==, base + 2000);
 
-  track = find_track (trace, "loose");
+  track = kymo_test_find_track (trace, "loose");
   samples = kymo_track_get_samples (track, &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpint (samples[0].ts, ==, base);
 
   /* `cont` text is joined into lines, whatever the frames were. */
-  track = find_track (trace, "stdout");
+  track = kymo_test_find_track (trace, "stdout");
   g_assert_cmpint (kymo_track_get_kind (track), ==, KYMO_TRACK_LOG);
   annotations = kymo_track_get_annotations (track, &n);
   g_assert_cmpuint (n, ==, 2);
@@ -642,7 +628,7 @@ test_model (void)
   g_assert_cmpint (annotations[1].start, ==, base + 2000);
 
   /* Annotations sit on their target stream, at their own time. */
-  track = find_track (trace, "event");
+  track = kymo_test_find_track (trace, "event");
   g_assert_cmpint (kymo_track_get_kind (track), ==, KYMO_TRACK_LOG);
   annotations = kymo_track_get_annotations (track, &n);
   g_assert_cmpuint (n, ==, 2);
@@ -652,7 +638,7 @@ test_model (void)
   g_assert_cmpint (annotations[1].start, ==, base + 1000);
 
   /* json → instants with the object in the details. */
-  track = find_track (trace, "status");
+  track = kymo_test_find_track (trace, "status");
   g_assert_cmpint (kymo_track_get_kind (track), ==, KYMO_TRACK_INSTANT);
   instants = kymo_track_get_instants (track, &n);
   g_assert_cmpuint (n, ==, 1);
@@ -668,7 +654,7 @@ test_model (void)
   }
 
   /* raw → instants with size and a hex view; extra meta keys pass through. */
-  track = find_track (trace, "blob");
+  track = kymo_test_find_track (trace, "blob");
   instants = kymo_track_get_instants (track, &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpint (instants[0].ts, ==, base);
@@ -729,7 +715,7 @@ test_unrelated_clocks (void)
 
   trace = load_gbytes (bytes, NULL);
   g_assert_nonnull (trace);
-  track = find_track (trace, "b");
+  track = kymo_test_find_track (trace, "b");
   samples = kymo_track_get_samples (track, &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpint (samples[0].ts, ==, 2007000000);
@@ -827,7 +813,7 @@ test_bad_crc (void)
   g_assert_true (has_warning (trace, "CRC mismatch in the Unit of 7162 bytes at offset 8192"));
   {
     gsize n;
-    kymo_track_get_samples (find_track (trace, "v"), &n);
+    kymo_track_get_samples (kymo_test_find_track (trace, "v"), &n);
     g_assert_cmpuint (n, ==, 3000 - lost);
   }
 }
@@ -1008,7 +994,7 @@ test_sample_inputs (void)
   trace = load_gbytes (bytes, NULL);
   g_assert_nonnull (trace);
   g_assert_null (kymo_trace_get_stop_error (trace));
-  track = find_track (trace, "stdin");
+  track = kymo_test_find_track (trace, "stdin");
   g_assert_cmpint (kymo_track_get_kind (track), ==, KYMO_TRACK_LOG);
   lines = kymo_track_get_annotations (track, &n);
   g_assert_cmpuint (n, ==, 3);
@@ -1043,14 +1029,14 @@ test_sample_small (void)
   kymo_trace_count_events (trace, &spans, &instants, &samples, &annotations);
   g_assert_cmpuint (samples, ==, 22000);
   g_assert_cmpuint (instants, ==, 2);
-  track = find_track (trace, "sample");
+  track = kymo_test_find_track (trace, "sample");
   {
     const KymoSample *s = kymo_track_get_samples (track, &n);
     g_assert_cmpuint (n, ==, 20000);
     for (gsize i = 0; i < n; i++)
       g_assert_cmpfloat (fabs (s[i].value), <=, 10.0);
   }
-  track = find_track (trace, "blob");
+  track = kymo_test_find_track (trace, "blob");
   {
     KymoEventRef ref = { kymo_track_get_id (track), KYMO_EVENT_KIND_INSTANT, 0 };
     JsonObject *details = kymo_trace_describe_event (trace, &ref);
@@ -1060,7 +1046,7 @@ test_sample_small (void)
     g_assert_cmpuint (strlen (json_object_get_string_member (details, "value")), ==, 6000);
     json_object_unref (details);
   }
-  g_assert_true (kymo_track_get_annotations (find_track (trace, "event"), &n) != NULL);
+  g_assert_true (kymo_track_get_annotations (kymo_test_find_track (trace, "event"), &n) != NULL);
   g_assert_cmpuint (n, ==, 82);
 }
 
@@ -1145,7 +1131,7 @@ test_sample_truncated (void)
           g_assert_cmpuint (expect, ==, 0);
           continue;
         }
-      track = find_track (trace, "sample");
+      track = kymo_test_find_track (trace, "sample");
       if (track)
         kymo_track_get_samples (track, &n);
       g_assert_cmpuint (n + 1, >=, expect);
@@ -1403,7 +1389,7 @@ test_ahead_same (void)
     gsize n, n_warnings;
 
     g_assert_nonnull (trace);
-    kymo_track_get_samples (find_track (trace, "sample"), &n);
+    kymo_track_get_samples (kymo_test_find_track (trace, "sample"), &n);
     g_assert_cmpuint (n, ==, n_ticks);
     kymo_trace_get_warnings (trace, &n_warnings);
     g_assert_cmpuint (n_warnings, ==, 0);
