@@ -12,53 +12,11 @@
 #include "kymo-dial9-tasks-private.h"
 #include "kymo-short-path.h"
 
-/* What the table's passes leave for placing the polls and wakes. */
-static void
-builder_free (Builder *b)
-{
-  KymoDial9Tasks *self = b->self;
-
-  for (guint t = 0; b->lanes != NULL && t < self->n_tracks; t++)
-    {
-      g_free (b->lanes[t].row_of);
-      g_free (b->lanes[t].reach);
-      g_free (b->lanes[t].row_of_task);
-      g_free (b->lanes[t].tasks);
-      g_free (b->lanes[t].slots);
-      g_free (b->lanes[t].of_id);
-      g_clear_pointer (&b->lanes[t].plain, g_array_unref);
-    }
-  g_free (b->lanes);
-  g_free (b->first_row);
-  g_clear_pointer (&b->far_rows, g_hash_table_unref);
-  g_clear_pointer (&b->other_rows, g_hash_table_unref);
-  g_free (b->words);
-  g_clear_pointer (&b->rows, g_array_unref);
-  g_clear_pointer (&b->far_polls, g_hash_table_unref);
-  _kymo_dial9_tasks_wake_counts_clear (&b->wake_counts);
-  for (guint k = 0; k < b->n_chunks; k++)
-    {
-      _kymo_dial9_tasks_wake_counts_clear (&b->chunks[k].counts);
-      g_free (b->chunks[k].poll_tasks);
-    }
-  g_free (b->chunks);
-  g_free (b->cpu);
-  g_clear_pointer (&b->later, g_array_unref);
-  g_clear_pointer (&b->unparks, g_array_unref);
-  g_clear_pointer (&b->pois, g_array_unref);
-  g_clear_pointer (&b->late_flows, g_array_unref);
-  g_clear_pointer (&b->late_spans, g_free);
-  g_clear_pointer (&b->plain_ids, g_free);
-  g_free (b->sample_first);
-  g_free (b->sample_ts);
-  g_free (b);
-}
-
 /* What placing the polls and wakes does not need goes at once. */
 static void
 builder_trim (Builder *b)
 {
-  for (guint t = 0; t < b->self->n_tracks; t++)
+  for (guint t = 0; b->lanes != NULL && t < b->self->n_tracks; t++)
     {
       g_clear_pointer (&b->lanes[t].reach, g_free);
       g_clear_pointer (&b->lanes[t].slots, g_free);
@@ -80,6 +38,29 @@ builder_trim (Builder *b)
   g_clear_pointer (&b->plain_ids, g_free);
   g_clear_pointer (&b->sample_first, g_free);
   g_clear_pointer (&b->sample_ts, g_free);
+}
+
+/* What the table's passes leave for placing the polls and wakes. */
+static void
+builder_free (Builder *b)
+{
+  builder_trim (b);
+  for (guint t = 0; b->lanes != NULL && t < b->self->n_tracks; t++)
+    {
+      g_free (b->lanes[t].row_of);
+      g_free (b->lanes[t].row_of_task);
+      g_free (b->lanes[t].tasks);
+      g_clear_pointer (&b->lanes[t].plain, g_array_unref);
+    }
+  g_free (b->lanes);
+  g_free (b->first_row);
+  g_clear_pointer (&b->far_rows, g_hash_table_unref);
+  g_clear_pointer (&b->other_rows, g_hash_table_unref);
+  _kymo_dial9_tasks_wake_counts_clear (&b->wake_counts);
+  for (guint k = 0; k < b->n_chunks; k++)
+    _kymo_dial9_tasks_wake_counts_clear (&b->chunks[k].counts);
+  g_free (b->chunks);
+  g_free (b);
 }
 
 /* Each row's polls and wakes, from what the table's passes left. */
