@@ -266,6 +266,9 @@ kymo_parts_run (const KymoLoadOptions *options,
   g_autoptr(KymoParts) parts = kymo_parts_new (options, size, parallel_min, n_parts, ahead,
                                                decode, user_data);
 
+  /* With nothing to join in order, a loading thread that only waited for
+   * the part it is at would leave one worker doing every part. */
+  kymo_parts_set_help (parts, join == NULL);
   return join_all (parts, n_parts, join, user_data);
 }
 

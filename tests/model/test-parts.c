@@ -377,9 +377,9 @@ typedef struct {
 } Hold;
 
 /* A worker's first part is done only once the loading thread has decoded
- * two parts: without decoding while it waits, the loading thread would
- * sleep on that part for ever (the deadline only turns a hang into a
- * failure). */
+ * two parts, and the loading thread decodes none before a worker holds one:
+ * without decoding while it waits, the loading thread would sleep on that
+ * part for ever (the deadline only turns a hang into a failure). */
 static void
 decode_hold (guint    index,
              gpointer user)
@@ -390,12 +390,16 @@ decode_hold (guint    index,
   g_mutex_lock (&h->lock);
   if (g_thread_self () == h->loading)
     {
+      /* Only once a worker holds a part does waiting without decoding hang. */
+      while (!h->held)
+        g_assert_true (g_cond_wait_until (&h->cond, &h->lock, deadline));
       h->by_loading++;
       g_cond_broadcast (&h->cond);
     }
   else if (!h->held)
     {
       h->held = TRUE;
+      g_cond_broadcast (&h->cond);
       while (h->by_loading < 2)
         g_assert_true (g_cond_wait_until (&h->cond, &h->lock, deadline));
     }
@@ -415,6 +419,18 @@ test_help_decodes_meanwhile (void)
       kymo_parts_wait (parts, i);
       kymo_parts_release (parts, i);
     }
+  g_assert_cmpuint (h.by_loading, >=, 2);
+}
+
+/* kymo_parts_run() with nothing to join: the loading thread decodes parts
+ * too, rather than leave every part to the one worker two threads make. */
+static void
+test_run_without_join_helps (void)
+{
+  KymoLoadOptions options = { .threads = 2 };
+  Hold h = { .loading = g_thread_self () };
+
+  g_assert_true (kymo_parts_run (&options, 0, 0, 8, 0, decode_hold, NULL, &h));
   g_assert_cmpuint (h.by_loading, >=, 2);
 }
 
@@ -479,5 +495,6 @@ main (int   argc,
   g_test_add_func ("/parts/help-same-at-every-thread-count", test_help_same_at_every_thread_count);
   g_test_add_func ("/parts/help-decodes-meanwhile", test_help_decodes_meanwhile);
   g_test_add_func ("/parts/run-helped", test_run_helped);
+  g_test_add_func ("/parts/run-without-join-helps", test_run_without_join_helps);
   return g_test_run ();
 }
