@@ -281,12 +281,24 @@ push_edge (D9Worker   *w,
            guint64     aux,
            guint32     source)
 {
-  D9Edge e = { ts, aux, source, (name & KYMO_NAME_MAX) | (guint32) kind << 24 };
-
   if (w->part_edges != NULL)
-    *(D9Edge *) d9_vec_push (w->part_edges, sizeof e) = e;
+    {
+      /* Field by field: a struct built on the stack and copied whole is
+       * read back in wider loads than it was written in, which stalls
+       * each copy. */
+      D9Edge *e = d9_vec_push (w->part_edges, sizeof *e);
+
+      e->ts = ts;
+      e->aux = aux;
+      e->source = source;
+      e->name_kind = (name & KYMO_NAME_MAX) | (guint32) kind << 24;
+    }
   else
-    g_array_append_val (w->edges, e);
+    {
+      D9Edge e = { ts, aux, source, (name & KYMO_NAME_MAX) | (guint32) kind << 24 };
+
+      g_array_append_val (w->edges, e);
+    }
 }
 
 static inline void
@@ -294,7 +306,14 @@ push_instant (D9Worker          *w,
               const KymoInstant *instant)
 {
   if (w->part_instants != NULL)
-    *(KymoInstant *) d9_vec_push (w->part_instants, sizeof *instant) = *instant;
+    {
+      /* As push_edge(). */
+      KymoInstant *out = d9_vec_push (w->part_instants, sizeof *out);
+
+      out->ts = instant->ts;
+      out->name_flags = instant->name_flags;
+      out->source = instant->source;
+    }
   else
     g_array_append_vals (w->instants, instant, 1);
 }
@@ -528,18 +547,29 @@ handle_event (D9Loader      *l,
     case D9_KIND_WAKE:
       if (d9_field_present (model, D9_ROLE_WAKER, absent))
         {
-          D9Wake wake = { ts, vals[model->field[D9_ROLE_WAKER]], G_MAXUINT32, source };
-          if (d9_field_present (model, D9_ROLE_WOKEN, absent))
-            wake.woken = loader_task (l, vals[model->field[D9_ROLE_WOKEN]]);
-          if (l->streaming)
+          guint64 waker = vals[model->field[D9_ROLE_WAKER]];
+          guint32 woken = d9_field_present (model, D9_ROLE_WOKEN, absent)
+                          ? loader_task (l, vals[model->field[D9_ROLE_WOKEN]]) : G_MAXUINT32;
+
+          if (!l->streaming && l->part_wakes != NULL)
             {
-              if (in_order (l, ts, source))
+              /* As push_edge(). */
+              D9Wake *out = d9_vec_push (l->part_wakes, sizeof *out);
+
+              out->ts = ts;
+              out->waker = waker;
+              out->woken = woken;
+              out->source = source;
+            }
+          else
+            {
+              D9Wake wake = { ts, waker, woken, source };
+
+              if (!l->streaming)
+                g_array_append_val (l->wakes, wake);
+              else if (in_order (l, ts, source))
                 d9_pair_wake (l, &wake);
             }
-          else if (l->part_wakes != NULL)
-            *(D9Wake *) d9_vec_push (l->part_wakes, sizeof wake) = wake;
-          else
-            g_array_append_val (l->wakes, wake);
           return;
         }
       break;
