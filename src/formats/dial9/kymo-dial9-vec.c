@@ -15,8 +15,11 @@
 #include <string.h>
 
 /* Moving fewer pages than this is not worth splitting mappings for (each
- * move costs the process a mapping or two of its limited number). */
-#define MOVE_MIN_BYTES ((gsize) 1 << 20)
+ * move costs the process a mapping or two of its limited number, and a
+ * TLB flush on every core). A copy instead faults in as many new pages,
+ * some 1 µs each: already at 256 KiB that costs more than the move, and
+ * a folder of files has many runs of a few hundred KiB. */
+#define MOVE_MIN_BYTES ((gsize) 256 << 10)
 /* Where a part's array moves into a mapping of its own: the copy that
  * takes is small. */
 #define MAP_FROM_BYTES ((gsize) 64 << 10)
