@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "kymo-test-utils.h"
+#include "dial9/kymo-dial9-parts-private.h"
 #include "dial9-builder.h"
 
 /* A file in time order is paired while it is decoded; batches out of
@@ -285,6 +286,42 @@ test_shuffled_batches (void)
   check_batches (2, 0);
 }
 
+/* A segment in time order of more than a MiB, then batches out of order:
+ * a file that only goes out of order a little way in, as real samples do
+ * (after up to 1.5 MB). It loads the same on every thread count, and on
+ * more than one it is not streamed first only to start again. */
+static void
+test_out_of_order_later (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (11);
+  g_autoptr(GArray) head = make_events (17000);
+  g_autoptr(GArray) events = make_events (60000);
+  g_autoptr(GByteArray) file = write_in_order (head);
+  g_autoptr(GByteArray) batches = write_batches (events, 40, 20000, rand);
+  g_autoptr(GPtrArray) want = NULL;
+  const guint threads[] = { 2, 7 };
+
+  /* The probe of the start sees only the first segment. */
+  g_assert_cmpuint (file->len, >, 1 << 20);
+  g_assert_cmpuint (file->len, <, 2 << 20);
+  g_byte_array_append (file, batches->data, batches->len);
+  g_assert_cmpuint (file->len, >, 4 << 20);
+
+  want = load_timeline (file, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      g_autoptr(GPtrArray) got = NULL;
+
+      d9_parts_reset_for_testing ();
+      got = load_timeline (file, threads[i]);
+      g_assert_cmpuint (d9_parts_get_restarts_for_testing (), ==, 0);
+      for (guint k = 0; k < MIN (got->len, want->len); k++)
+        g_assert_cmpstr (g_ptr_array_index (got, k), ==, g_ptr_array_index (want, k));
+      g_assert_cmpuint (got->len, ==, want->len);
+    }
+  kymo_test_set_threads (0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -292,5 +329,6 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/dial9/merge/overlapping-batches", test_overlapping_batches);
   g_test_add_func ("/dial9/merge/shuffled-batches", test_shuffled_batches);
+  g_test_add_func ("/dial9/merge/out-of-order-later", test_out_of_order_later);
   return g_test_run ();
 }

@@ -19,12 +19,20 @@
 
 static gint parts_merged;
 static gint parts_redecoded;
+static gint restarts;
 
 void
 d9_parts_reset_for_testing (void)
 {
   g_atomic_int_set (&parts_merged, 0);
   g_atomic_int_set (&parts_redecoded, 0);
+  g_atomic_int_set (&restarts, 0);
+}
+
+guint
+d9_parts_get_restarts_for_testing (void)
+{
+  return (guint) g_atomic_int_get (&restarts);
 }
 
 void
@@ -427,6 +435,8 @@ decode_stream (KymoLoadJob  *job,
       /* Start again with the merge. */
       GHashTable *names = g_hash_table_ref (loader->tracks_by_name);
 
+      g_atomic_int_inc (&restarts);
+
       d9_loader_clear (loader);
       d = d9_data_new ();
       d->bytes = g_bytes_ref (bytes);
@@ -500,6 +510,7 @@ decode_files (KymoLoadJob  *job,
         return FILES_DONE;
       /* Out of order where the first file was not: start again with the
        * merge (the files inflated so far stay). */
+      g_atomic_int_inc (&restarts);
       names = g_hash_table_ref (loader->tracks_by_name);
       d9_loader_clear (loader);
       disorder = TRUE;

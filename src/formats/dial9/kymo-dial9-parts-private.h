@@ -16,5 +16,8 @@ G_BEGIN_DECLS
 void d9_parts_reset_for_testing (void);
 void d9_parts_get_for_testing   (guint *merged,
                                  guint *redecoded);
+/* Since the last reset: the loads that streamed (paired while decoding)
+ * until they met events out of time order, and started again. */
+guint d9_parts_get_restarts_for_testing (void);
 
 G_END_DECLS
