@@ -623,8 +623,6 @@ d9_load (KymoLoadJob  *job,
                                 (const char *) g_ptr_array_index (files->warnings, i));
       d9_file_set_free (files);
     }
-  /* The parts' side records, joined as decoding would have left them. */
-  d9_side_join (&loader);
   if (!kymo_load_job_progress (job, D9_PROGRESS_DECODED, "Building the timeline", error))
     {
       d9_loader_clear (&loader);

@@ -280,129 +280,6 @@ d9_side_merge_part (D9Loader *l,
   g_array_append_val (l->side_runs, run);
 }
 
-static void
-map_records (gconstpointer  data,
-             guint8        *out,
-             const guint8  *in,
-             gsize          n)
-{
-  const D9SideRun *run = data;
-
-  for (gsize i = 0; i < n; i++)
-    {
-      KymoRecord r = ((const KymoRecord *) (gconstpointer) in)[i];
-
-      r.source += run->ordinal_base;
-      ((KymoRecord *) (gpointer) out)[i] = r;
-    }
-}
-
-static void
-map_samples (gconstpointer  data,
-             guint8        *out,
-             const guint8  *in,
-             gsize          n)
-{
-  const D9SideRun *run = data;
-
-  for (gsize i = 0; i < n; i++)
-    {
-      D9SideSample x = ((const D9SideSample *) (gconstpointer) in)[i];
-
-      if (x.chain_kind == CHAIN_POOLED)
-        x.chain += (guint64) run->segment_base << 32;
-      x.source += run->ordinal_base;
-      ((D9SideSample *) (gpointer) out)[i] = x;
-    }
-}
-
-/* The join of the runs into one array each: run r's records go to
- * records + at[r], its samples to samples + at[n_runs + r]. */
-typedef struct {
-  D9Loader *l;
-  guint8   *records;
-  guint8   *samples;
-  gsize    *at;
-  gsize     move_min;
-} D9SideJoin;
-
-static void
-join_one (D9SideJoin *j,
-          D9SideRun  *run,
-          gboolean    samples,
-          gsize       at)
-{
-  gsize size = samples ? sizeof (D9SideSample) : sizeof (KymoRecord);
-  D9Vec *own = samples ? j->l->side_samples : j->l->side_records;
-  gsize from = samples ? run->samples_from : run->records_from;
-  gsize to = samples ? run->samples_to : run->records_to;
-  guint8 *out = (samples ? j->samples : j->records) + at * size;
-
-  if (run->own)
-    {
-      if (to > from)
-        memcpy (out, own->data + from * size, (to - from) * size);
-    }
-  else
-    {
-      /* A part's run is its whole arrays, in its numbering. */
-      g_assert (from == 0 && to == (samples ? run->samples : run->records)->len);
-      d9_vec_place (samples ? run->samples : run->records, size, j->move_min, &j->l->moves_left,
-                    samples ? map_samples : map_records, run, out);
-    }
-}
-
-/* Run @index: the runs write to places of their own, on any thread. */
-static void
-join_part (guint    index,
-           gpointer data)
-{
-  D9SideJoin *j = data;
-  D9SideRun *run = &g_array_index (j->l->side_runs, D9SideRun, index);
-
-  join_one (j, run, FALSE, j->at[index]);
-  join_one (j, run, TRUE, j->at[j->l->side_runs->len + index]);
-}
-
-void
-d9_side_join (D9Loader *l)
-{
-  gsize n_records = 0, n_samples = 0, map_from;
-  D9SideJoin j = { l, NULL, NULL, NULL, 0 };
-  guint n;
-
-  if (l->side_runs == NULL)
-    return;
-  close_own_run (l);
-  n = l->side_runs->len;
-  j.at = g_new (gsize, 2 * (gsize) n + 1);
-  for (guint r = 0; r < n; r++)
-    {
-      const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
-
-      j.at[r] = n_records;
-      j.at[n + r] = n_samples;
-      n_records += run->records_to - run->records_from;
-      n_samples += run->samples_to - run->samples_from;
-    }
-  d9_vec_move_limits (&j.move_min, &map_from);
-  G_STATIC_ASSERT (sizeof (KymoRecord) <= D9_PLACE_MAX_SIZE && sizeof (D9SideSample) <= D9_PLACE_MAX_SIZE);
-  j.records = g_malloc (MAX (n_records, 1) * sizeof (KymoRecord));
-  j.samples = g_malloc (MAX (n_samples, 1) * sizeof (D9SideSample));
-  kymo_parts_run (kymo_load_job_get_options (l->job), l->d->size, PARALLEL_MIN_BYTES, n, 0,
-                  join_part, NULL, &j);
-  g_free (j.at);
-  g_clear_pointer (&l->side_runs, g_array_unref);
-
-  /* Now the loader's own, as if it had decoded them all. */
-  d9_vec_clear (l->side_records);
-  l->side_records->data = j.records;
-  l->side_records->len = l->side_records->cap = n_records;
-  d9_vec_clear (l->side_samples);
-  l->side_samples->data = j.samples;
-  l->side_samples->len = l->side_samples->cap = n_samples;
-}
-
 static guint32
 worker_track (D9Loader *l,
               guint64   id)
@@ -761,6 +638,48 @@ d9_side_build_begin (D9Loader  *l,
   return b;
 }
 
+/* What making a piece's records final carries from one stretch of them
+ * to the next (d9_place_run() hands them over in several). */
+typedef struct {
+  D9SideBuild *b;
+  D9SidePiece *piece;
+  guint32      base;
+  guint32      prev;
+  gboolean     ordered;
+} D9Finish;
+
+/* A D9MapRun: @n records at @in made final at @out, which may be @in or
+ * overlap it from below (each is read whole before it is written). */
+static void
+finish_run (gconstpointer  data,
+            guint8        *out,
+            const guint8  *in,
+            gsize          n)
+{
+  D9Finish *f = (D9Finish *) data;
+  D9SideBuild *b = f->b;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      KymoRecord r = ((const KymoRecord *) (gconstpointer) in)[i];
+      KymoRecord *to = (KymoRecord *) (gpointer) out + i;
+
+      if (G_UNLIKELY (r.kind == REC_SPAWN))
+        {
+          gsize at = (gsize) (to - b->records);
+
+          if (f->piece->spawns == NULL)
+            f->piece->spawns = g_array_new (FALSE, FALSE, sizeof (gsize));
+          g_array_append_val (f->piece->spawns, at);
+        }
+      finish_record (b->l, &r, b->kinds, f->base);
+      /* Sources wrap past 2^32 in the largest files: then seal sorts. */
+      f->ordered &= r.source >= f->prev;
+      f->prev = r.source;
+      *to = r;
+    }
+}
+
 void
 d9_side_build_piece (D9SideBuild *b,
                      guint        index)
@@ -768,33 +687,21 @@ d9_side_build_piece (D9SideBuild *b,
   D9Loader *l = b->l;
   D9SidePiece *piece = &g_array_index (b->pieces, D9SidePiece, index);
   const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, piece->run);
-  const KymoRecord *in = (const KymoRecord *) (gpointer) run->records->data;
-  KymoRecord *out = b->records + piece->at;
-  guint32 base = b->in_place ? 0 : run->ordinal_base;
-  guint32 prev = 0;
-  gboolean ordered = TRUE;
+  const guint8 *in = run->records->data + piece->from * sizeof (KymoRecord);
+  D9Finish f = { b, piece, b->in_place ? 0 : run->ordinal_base, 0, TRUE };
+  gsize n = piece->to - piece->from, move_min, map_from;
 
-  for (gsize i = piece->from; i < piece->to; i++, out++)
-    {
-      *out = in[i];
-      if (G_UNLIKELY (out->kind == REC_SPAWN))
-        {
-          gsize at = (gsize) (out - b->records);
-
-          if (piece->spawns == NULL)
-            piece->spawns = g_array_new (FALSE, FALSE, sizeof (gsize));
-          g_array_append_val (piece->spawns, at);
-        }
-      finish_record (l, out, b->kinds, base);
-      /* Sources wrap past 2^32 in the largest files: then seal sorts. */
-      ordered &= out->source >= prev;
-      prev = out->source;
-    }
-  piece->ordered = ordered;
-  if (piece->to > piece->from)
+  /* A part's records, in a mapping of their own, have their pages moved
+   * into place and are made final as they are shifted down over them: one
+   * pass, and no new memory to fault in. */
+  d9_vec_move_limits (&move_min, &map_from);
+  d9_place_run (in, n, !b->in_place && !run->own && run->records->map_bytes > 0, sizeof (KymoRecord),
+                move_min, &l->moves_left, finish_run, &f, (guint8 *) (b->records + piece->at));
+  piece->ordered = f.ordered;
+  if (n > 0)
     {
       piece->first_source = b->records[piece->at].source;
-      piece->last_source = prev;
+      piece->last_source = f.prev;
     }
   /* A part's records are its own: given back once copied. */
   if (!b->in_place && !run->own)

@@ -53,12 +53,8 @@ void     d9_side_merge_part (D9Loader       *l,
                              guint32         ordinal_base,
                              guint32         segment_base);
 
-/* Joins the merged parts' records and samples into the loader's own, in
- * file order and its numbering, by moving their pages: building then
- * takes them where they are. */
-void     d9_side_join       (D9Loader       *l);
-
-/* Once the workers' tracks exist: hands the joined records and the
+/* Once the workers' tracks exist: hands the records (the merged parts'
+ * moved into place page by page as they are made final) and the
  * symbolised samples to the model, in three steps so that the records are
  * made final on the load's threads beside other work. _begin() (NULL when
  * cancelled) says how many pieces there are; _piece() makes piece i final
