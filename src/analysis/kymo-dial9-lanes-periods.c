@@ -25,13 +25,18 @@ _kymo_cpu_readings_init (KymoCpuReadings *readings,
   readings->of_track = g_new0 (KymoCpuReading *, readings->n_tracks + 1);
   readings->len = g_new0 (gsize, readings->n_tracks + 1);
   readings->cap = g_new0 (gsize, readings->n_tracks + 1);
+  readings->breaks = g_new0 (GArray *, readings->n_tracks + 1);
 }
 
 void
 _kymo_cpu_readings_clear (KymoCpuReadings *readings)
 {
   for (guint t = 0; readings->of_track != NULL && t < readings->n_tracks; t++)
-    g_free (readings->of_track[t]);
+    {
+      g_free (readings->of_track[t]);
+      g_clear_pointer (&readings->breaks[t], g_array_unref);
+    }
+  g_clear_pointer (&readings->breaks, g_free);
   g_clear_pointer (&readings->of_track, g_free);
   g_clear_pointer (&readings->len, g_free);
   g_clear_pointer (&readings->cap, g_free);
@@ -44,6 +49,17 @@ _kymo_cpu_readings_grow (KymoCpuReadings *readings,
   /* Room enough from the start for most: growing copies. */
   readings->cap[track] = MAX (readings->cap[track] * 2, readings->room);
   readings->of_track[track] = g_renew (KymoCpuReading, readings->of_track[track], readings->cap[track]);
+}
+
+void
+_kymo_cpu_readings_note_break (KymoCpuReadings *readings,
+                               guint            track)
+{
+  gsize at = readings->len[track];
+
+  if (readings->breaks[track] == NULL)
+    readings->breaks[track] = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_array_append_val (readings->breaks[track], at);
 }
 
 /* A run of readings in time order. */
@@ -140,6 +156,10 @@ merge_and_pair (Run    *runs,
     {
       const KymoCpuReading *r = runs[w].at++;
 
+      /* Each run is read in order, but the runs are more than the
+       * streams the hardware follows: asked for ahead, by hand. */
+      __builtin_prefetch (runs[w].at + 16);
+
       if (prev != NULL)
         pair_two (prev, r, periods);
       prev = r;
@@ -191,20 +211,22 @@ build_track (guint    t,
   for (guint k = 0; k < b->n_parts; k++)
     {
       const KymoCpuReading *r = b->parts[k].of_track[t];
+      const GArray *breaks = b->parts[k].breaks[t];
       gsize len = b->parts[k].len[t], from = 0;
       Run run;
 
       if (len == 0)
         continue;
       sorted &= r[0].ts >= last;
-      for (gsize i = 1; i < len; i++)
-        if (r[i].ts < r[i - 1].ts)
-          {
-            run = (Run) { r + from, r + i };
-            g_array_append_val (runs, run);
-            from = i;
-            sorted = FALSE;
-          }
+      for (guint j = 0; breaks != NULL && j < breaks->len; j++)
+        {
+          gsize i = g_array_index (breaks, gsize, j);
+
+          run = (Run) { r + from, r + i };
+          g_array_append_val (runs, run);
+          from = i;
+          sorted = FALSE;
+        }
       run = (Run) { r + from, r + len };
       g_array_append_val (runs, run);
       last = r[len - 1].ts;

@@ -43,6 +43,7 @@ typedef struct {
   gsize           *len;
   gsize           *cap;
   gsize            room;       /* a track's first room, from the part's size */
+  GArray         **breaks;     /* [n_tracks]: gsize, where the time goes back, or NULL */
 } KymoCpuReadings;
 
 /* @n_records: the part's records, of which about an eighth are a
@@ -52,6 +53,8 @@ void            _kymo_cpu_readings_init        (KymoCpuReadings *readings,
                                                 gsize            n_records);
 void            _kymo_cpu_readings_clear       (KymoCpuReadings *readings);
 void            _kymo_cpu_readings_grow        (KymoCpuReadings *readings,
+                                                guint            track);
+void            _kymo_cpu_readings_note_break  (KymoCpuReadings *readings,
                                                 guint            track);
 
 /* Adds @record, a "cpu" record (see kymo-records.h). */
@@ -66,6 +69,10 @@ _kymo_cpu_readings_add (KymoCpuReadings  *readings,
     return;
   if (G_UNLIKELY (readings->len[t] == readings->cap[t]))
     _kymo_cpu_readings_grow (readings, t);
+  /* Noted here, where the previous reading is still in cache, rather than
+   * found by a pass over them all. */
+  if (G_UNLIKELY (readings->len[t] > 0 && record->ts < readings->of_track[t][readings->len[t] - 1].ts))
+    _kymo_cpu_readings_note_break (readings, t);
   r = &readings->of_track[t][readings->len[t]++];
   r->ts = record->ts;
   r->clock = record->value;

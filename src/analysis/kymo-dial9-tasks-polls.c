@@ -436,7 +436,7 @@ _kymo_dial9_tasks_read_polls (Builder *b)
       b->late_spans = g_new (guint32, b->late_flows->len + 1);
       memset (b->late_spans, 0xff, sizeof (guint32) * (b->late_flows->len + 1));
     }
-  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, b->self->n_tracks, 0, read_lane_part, join_lane_part, b);
+  kymo_parts_run_helped (NULL, b->n_records, PARALLEL_MIN, b->self->n_tracks, read_lane_part, join_lane_part, NULL, b);
 }
 
 /* One worker's polls to their rows' slices (on any thread; each lane
@@ -504,7 +504,7 @@ _kymo_dial9_tasks_place_polls (Builder       *b,
           at[row] += (guint32) polls;
         }
     }
-  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, self->n_tracks, 0, place_lane_part, place_lane_join, b);
+  kymo_parts_run_helped (NULL, b->n_records, PARALLEL_MIN, self->n_tracks, place_lane_part, place_lane_join, NULL, b);
 }
 
 /* The polls of uninstrumented tasks are points of interest, after those
@@ -586,24 +586,20 @@ _kymo_dial9_tasks_finish_pois (Builder *b)
 }
 
 /* One chunk's wakes of dense ids to their rows (on any thread): the
- * chunk's counts hold where its next wake of each id goes. The table
- * only counted them: their records are read again here, when a
- * selection first wants them. */
+ * chunk's counts hold where its next wake of each id goes, and the pass
+ * over the records listed its wakes. */
 static void
 place_chunk_part (guint    k,
                   gpointer user_data)
 {
   Builder *b = user_data;
   Chunk *c = &b->chunks[k];
-  const KymoRecord *records = b->records;
-  guint32 kind_wake = b->kind_wake;
   guint32 *wakes_out = b->self->wakes;
+  guint32 *next = c->counts.of_id;
 
-  if (c->n_wakes == 0)
-    return;
-  for (gsize i = c->first; i < c->end; i++)
-    if (records[i].kind == kind_wake && records[i].key < b->max_first_row)
-      wakes_out[c->counts.of_id[records[i].key]++] = (guint32) i;
+  for (gsize j = 0; j < c->n_dense_wakes; j++)
+    wakes_out[next[c->wakes[j].id]++] = c->wakes[j].record;
+  g_clear_pointer (&c->wakes, g_free);
 }
 
 /* The wakes to their rows' slices, in file order: for the dense ids
