@@ -25,11 +25,12 @@ struct _KymoDial9Lanes
   gboolean has_cpu;
 };
 
-/* A "cpu" record as the periods read it. */
+/* A "cpu" record as the periods read it; whether it is an unpark is kept
+ * beside it, in a byte: the readings are most of the memory the lanes
+ * take while they are made, each page of it faulting in once. */
 typedef struct {
   KymoTime ts;
   guint64  clock;
-  gboolean unpark;
 } KymoCpuReading;
 
 /* The readings of one part of the records, per track, in record order:
@@ -40,6 +41,7 @@ typedef struct {
   guint32          kind_cpu;   /* G_MAXUINT32: the trace has no readings */
   guint32          name_unpark;
   KymoCpuReading **of_track;   /* [n_tracks], NULL for none */
+  guint8         **unpark;     /* [n_tracks]: per reading, whether it is an unpark */
   gsize           *len;
   gsize           *cap;
   gsize            room;       /* a track's first room, from the part's size */
@@ -73,10 +75,10 @@ _kymo_cpu_readings_add (KymoCpuReadings  *readings,
    * found by a pass over them all. */
   if (G_UNLIKELY (readings->len[t] > 0 && record->ts < readings->of_track[t][readings->len[t] - 1].ts))
     _kymo_cpu_readings_note_break (readings, t);
+  readings->unpark[t][readings->len[t]] = record->name == readings->name_unpark;
   r = &readings->of_track[t][readings->len[t]++];
   r->ts = record->ts;
   r->clock = record->value;
-  r->unpark = record->name == readings->name_unpark;
 }
 
 /* The lanes from the readings of @n_parts parts (cleared as they are

@@ -586,20 +586,29 @@ _kymo_dial9_tasks_finish_pois (Builder *b)
 }
 
 /* One chunk's wakes of dense ids to their rows (on any thread): the
- * chunk's counts hold where its next wake of each id goes, and the pass
- * over the records listed its wakes. */
+ * chunk's counts hold where its next wake of each id goes. The table
+ * only counted them: their records are read again here, when a
+ * selection first wants them. */
 static void
 place_chunk_part (guint    k,
                   gpointer user_data)
 {
   Builder *b = user_data;
   Chunk *c = &b->chunks[k];
+  const KymoRecord *records = b->records;
+  guint32 kind_wake = b->kind_wake;
   guint32 *wakes_out = b->self->wakes;
-  guint32 *next = c->counts.of_id;
 
-  for (gsize j = 0; j < c->n_dense_wakes; j++)
-    wakes_out[next[c->wakes[j].id]++] = c->wakes[j].record;
-  g_clear_pointer (&c->wakes, g_free);
+  if (c->n_wakes == 0)
+    return;
+  for (gsize i = c->first; i < c->end; i++)
+    {
+      /* As in the pass that counted them: a page ahead. */
+      if (G_LIKELY (i + PREFETCH_AHEAD < c->end))
+        __builtin_prefetch (&records[i + PREFETCH_AHEAD]);
+      if (records[i].kind == kind_wake && records[i].key < b->max_first_row)
+        wakes_out[c->counts.of_id[records[i].key]++] = (guint32) i;
+    }
 }
 
 /* The wakes to their rows' slices, in file order: for the dense ids

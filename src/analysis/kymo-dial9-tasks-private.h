@@ -92,6 +92,9 @@ typedef struct {
   GArray         *plain;         /* PlainPoll: the polls of maybe_plain tasks, in span order */
 } Lane;
 
+/* How far ahead a pass over the records asks for them. */
+#define PREFETCH_AHEAD 96 /* records */
+
 #define REACH_SHIFT 4
 #define REACH_BLOCK (1 << REACH_SHIFT)
 
@@ -112,12 +115,6 @@ typedef struct {
 } WakeCounts;
 
 typedef struct _Chunk Chunk;
-
-/* A wake record, and the task it wakes. */
-typedef struct {
-  guint32 record;
-  guint32 id;
-} WakeAt;
 
 /* 64 sources: which are polls, and where the first of their tasks is
  * (in a chunk's poll_tasks). Together, a span finds its word in one
@@ -144,8 +141,6 @@ struct _Chunk
    * written is touched, and nothing is copied as it grows. */
   guint32    *poll_tasks;        /* the task of each poll record, file order;
                                   * FAR_ID when it does not fit (far_polls has it) */
-  WakeAt     *wakes;             /* the wakes of dense ids, file order, for placing */
-  gsize       n_dense_wakes;
   WakeCounts  counts;
   GArray     *later;             /* as Builder's */
   GArray     *unparks;

@@ -61,8 +61,6 @@ add_unpark (Builder          *b,
   g_array_append_val (c->unparks, index);
 }
 
-#define PREFETCH_AHEAD 96 /* records */
-
 /* One chunk of the pass over the records (on any thread). What it
  * counts is kept here until the end: chunks lie next to each other, and
  * threads writing the same cache line would wait on each other. */
@@ -77,16 +75,13 @@ read_chunk (Builder *b,
   guint n_tracks = b->self->n_tracks;
   PollWord *words = b->words;
   guint32 *poll_tasks;
-  WakeAt *wakes;
-  gsize n_polls = 0, n_wakes = 0, n_dense = 0;
-  gsize max_id = b->max_first_row;
+  gsize n_polls = 0, n_wakes = 0;
   guint32 last = 0;
 
   /* No room is taken for no records. */
   if (c->first == c->end)
     return;
   poll_tasks = c->poll_tasks = g_new (guint32, c->end - c->first);
-  wakes = c->wakes = g_new (WakeAt, c->end - c->first);
   for (gsize i = c->first; i < c->end; i++)
     {
       const KymoRecord *r = &records[i];
@@ -124,9 +119,6 @@ read_chunk (Builder *b,
           guint64 id = r->key;
 
           n_wakes++;
-          /* Placing the wakes reads these, not every record again. */
-          if (G_LIKELY (id < max_id))
-            wakes[n_dense++] = (WakeAt) { (guint32) i, (guint32) id };
           if (id < c->counts.n_of_id)
             c->counts.of_id[id]++;
           else
@@ -144,7 +136,6 @@ read_chunk (Builder *b,
     }
   c->n_polls = n_polls;
   c->n_wakes = n_wakes;
-  c->n_dense_wakes = n_dense;
 }
 
 /* Chunks of about equal records, each ending where a bitmap word does. */

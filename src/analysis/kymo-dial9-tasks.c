@@ -58,10 +58,7 @@ builder_free (Builder *b)
   g_clear_pointer (&b->other_rows, g_hash_table_unref);
   _kymo_dial9_tasks_wake_counts_clear (&b->wake_counts);
   for (guint k = 0; k < b->n_chunks; k++)
-    {
-      _kymo_dial9_tasks_wake_counts_clear (&b->chunks[k].counts);
-      g_free (b->chunks[k].wakes);
-    }
+    _kymo_dial9_tasks_wake_counts_clear (&b->chunks[k].counts);
   g_free (b->chunks);
   g_free (b);
 }
