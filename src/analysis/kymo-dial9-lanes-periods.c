@@ -189,10 +189,12 @@ merge_and_pair (Run    *runs,
 }
 
 typedef struct {
-  KymoDial9Lanes  *self;
-  KymoCpuReadings *parts;
-  guint            n_parts;
-  KymoTrace       *trace;
+  KymoDial9Lanes    *self;
+  KymoCpuReadings   *parts;
+  guint              n_parts;
+  KymoTrace         *trace;
+  KymoPartStartFunc  meanwhile;
+  gpointer           meanwhile_data;
 } Build;
 
 /* One track's periods and their sums (on any thread: only the track's
@@ -314,16 +316,27 @@ build_part (guint    index,
     collect_samples (b);
 }
 
+static void
+run_meanwhile (gpointer user_data)
+{
+  Build *b = user_data;
+
+  if (b->meanwhile != NULL)
+    b->meanwhile (b->meanwhile_data);
+}
+
 /* Below this many readings, one thread sorts them sooner than two start. */
 #define PARALLEL_MIN 100000
 
 KymoDial9Lanes *
-_kymo_dial9_lanes_new_from_readings (KymoTrace       *trace,
-                                     KymoCpuReadings *parts,
-                                     guint            n_parts)
+_kymo_dial9_lanes_new_from_readings (KymoTrace         *trace,
+                                     KymoCpuReadings   *parts,
+                                     guint              n_parts,
+                                     KymoPartStartFunc  meanwhile,
+                                     gpointer           meanwhile_data)
 {
   KymoDial9Lanes *self = g_atomic_rc_box_new0 (KymoDial9Lanes);
-  Build b = { self, parts, n_parts, trace };
+  Build b = { self, parts, n_parts, trace, meanwhile, meanwhile_data };
   gsize n = 0;
 
   self->n_tracks = kymo_trace_get_n_tracks (trace);
@@ -335,7 +348,7 @@ _kymo_dial9_lanes_new_from_readings (KymoTrace       *trace,
     for (guint t = 0; t < self->n_tracks; t++)
       n += parts[k].len[t];
   /* The tracks' readings, and the CPU samples as one more part. */
-  kymo_parts_run (NULL, n, PARALLEL_MIN, self->n_tracks + 1, 0, build_part, NULL, &b);
+  kymo_parts_run_helped (NULL, n, PARALLEL_MIN, self->n_tracks + 1, build_part, NULL, run_meanwhile, &b);
   for (guint t = 0; t < self->n_tracks; t++)
     self->has_cpu |= self->periods[t] != NULL && self->periods[t]->len > 0;
   return self;
@@ -380,7 +393,7 @@ kymo_dial9_lanes_new (KymoTrace *trace)
     _kymo_cpu_readings_init (&s.parts[k], trace, s.n_records / s.n_parts);
   if (s.parts[0].kind_cpu != G_MAXUINT32)
     kymo_parts_run (NULL, s.n_records, SCAN_PARALLEL_MIN, s.n_parts, 0, scan_part, NULL, &s);
-  self = _kymo_dial9_lanes_new_from_readings (trace, s.parts, s.n_parts);
+  self = _kymo_dial9_lanes_new_from_readings (trace, s.parts, s.n_parts, NULL, NULL);
   for (guint k = 0; k < s.n_parts; k++)
     _kymo_cpu_readings_clear (&s.parts[k]);
   g_free (s.parts);

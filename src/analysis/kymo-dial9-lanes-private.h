@@ -7,6 +7,7 @@
 #pragma once
 
 #include "kymo-dial9-lanes.h"
+#include "kymo-parts.h"
 #include "kymo-records.h"
 
 G_BEGIN_DECLS
@@ -82,9 +83,14 @@ _kymo_cpu_readings_add (KymoCpuReadings  *readings,
 }
 
 /* The lanes from the readings of @n_parts parts (cleared as they are
- * used), the tracks on the parts' threads. */
-KymoDial9Lanes *_kymo_dial9_lanes_new_from_readings (KymoTrace       *trace,
-                                                     KymoCpuReadings *parts,
-                                                     guint            n_parts);
+ * used), the tracks on the parts' threads. @meanwhile (may be NULL) runs
+ * on the calling thread while the other threads start on the tracks:
+ * work of one thread that does not read the readings, such as putting
+ * the points of interest in order, then costs no time of its own. */
+KymoDial9Lanes *_kymo_dial9_lanes_new_from_readings (KymoTrace         *trace,
+                                                     KymoCpuReadings   *parts,
+                                                     guint              n_parts,
+                                                     KymoPartStartFunc  meanwhile,
+                                                     gpointer           meanwhile_data);
 
 G_END_DECLS
