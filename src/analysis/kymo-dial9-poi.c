@@ -82,25 +82,26 @@ run_before (const KymoPoi **at,
 
 static void sort_timed (const KymoPoi *pois,
                         guint32        n,
-                        KymoPoi       *timed);
+                        guint32       *timed);
 
 #define MAX_RUNS 64
 
-/* The points in time order when most come as a few runs already in it
- * (each lane's polls do, in span order): a tree of losers over the runs'
- * next points, ties to the earlier run, which is what a stable sort
- * gives. The points past the last run that fits (the delays, in the order
- * of their records) are sorted as one more run. FALSE when they are more
- * than half. */
+/* The points in time order, as indexes, when most come as a few runs
+ * already in it (each lane's polls do, in span order): a tree of losers
+ * over the runs' next points, ties to the earlier run, which is what a
+ * stable sort gives. The points past the last run that fits (the delays,
+ * in the order of their records) are sorted as one more run. FALSE when
+ * they are more than half. */
 static gboolean
 merge_timed (const KymoPoi *pois,
              guint32        n,
-             KymoPoi       *timed)
+             guint32       *timed)
 {
   const KymoPoi *at[MAX_RUNS + 1], *end[MAX_RUNS + 1];
   g_autofree KymoPoi *tail = NULL;
+  g_autofree guint32 *tail_order = NULL;
   guint tree[MAX_RUNS], winners[2 * MAX_RUNS];
-  guint n_runs = 0, k = 1, w;
+  guint n_runs = 0, k = 1, w, tail_run = G_MAXUINT;
   guint32 i;
 
   for (i = 0; i < n; i++)
@@ -118,8 +119,12 @@ merge_timed (const KymoPoi *pois,
     {
       if (n - i > n / 2)
         return FALSE;
+      tail_order = g_new (guint32, n - i);
+      sort_timed (&pois[i], n - i, tail_order);
       tail = g_new (KymoPoi, n - i);
-      sort_timed (&pois[i], n - i, tail);
+      for (guint32 j = 0; j < n - i; j++)
+        tail[j] = pois[i + tail_order[j]];
+      tail_run = n_runs;
       at[n_runs] = tail;
       end[n_runs++] = tail + (n - i);
     }
@@ -140,7 +145,9 @@ merge_timed (const KymoPoi *pois,
   w = winners[1];
   for (guint32 o = 0; o < n; o++)
     {
-      timed[o] = *at[w]++;
+      const KymoPoi *p = at[w]++;
+
+      timed[o] = G_LIKELY (w != tail_run) ? (guint32) (p - pois) : i + tail_order[p - tail];
       for (guint node = (k + w) >> 1; node > 0; node >>= 1)
         {
           guint l = tree[node];
@@ -160,14 +167,17 @@ merge_timed (const KymoPoi *pois,
  * all but a few far-off delays of a damaged or stitched clock) sort as
  * 8-byte keys: how much less severe than the worst of them, above the
  * position. The others, all more severe than those, come first, sorted
- * as 16-byte keys. */
+ * as 16-byte keys. The keys are made in the order the points were found,
+ * which is the order they lie in. */
 static void
-order_worst (const KymoPoi *timed,
+order_worst (const KymoPoi *pois,
+             const guint32 *timed,
              guint32        n,
              guint32       *worst)
 {
   guint idx_bits = _kymo_dial9_bits_for (n);
   guint64 most = 0, least = G_MAXUINT64, limit;
+  g_autofree guint32 *position = NULL;
   g_autofree guint64 *keys = NULL;
   g_autofree guint64 *scratch = NULL;
   g_autofree KymoDial9SortKey *far = NULL;
@@ -179,48 +189,61 @@ order_worst (const KymoPoi *timed,
   if (n == 0)
     return;
   for (guint32 i = 0; i < n; i++)
-    least = MIN (least, ORDERED (timed[i].severity));
+    least = MIN (least, ORDERED (pois[i].severity));
   /* idx_bits is 1 to 32: the shift is in range. */
   limit = least + MIN ((G_GUINT64_CONSTANT (1) << (64 - idx_bits)) - 1, G_MAXUINT64 - least);
   for (guint32 i = 0; i < n; i++)
     {
-      guint64 x = ORDERED (timed[i].severity);
+      guint64 x = ORDERED (pois[i].severity);
 
       if (x <= limit)
         most = MAX (most, x);
       else
         n_far++;
     }
+  position = g_new (guint32, n);
+  for (guint32 o = 0; o < n; o++)
+    position[timed[o]] = o;
   keys = g_new (guint64, MAX (n - n_far, 1));
   scratch = g_new (guint64, MAX (n - n_far, 1));
-  far = g_new (KymoDial9SortKey, MAX (n_far, 1));
-  far_scratch = g_new (KymoDial9SortKey, MAX (n_far, 1));
-  n_far = 0;
   for (guint32 i = 0; i < n; i++)
     {
-      guint64 x = ORDERED (timed[i].severity);
+      guint64 x = ORDERED (pois[i].severity);
 
       if (x <= limit)
-        keys[n_near++] = (most - x) << idx_bits | i;
-      else
-        far[n_far++] = (KymoDial9SortKey) { ~x, i, 0 };
+        keys[n_near++] = (most - x) << idx_bits | position[i];
     }
-  far_sorted = _kymo_dial9_sort_indexed (far, far_scratch, n_far);
-  for (guint32 i = 0; i < n_far; i++)
-    worst[i] = far_sorted[i].index;
-  sorted = _kymo_dial9_sort_keys (keys, scratch, n_near, idx_bits);
+  if (n_far > 0)
+    {
+      far = g_new (KymoDial9SortKey, n_far);
+      far_scratch = g_new (KymoDial9SortKey, n_far);
+      n_far = 0;
+      /* In time order, which the stable sort keeps among equals. */
+      for (guint32 o = 0; o < n; o++)
+        {
+          guint64 x = ORDERED (pois[timed[o]].severity);
+
+          if (x > limit)
+            far[n_far++] = (KymoDial9SortKey) { ~x, o, 0 };
+        }
+      far_sorted = _kymo_dial9_sort_indexed (far, far_scratch, n_far);
+      for (guint32 i = 0; i < n_far; i++)
+        worst[i] = far_sorted[i].index;
+    }
+  /* The keys were made in the order found, not in time order: the
+   * positions are sorted too. */
+  sorted = _kymo_dial9_sort_keys (keys, scratch, n_near, 0);
   for (guint32 i = 0; i < n_near; i++)
     worst[n_far + i] = (guint32) (sorted[i] & ((G_GUINT64_CONSTANT (1) << idx_bits) - 1));
 }
 
-/* Time order by radix passes over 16-byte keys and one gather. A trace
- * shorter than 52 days with fewer than 512 tracks (all of them, in
- * practice) has start, kind and track in one key, so one sort and one
- * gather make the time order. */
+/* Time order by radix passes over 16-byte keys. A trace shorter than 52
+ * days with fewer than 512 tracks (all of them, in practice) has start,
+ * kind and track in one key, so one sort makes the time order. */
 static void
 sort_timed (const KymoPoi *pois,
             guint32        n,
-            KymoPoi       *timed)
+            guint32       *timed)
 {
   g_autofree KymoDial9SortKey *a = g_new (KymoDial9SortKey, MAX (n, 1));
   g_autofree KymoDial9SortKey *b = g_new (KymoDial9SortKey, MAX (n, 1));
@@ -251,22 +274,23 @@ sort_timed (const KymoPoi *pois,
       sorted = _kymo_dial9_sort_indexed (sorted, sorted == a ? b : a, n);
     }
   for (guint32 i = 0; i < n; i++)
-    timed[i] = pois[sorted[i].index];
+    timed[i] = sorted[i].index;
 }
 
 /* Time order (start, then kind, then track; else as found), then worst
  * first as positions in it: the time order stably sorted by severity,
- * longest first. The severities are random, so a merge sort would take
- * log2 (n) passes over the 40-byte points: radix passes over keys. */
-KymoPoi *
+ * longest first. The points stay where they are: the orders are of
+ * indexes, which a trace of hundreds of thousands of points would
+ * otherwise copy as 40-byte points into memory faulted in for them. The
+ * severities are random, so a merge sort would take log2 (n) passes:
+ * radix passes over keys. */
+void
 _kymo_dial9_pois_order (const KymoPoi *pois,
                         guint32        n,
+                        guint32       *timed,
                         guint32       *worst)
 {
-  KymoPoi *timed = g_new (KymoPoi, MAX (n, 1));
-
   if (!merge_timed (pois, n, timed))
     sort_timed (pois, n, timed);
-  order_worst (timed, n, worst);
-  return timed;
+  order_worst (pois, timed, n, worst);
 }

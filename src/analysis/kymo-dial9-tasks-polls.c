@@ -581,8 +581,10 @@ _kymo_dial9_tasks_finish_pois (Builder *b)
   add_sched_delays (b);
   add_wake_delays (b);
   self->n_pois = b->pois->len;
+  self->timed = g_new (guint32, MAX (self->n_pois, 1));
   self->worst = g_new (guint32, MAX (self->n_pois, 1));
-  self->pois = _kymo_dial9_pois_order ((const KymoPoi *) (gpointer) b->pois->data, self->n_pois, self->worst);
+  _kymo_dial9_pois_order ((const KymoPoi *) (gpointer) b->pois->data, self->n_pois, self->timed, self->worst);
+  self->pois = (KymoPoi *) (gpointer) g_array_free (g_steal_pointer (&b->pois), FALSE);
 }
 
 /* One chunk's wakes of dense ids to their rows (on any thread): the

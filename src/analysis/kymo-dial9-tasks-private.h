@@ -32,8 +32,9 @@ struct _KymoDial9Tasks
   guint             n_tracks;
   guint32         **row_of;      /* per track, per depth-0 span: row + 1 of its poll, 0 for none;
                                   * NULL for a track without polls */
-  KymoPoi          *pois;        /* time order */
-  guint32          *worst;       /* positions in pois, worst first */
+  KymoPoi          *pois;        /* as found */
+  guint32          *timed;       /* indexes in pois, time order */
+  guint32          *worst;       /* positions in timed, worst first */
   guint32           n_pois;
   guint64           n_polls;
   /* The table and the points are what shows first: each row's polls and

@@ -228,6 +228,7 @@ kymo_dial9_tasks_free (KymoDial9Tasks *self)
     g_free (self->row_of[t]);
   g_free (self->row_of);
   g_free (self->pois);
+  g_free (self->timed);
   g_free (self->worst);
   g_free (self);
 }
@@ -432,5 +433,5 @@ kymo_dial9_tasks_get_poi (KymoDial9Tasks *self,
 {
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (position < self->n_pois, NULL);
-  return &self->pois[order == KYMO_POI_WORST_FIRST ? self->worst[position] : position];
+  return &self->pois[self->timed[order == KYMO_POI_WORST_FIRST ? self->worst[position] : position]];
 }
