@@ -12,6 +12,7 @@
 #include "kymo-dial9-poi.h"
 #include "kymo-dial9-poi-private.h"
 #include "kymo-dial9-sort-private.h"
+#include "kymo-parts.h"
 
 void
 kymo_poi_thresholds_init_default (KymoPoiThresholds *thresholds)
@@ -86,47 +87,39 @@ static void sort_timed (const KymoPoi *pois,
 
 #define MAX_RUNS 64
 
-/* The points in time order, as indexes, when most come as a few runs
- * already in it (each lane's polls do, in span order): a tree of losers
- * over the runs' next points, ties to the earlier run, which is what a
- * stable sort gives. The points past the last run that fits (the delays,
- * in the order of their records) are sorted as one more run. FALSE when
- * they are more than half. */
-static gboolean
-merge_timed (const KymoPoi *pois,
-             guint32        n,
-             guint32       *timed)
-{
-  const KymoPoi *at[MAX_RUNS + 1], *end[MAX_RUNS + 1];
-  g_autofree KymoPoi *tail = NULL;
-  g_autofree guint32 *tail_order = NULL;
-  guint tree[MAX_RUNS], winners[2 * MAX_RUNS];
-  guint n_runs = 0, k = 1, w, tail_run = G_MAXUINT;
-  guint32 i;
+/* The runs the points come in, for merging them. */
+typedef struct {
+  const KymoPoi *pois;
+  guint          n_runs;
+  const KymoPoi *first[MAX_RUNS + 1];
+  const KymoPoi *last[MAX_RUNS + 1];      /* past the run's end */
+  const KymoPoi *split[MAX_RUNS + 1];     /* where the second half starts */
+  guint32        at[2];                   /* where each half's output starts */
+  guint          tail_run;                /* G_MAXUINT for none */
+  KymoPoi       *tail;                    /* the sorted tail, a copy */
+  guint32       *tail_order;              /* its indexes in pois */
+  guint32        tail_at;
+  guint32       *timed;
+} Merge;
 
-  for (i = 0; i < n; i++)
-    if (i == 0 || compare_timed (&pois[i - 1], &pois[i]) > 0)
-      {
-        if (n_runs == MAX_RUNS - 1)
-          break;
-        if (n_runs > 0)
-          end[n_runs - 1] = &pois[i];
-        at[n_runs++] = &pois[i];
-      }
-  if (n_runs > 0)
-    end[n_runs - 1] = &pois[i];
-  if (i < n)
+/* The points of @half of every run in time order, into @m's timed: a
+ * tree of losers over the runs' next points, ties to the earlier run,
+ * which is what a stable sort gives. */
+static void
+merge_half (guint    half,
+            gpointer user_data)
+{
+  Merge *m = user_data;
+  const KymoPoi *at[MAX_RUNS + 1], *end[MAX_RUNS + 1];
+  guint tree[MAX_RUNS], winners[2 * MAX_RUNS];
+  guint n_runs = m->n_runs, k = 1, w;
+  guint32 n = 0, *out = m->timed + m->at[half];
+
+  for (guint r = 0; r < n_runs; r++)
     {
-      if (n - i > n / 2)
-        return FALSE;
-      tail_order = g_new (guint32, n - i);
-      sort_timed (&pois[i], n - i, tail_order);
-      tail = g_new (KymoPoi, n - i);
-      for (guint32 j = 0; j < n - i; j++)
-        tail[j] = pois[i + tail_order[j]];
-      tail_run = n_runs;
-      at[n_runs] = tail;
-      end[n_runs++] = tail + (n - i);
+      at[r] = half == 0 ? m->first[r] : m->split[r];
+      end[r] = half == 0 ? m->split[r] : m->last[r];
+      n += (guint32) (end[r] - at[r]);
     }
   /* The padding's run: done from the start. */
   at[n_runs] = end[n_runs] = NULL;
@@ -147,7 +140,7 @@ merge_timed (const KymoPoi *pois,
     {
       const KymoPoi *p = at[w]++;
 
-      timed[o] = G_LIKELY (w != tail_run) ? (guint32) (p - pois) : i + tail_order[p - tail];
+      out[o] = G_LIKELY (w != m->tail_run) ? (guint32) (p - m->pois) : m->tail_at + m->tail_order[p - m->tail];
       for (guint node = (k + w) >> 1; node > 0; node >>= 1)
         {
           guint l = tree[node];
@@ -159,6 +152,93 @@ merge_timed (const KymoPoi *pois,
             }
         }
     }
+}
+
+/* The first point of a run of @n (in time order) starting at or after
+ * @ts. */
+static const KymoPoi *
+run_lower_bound (const KymoPoi *run,
+                 gsize          n,
+                 KymoTime       ts)
+{
+  gsize lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (run[mid].start < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return run + lo;
+}
+
+/* The points in time order, as indexes, when most come as a few runs
+ * already in it (each lane's polls do, in span order). The points past
+ * the last run that fits (the delays, in the order of their records) are
+ * sorted as one more run. FALSE when they are more than half. The runs
+ * are cut in two at a time, each half merged on a thread of its own:
+ * points of the same time stay in one half, so the order is the one
+ * merging them all gives. */
+static gboolean
+merge_timed (const KymoPoi *pois,
+             guint32        n,
+             gsize          parallel_min,
+             guint32       *timed)
+{
+  Merge m = { 0 };
+  g_autofree KymoPoi *tail = NULL;
+  g_autofree guint32 *tail_order = NULL;
+  guint32 i, longest = 0, n_first = 0;
+  KymoTime cut;
+
+  m.pois = pois;
+  m.timed = timed;
+  m.tail_run = G_MAXUINT;
+  for (i = 0; i < n; i++)
+    if (i == 0 || compare_timed (&pois[i - 1], &pois[i]) > 0)
+      {
+        if (m.n_runs == MAX_RUNS - 1)
+          break;
+        if (m.n_runs > 0)
+          m.last[m.n_runs - 1] = &pois[i];
+        m.first[m.n_runs++] = &pois[i];
+      }
+  if (m.n_runs > 0)
+    m.last[m.n_runs - 1] = &pois[i];
+  if (i < n)
+    {
+      if (n - i > n / 2)
+        return FALSE;
+      tail_order = g_new (guint32, n - i);
+      sort_timed (&pois[i], n - i, tail_order);
+      tail = g_new (KymoPoi, n - i);
+      for (guint32 j = 0; j < n - i; j++)
+        tail[j] = pois[i + tail_order[j]];
+      m.tail_run = m.n_runs;
+      m.tail = tail;
+      m.tail_order = tail_order;
+      m.tail_at = i;
+      m.first[m.n_runs] = tail;
+      m.last[m.n_runs++] = tail + (n - i);
+    }
+  /* Cut at the middle of the longest run: the others come near it in
+   * time when they are long. */
+  for (guint r = 1; r < m.n_runs; r++)
+    if (m.last[r] - m.first[r] > m.last[longest] - m.first[longest])
+      longest = r;
+  cut = m.n_runs > 0 && m.last[longest] > m.first[longest]
+        ? m.first[longest][(m.last[longest] - m.first[longest]) / 2].start : G_MININT64;
+  for (guint r = 0; r < m.n_runs; r++)
+    {
+      m.split[r] = run_lower_bound (m.first[r], m.last[r] - m.first[r], cut);
+      n_first += (guint32) (m.split[r] - m.first[r]);
+    }
+  m.at[0] = 0;
+  m.at[1] = n_first;
+  kymo_parts_run (NULL, n, parallel_min, 2, 0, merge_half, NULL, &m);
   return TRUE;
 }
 
@@ -287,10 +367,11 @@ sort_timed (const KymoPoi *pois,
 void
 _kymo_dial9_pois_order (const KymoPoi *pois,
                         guint32        n,
+                        gsize          parallel_min,
                         guint32       *timed,
                         guint32       *worst)
 {
-  if (!merge_timed (pois, n, timed))
+  if (!merge_timed (pois, n, parallel_min, timed))
     sort_timed (pois, n, timed);
   order_worst (pois, timed, n, worst);
 }

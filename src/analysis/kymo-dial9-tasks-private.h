@@ -194,6 +194,7 @@ struct _Builder
   guint64                 *plain_ids;   /* sorted: task ids a spawn says are not instrumented */
   gsize                    n_plain_ids;
   GArray                  *pois;        /* KymoPoi, as found */
+  gsize                    pois_parallel_min; /* points: see POIS_PARALLEL_MIN */
 };
 
 /* The pass over the records, in chunks, and what the points of interest
@@ -204,6 +205,10 @@ struct _Builder
  * 250k records the pass takes about a millisecond on one. */
 #define PARALLEL_MIN 250000 /* records */
 #define N_CHUNKS     8
+/* Putting the points in order takes about as long per point as the
+ * records' pass per record, but on the loading thread alone unless they
+ * are split: from this many, in halves. */
+#define POIS_PARALLEL_MIN 100000 /* points */
 
 static inline KymoDial9Task *
 row_at (Builder *b,

@@ -174,10 +174,17 @@ tasks_new (KymoTrace               *trace,
   /* What is left of the table and the points is one thread's work: the
    * other threads make the lanes' periods meanwhile. */
   if (lanes != NULL)
-    *lanes = _kymo_dial9_lanes_new_from_readings (trace, b->cpu, b->cpu != NULL ? b->n_chunks : 0,
-                                                  finish_table, b);
+    {
+      /* Beside the lanes' threads, more would only share the cores. */
+      b->pois_parallel_min = G_MAXSIZE;
+      *lanes = _kymo_dial9_lanes_new_from_readings (trace, b->cpu, b->cpu != NULL ? b->n_chunks : 0,
+                                                    finish_table, b);
+    }
   else
-    finish_table (b);
+    {
+      b->pois_parallel_min = POIS_PARALLEL_MIN;
+      finish_table (b);
+    }
   /* Placing reads the trace and what the passes left, not these. */
   b->thresholds = NULL;
   builder_trim (b);
