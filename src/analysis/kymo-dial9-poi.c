@@ -242,6 +242,73 @@ merge_timed (const KymoPoi *pois,
   return TRUE;
 }
 
+/* What the passes of order_worst() share; each works on half of the
+ * points, on a thread of its own. */
+typedef struct {
+  const KymoPoi *pois;
+  const guint32 *timed;
+  guint32        n;
+  guint          idx_bits;
+  guint64        least[2];
+  guint64        most[2];
+  guint64        base;       /* the most severe of all */
+  guint32       *position;
+  guint64       *keys;
+} Worst;
+
+static inline guint32
+half_first (guint32 n,
+            guint   half)
+{
+  return half == 0 ? 0 : n / 2;
+}
+
+static inline guint32
+half_end (guint32 n,
+          guint   half)
+{
+  return half == 0 ? n / 2 : n;
+}
+
+static void
+severities_half (guint    half,
+                 gpointer user_data)
+{
+  Worst *w = user_data;
+  guint64 least = G_MAXUINT64, most = 0;
+
+  for (guint32 i = half_first (w->n, half); i < half_end (w->n, half); i++)
+    {
+      guint64 x = ORDERED (w->pois[i].severity);
+
+      least = MIN (least, x);
+      most = MAX (most, x);
+    }
+  w->least[half] = least;
+  w->most[half] = most;
+}
+
+static void
+positions_half (guint    half,
+                gpointer user_data)
+{
+  Worst *w = user_data;
+
+  for (guint32 o = half_first (w->n, half); o < half_end (w->n, half); o++)
+    w->position[w->timed[o]] = o;
+}
+
+/* When every point is near: a key per point where it lies. */
+static void
+keys_half (guint    half,
+           gpointer user_data)
+{
+  Worst *w = user_data;
+
+  for (guint32 i = half_first (w->n, half); i < half_end (w->n, half); i++)
+    w->keys[i] = (w->base - ORDERED (w->pois[i].severity)) << w->idx_bits | w->position[i];
+}
+
 /* Worst first as positions in the time order, stably. The points less
  * than 2^(64 - index bits) more severe than the least severe (in practice
  * all but a few far-off delays of a damaged or stitched clock) sort as
@@ -253,10 +320,11 @@ static void
 order_worst (const KymoPoi *pois,
              const guint32 *timed,
              guint32        n,
+             gsize          parallel_min,
              guint32       *worst)
 {
-  guint idx_bits = _kymo_dial9_bits_for (n);
-  guint64 most = 0, least = G_MAXUINT64, limit;
+  Worst w = { pois, timed, n, _kymo_dial9_bits_for (n), { 0 }, { 0 }, 0, NULL, NULL };
+  guint64 most = 0, least, limit;
   g_autofree guint32 *position = NULL;
   g_autofree guint64 *keys = NULL;
   g_autofree guint64 *scratch = NULL;
@@ -264,35 +332,45 @@ order_worst (const KymoPoi *pois,
   g_autofree KymoDial9SortKey *far_scratch = NULL;
   const KymoDial9SortKey *far_sorted;
   const guint64 *sorted;
+  guint idx_bits = w.idx_bits;
   guint32 n_near = 0, n_far = 0;
 
   if (n == 0)
     return;
-  for (guint32 i = 0; i < n; i++)
-    least = MIN (least, ORDERED (pois[i].severity));
+  kymo_parts_run (NULL, n, parallel_min, 2, 0, severities_half, NULL, &w);
+  least = MIN (w.least[0], w.least[1]);
   /* idx_bits is 1 to 32: the shift is in range. */
   limit = least + MIN ((G_GUINT64_CONSTANT (1) << (64 - idx_bits)) - 1, G_MAXUINT64 - least);
-  for (guint32 i = 0; i < n; i++)
-    {
-      guint64 x = ORDERED (pois[i].severity);
+  if (MAX (w.most[0], w.most[1]) <= limit)
+    most = MAX (w.most[0], w.most[1]);
+  else
+    for (guint32 i = 0; i < n; i++)
+      {
+        guint64 x = ORDERED (pois[i].severity);
 
-      if (x <= limit)
-        most = MAX (most, x);
-      else
-        n_far++;
-    }
-  position = g_new (guint32, n);
-  for (guint32 o = 0; o < n; o++)
-    position[timed[o]] = o;
-  keys = g_new (guint64, MAX (n - n_far, 1));
+        if (x <= limit)
+          most = MAX (most, x);
+        else
+          n_far++;
+      }
+  position = w.position = g_new (guint32, n);
+  kymo_parts_run (NULL, n, parallel_min, 2, 0, positions_half, NULL, &w);
+  keys = w.keys = g_new (guint64, MAX (n - n_far, 1));
   scratch = g_new (guint64, MAX (n - n_far, 1));
-  for (guint32 i = 0; i < n; i++)
+  w.base = most;
+  if (n_far == 0)
     {
-      guint64 x = ORDERED (pois[i].severity);
-
-      if (x <= limit)
-        keys[n_near++] = (most - x) << idx_bits | position[i];
+      kymo_parts_run (NULL, n, parallel_min, 2, 0, keys_half, NULL, &w);
+      n_near = n;
     }
+  else
+    for (guint32 i = 0; i < n; i++)
+      {
+        guint64 x = ORDERED (pois[i].severity);
+
+        if (x <= limit)
+          keys[n_near++] = (most - x) << idx_bits | position[i];
+      }
   if (n_far > 0)
     {
       far = g_new (KymoDial9SortKey, n_far);
@@ -373,5 +451,5 @@ _kymo_dial9_pois_order (const KymoPoi *pois,
 {
   if (!merge_timed (pois, n, parallel_min, timed))
     sort_timed (pois, n, timed);
-  order_worst (pois, timed, n, worst);
+  order_worst (pois, timed, n, parallel_min, worst);
 }
