@@ -719,16 +719,6 @@ decode_progress (D9Loader  *l,
   return TRUE;
 }
 
-/* The live schemas of the small type ids and their models, one load away
- * rather than three: the next event's offset waits on them. Valid until
- * the next segment or new schema (which may move both arrays). */
-#define FAST_TYPES 256
-
-typedef struct {
-  const D9Schema *schema;
-  D9Model        *model;
-} D9Fast;
-
 /* Decodes the frames from @start (a segment header, or just after the
  * first one); stops at damage, and with @sh at the first candidate from
  * @next_cand on that it reaches at a frame boundary. Returns FALSE only
@@ -749,9 +739,7 @@ d9_decode (D9Loader  *l,
   gsize next_check = MIN (next_progress, stop_at);
   guint64 base = 0, ordinal = d->n_events;
   guint64 vals[D9_MAX_KEPT_FIELDS];
-  D9Fast fast[FAST_TYPES];
 
-  memset (fast, 0, sizeof fast);
   stop->status = D9_OK;
   stop->end_cand = G_MAXUINT;
   while (p < size)
@@ -790,7 +778,6 @@ d9_decode (D9Loader  *l,
           D9Model *model;
           guint64 base_before = base, ts, absent = 0;
           D9Status st = D9_OK;
-          guint16 type_id;
           guint n;
 
           if (G_UNLIKELY (size - p < 3))
@@ -798,28 +785,13 @@ d9_decode (D9Loader  *l,
               stop->status = D9_TRUNCATED;
               break;
             }
-          type_id = d9_u16 (data + p + 1);
-          if (G_LIKELY (type_id < FAST_TYPES && fast[type_id].model != NULL))
+          schema = d9_registry_lookup (reg, d9_u16 (data + p + 1));
+          if (G_UNLIKELY (schema == NULL))
             {
-              schema = fast[type_id].schema;
-              model = fast[type_id].model;
-            }
-          else
-            {
-              schema = d9_registry_lookup (reg, type_id);
-              if (G_UNLIKELY (schema == NULL))
-                {
-                  stop->status = D9_CORRUPT;
-                  g_snprintf (stop->message, sizeof stop->message,
-                              "event of type_id %u, which has no schema", type_id);
-                  break;
-                }
-              model = &g_array_index (l->models, D9Model, schema->model);
-              if (type_id < FAST_TYPES)
-                {
-                  fast[type_id].schema = schema;
-                  fast[type_id].model = model;
-                }
+              stop->status = D9_CORRUPT;
+              g_snprintf (stop->message, sizeof stop->message,
+                          "event of type_id %u, which has no schema", d9_u16 (data + p + 1));
+              break;
             }
           p += 3;
           ts = base;
@@ -835,6 +807,7 @@ d9_decode (D9Loader  *l,
               p += 3;
             }
 
+          model = &g_array_index (l->models, D9Model, schema->model);
           if (G_LIKELY (model->has_plan && size - p >= model->plan_max))
             {
               gsize end = model->shape != D9_SHAPE_NONE ? run_shape (model, data, p, vals)
@@ -904,7 +877,6 @@ d9_decode (D9Loader  *l,
             {
               d9_registry_new_segment (reg);
               memset (l->pool_names, 0, sizeof l->pool_names);
-              memset (fast, 0, sizeof fast);
               base = 0;
               p = frame + D9_HEADER_SIZE;
               continue;
@@ -950,7 +922,6 @@ d9_decode (D9Loader  *l,
                 d9_classify (l, schema, &model);
                 schema->model = l->models->len;
                 g_array_append_val (l->models, model);
-                memset (fast, 0, sizeof fast);
               }
             continue;
           }
