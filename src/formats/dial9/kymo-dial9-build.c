@@ -440,21 +440,34 @@ typedef struct {
   gboolean     flows;      /* the flows are still to be replayed */
   gboolean     spans_done; /* the workers' spans are on their tracks */
   GError     **error;
+  gboolean     symbols;    /* the symbol tables are still to be made one */
 } D9Tail;
 
-/* The side records' pieces and end, beside the pairing (@data holds the
- * D9SideBuild, which the end takes). */
+/* What runs beside the pairing: the side records' pieces, the symbol
+ * tables made one (only the samples' stacks, at the side records' end,
+ * read them), then the end, which takes @side. */
+typedef struct {
+  D9Loader    *l;
+  D9SideBuild *side;
+  guint        n_pieces;
+} D9Side;
+
 static void
-side_piece (guint    index,
-            gpointer data)
+side_part (guint    index,
+           gpointer data)
 {
-  d9_side_build_piece (*(D9SideBuild **) data, index);
+  D9Side *s = data;
+
+  if (index < s->n_pieces)
+    d9_side_build_piece (s->side, index);
+  else
+    unique_symbols (s->l->d->symbols);
 }
 
 static void
 side_end (gpointer data)
 {
-  d9_side_build_end (g_steal_pointer ((D9SideBuild **) data));
+  d9_side_build_end (g_steal_pointer (&((D9Side *) data)->side));
 }
 
 static void
@@ -465,13 +478,17 @@ tail_side_end (gpointer data)
   d9_side_build_end (g_steal_pointer (&t->side));
 }
 
+/* Parts: the symbol tables (when @symbols), the pieces, the flows (when
+ * @flows), then the workers. */
 static void
 tail_part (guint    index,
            gpointer data)
 {
   D9Tail *t = data;
 
-  if (index < t->n_pieces)
+  if (t->symbols && index-- == 0)
+    unique_symbols (t->l->d->symbols);
+  else if (index < t->n_pieces)
     d9_side_build_piece (t->side, index);
   else if (t->flows && index == t->n_pieces)
     replay_flows (t->l);
@@ -484,8 +501,11 @@ tail_join (guint    index,
            gpointer data)
 {
   D9Tail *t = data;
-  guint n = t->n_pieces + t->flows + t->l->workers->len;
+  guint n = t->symbols + t->n_pieces + t->flows + t->l->workers->len;
 
+  /* The symbols' part, if any, is joined before the pieces'. */
+  if (t->symbols && index-- == 0)
+    return TRUE;
   if (index + 1 == t->n_pieces)
     d9_side_build_end (g_steal_pointer (&t->side));
   return kymo_load_job_progress (t->l->job, 0.85 + 0.12 * (index + 1) / n, "Building the timeline", t->error);
@@ -500,13 +520,21 @@ finish_tail (D9Loader    *l,
              gboolean     flows,
              GError     **error)
 {
-  D9Tail t = { l, side, side == NULL || pieces_done ? 0 : n_pieces, flows, pieces_done, error };
+  D9Tail t = { l, side, side == NULL || pieces_done ? 0 : n_pieces, flows, pieces_done, error, FALSE };
   gboolean ok;
 
   for (guint i = 0; i < l->workers->len; i++)
     d9_pair_close_depth0 (l, g_ptr_array_index (l->workers, i), l->max_ts, KYMO_EVENT_INCOMPLETE);
+  /* With pieces the side records' end waits for their joins: the symbol
+   * tables, which it reads, are made one beside them. */
+  if (!pieces_done)
+    {
+      t.symbols = t.n_pieces > 0;
+      if (!t.symbols)
+        unique_symbols (l->d->symbols);
+    }
   ok = kymo_parts_run_helped (kymo_load_job_get_options (l->job), l->d->size, TAIL_THREAD_MIN,
-                              t.n_pieces + flows + l->workers->len, tail_part, tail_join,
+                              t.symbols + t.n_pieces + flows + l->workers->len, tail_part, tail_join,
                               t.n_pieces == 0 && t.side != NULL ? tail_side_end : NULL, &t);
   g_clear_pointer (&t.side, d9_side_build_free);
   return ok;
@@ -571,8 +599,6 @@ d9_build_model (D9Loader  *l,
   D9SideBuild *side;
   guint n_pieces;
 
-  unique_symbols (l->d->symbols);
-
   if (l->min_ts > l->max_ts)
     l->min_ts = l->max_ts = 0;
 
@@ -605,16 +631,20 @@ d9_build_model (D9Loader  *l,
         return FALSE;
       d9_loader_release_parts (l);
       /* The side records are made final beside the pairing. */
-      side = d9_side_build_begin (l, &n_pieces, error);
-      if (side == NULL)
+      D9Side beside = { l, NULL, 0 };
+
+      beside.side = d9_side_build_begin (l, &beside.n_pieces, error);
+      if (beside.side == NULL)
         return FALSE;
-      if (!d9_pair_workers (l, n_pieces, side_piece, side_end, &side, d9_finish_worker_spans, error))
+      if (!d9_pair_workers (l, beside.n_pieces + 1, side_part, side_end, &beside, d9_finish_worker_spans, error))
         {
-          g_clear_pointer (&side, d9_side_build_free);
+          g_clear_pointer (&beside.side, d9_side_build_free);
           return FALSE;
         }
       /* Its end ran beside the wakes' pass. */
-      g_assert (side == NULL);
+      g_assert (beside.side == NULL);
+      side = NULL;
+      n_pieces = 0;
       pieces_done = TRUE;
       flows_done = FALSE;
     }

@@ -224,12 +224,23 @@ free_worker_edges (D9WorkerPairing *p)
   p->edges = NULL;
 }
 
+/* The waker's task index in place of its id (G_MAXUINT32 for none), so
+ * that the wakes' pass, which runs alone, looks nothing up. The task map
+ * is final once decoding is done, and nothing writes it meanwhile. */
+static inline void
+index_waker (D9Loader *l,
+             D9Wake   *wake)
+{
+  wake->waker = wake->waker != 0 ? d9_map_lookup (&l->d->task_map, wake->waker) : G_MAXUINT32;
+}
+
 /* The wakes in time order: their chains merged as a worker's edges are,
- * into an array of their own (the order a stable sort gives). */
+ * into an array of their own (the order a stable sort gives), each
+ * waker's id made its task index. */
 static void
 order_wakes (D9Loader *l)
 {
-  const D9Wake *wakes = (const D9Wake *) (gpointer) l->wakes->data;
+  D9Wake *wakes = (D9Wake *) (gpointer) l->wakes->data;
   D9Stream s = { (const guint8 *) wakes, sizeof (D9Wake), G_STRUCT_OFFSET (D9Wake, source) };
   gsize n = l->wakes->len, k = 0;
   g_autoptr(GArray) segs = g_array_new (FALSE, FALSE, sizeof (D9Seg));
@@ -238,15 +249,19 @@ order_wakes (D9Loader *l)
   GArray *ordered;
   D9Wake *out;
   D9Tourney t;
+  gboolean chained;
   guint top;
 
-  if (!d9_chain_runs (&s, n, segs, heads))
+  chained = d9_chain_runs (&s, n, segs, heads);
+  if (!chained || segs->len <= 1)
     {
-      sort_wakes ((D9Wake *) wakes, n);
+      /* Too many chains to merge, or one run: in order already. */
+      if (!chained)
+        sort_wakes (wakes, n);
+      for (gsize i = 0; i < n; i++)
+        index_waker (l, &wakes[i]);
       return;
     }
-  if (segs->len <= 1)
-    return;
   ordered = g_array_sized_new (FALSE, FALSE, sizeof (D9Wake), n);
   g_array_set_size (ordered, n);
   out = (D9Wake *) (gpointer) ordered->data;
@@ -260,7 +275,8 @@ order_wakes (D9Loader *l)
       D9Leaf *leaf = &leaves[top];
 
       __builtin_prefetch (wakes + leaf->next + D9_PREFETCH_AHEAD);
-      out[k++] = wakes[leaf->next];
+      out[k] = wakes[leaf->next];
+      index_waker (l, &out[k++]);
       top = d9_tourney_replace (&t, d9_leaf_next (leaf, segs) ? d9_wake_key (wakes, leaf->next) : D9_DONE);
     }
   d9_tourney_clear (&t);
@@ -581,21 +597,28 @@ poll_event_key (const D9WorkerPairing *p,
 }
 
 /* The wakes, in time order with the workers' polls of tasks: where each
- * wake comes from, which poll each wake schedules (a flow). */
+ * wake comes from, which poll each wake schedules (a flow). Only the
+ * workers that polled a task take part (the blocking pool and other
+ * threads poll none): fewer levels to the tournament. */
 static gboolean
 resolve_wakes (D9Pairing *pg)
 {
   D9Loader *l = pg->l;
   const D9Wake *wakes = (const D9Wake *) (gpointer) l->wakes->data;
   gsize n_wakes = l->wakes->len, next_wake = 0, steps = 0;
-  guint wake_leaf = pg->n_workers;
-  g_autofree gsize *pos = g_new0 (gsize, pg->n_workers);
+  g_autofree gsize *pos = g_new0 (gsize, pg->n_workers + 1);
+  g_autofree guint *polling = g_new (guint, pg->n_workers + 1);
+  guint n_polling = 0, wake_leaf;
   D9Tourney t;
   guint top;
 
-  d9_tourney_init (&t, pg->n_workers + 1);
   for (guint k = 0; k < pg->n_workers; k++)
-    t.keys[k] = poll_event_key (&pg->workers[k], 0);
+    if (pg->workers[k].n_polls > 0)
+      polling[n_polling++] = k;
+  wake_leaf = n_polling;
+  d9_tourney_init (&t, n_polling + 1);
+  for (guint k = 0; k < n_polling; k++)
+    t.keys[k] = poll_event_key (&pg->workers[polling[k]], 0);
   t.keys[wake_leaf] = n_wakes > 0 ? d9_key (wakes[0].ts, wakes[0].source, 0) : D9_DONE;
   d9_tourney_build (&t);
   top = t.tree[0];
@@ -613,7 +636,8 @@ resolve_wakes (D9Pairing *pg)
       if (top == wake_leaf)
         {
           const D9Wake *wake = &wakes[next_wake];
-          guint32 waker = wake->waker != 0 ? d9_loader_find_task (l, wake->waker) : G_MAXUINT32;
+          /* order_wakes() made the waker its task index. */
+          guint32 waker = (guint32) wake->waker;
           guint32 worker = waker != G_MAXUINT32 ? g_array_index (l->d->tasks, D9Task, waker).worker : G_MAXUINT32;
           KymoInstant instant = { wake->ts, l->name_wake, wake->source };
           guint from;
@@ -649,17 +673,18 @@ resolve_wakes (D9Pairing *pg)
         }
       else
         {
-          D9WorkerPairing *p = &pg->workers[top];
+          guint worker = polling[top];
+          D9WorkerPairing *p = &pg->workers[worker];
           const D9Poll *poll = &p->polls[pos[top] / 2];
           D9Task *task = &g_array_index (l->d->tasks, D9Task, poll->task);
 
           if (pos[top] % 2 == 0)
             {
-              task->worker = top;
+              task->worker = worker;
               task->polls++;
               if (task->wake_track != KYMO_NO_TRACK)
                 {
-                  D9Flow flow = { task->wake_ts, poll->start_ts, task->wake_track, top,
+                  D9Flow flow = { task->wake_ts, poll->start_ts, task->wake_track, worker,
                                   task->wake_source, 0 };
 
                   *(D9Flow *) d9_vec_push (l->flows, sizeof flow) = flow;
