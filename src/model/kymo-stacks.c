@@ -18,6 +18,7 @@ struct _KymoStacks
   GArray     *offsets;  /* guint32 [n_stacks + 1] into frames */
   GHashTable *ids;      /* StackKey* → id + 1 */
   GArray     *samples;  /* KymoStackSample */
+  gboolean    finished; /* kymo_stacks_finish() */
 };
 
 /* Keys point into @frames by offset, so growing the array moves nothing. */
@@ -89,7 +90,7 @@ kymo_stacks_add (KymoStacks      *self,
   gpointer found;
   guint32 id;
 
-  g_return_val_if_fail (self != NULL, KYMO_NO_STACK);
+  g_return_val_if_fail (self != NULL && !self->finished, KYMO_NO_STACK);
   g_return_val_if_fail (frames != NULL || n_frames == 0, KYMO_NO_STACK);
 
   if (self->frames->len + n_frames >= G_MAXUINT32 || self->offsets->len >= G_MAXUINT32 - 1)
@@ -124,7 +125,7 @@ kymo_stacks_add_sample (KymoStacks *self,
 {
   KymoStackSample sample = { ts, track, stack, kind, source };
 
-  g_return_if_fail (self != NULL);
+  g_return_if_fail (self != NULL && !self->finished);
 
   g_array_append_val (self->samples, sample);
 }
@@ -135,7 +136,7 @@ kymo_stacks_reserve_samples (KymoStacks *self,
 {
   guint len;
 
-  g_return_if_fail (self != NULL);
+  g_return_if_fail (self != NULL && !self->finished);
   g_return_if_fail (n_samples <= G_MAXUINT - self->samples->len);
 
   /* A GArray keeps the room it grew to. */
@@ -207,9 +208,20 @@ kymo_stacks_lower_bound (KymoStacks *self,
 KYMO_DEFINE_RUN_SORT (sort_samples, KymoStackSample, SAMPLE_BEFORE)
 
 void
-_kymo_stacks_seal (KymoStacks *self)
+kymo_stacks_finish (KymoStacks *self)
 {
+  g_return_if_fail (self != NULL);
+
+  if (self->finished)
+    return;
+  self->finished = TRUE;
   /* The hash table only serves building. */
   g_hash_table_remove_all (self->ids);
   sort_samples ((KymoStackSample *) self->samples->data, self->samples->len);
+}
+
+void
+_kymo_stacks_seal (KymoStacks *self)
+{
+  kymo_stacks_finish (self);
 }

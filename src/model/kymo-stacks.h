@@ -44,6 +44,11 @@ void                   kymo_stacks_add_sample      (KymoStacks      *self,
 void                   kymo_stacks_reserve_samples (KymoStacks      *self,
                                                     gsize            n_samples);
 
+/* Building is over: no stack or sample comes after. Orders the samples
+ * now, on the calling thread, rather than in kymo_trace_seal(). For a
+ * decoder that adds them on one of its threads while others still build. */
+void                   kymo_stacks_finish          (KymoStacks      *self);
+
 /* Reading. */
 guint                  kymo_stacks_get_n_stacks    (KymoStacks      *self);
 /* Outermost first; NULL with 0 for KYMO_NO_STACK or an unknown id. */

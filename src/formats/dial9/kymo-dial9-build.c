@@ -367,6 +367,9 @@ d9_finish_worker_spans (D9Loader  *l,
     }
 
   sort_instants ((KymoInstant *) (gpointer) w->instants->data, w->instants->len);
+  /* Nothing adds spans to the track after this: their trees are built
+   * here, beside the wakes' pass, rather than in the trace's seal. */
+  kymo_track_seal_spans (track);
 }
 
 /* Then its instants, once the wakes are resolved: two sorted runs

@@ -625,6 +625,9 @@ add_samples (D9Loader *l)
   g_array_unref (s.cache);
   g_array_unref (s.lens);
   g_array_unref (s.frames);
+  /* The last of them: ordered here, beside the wakes' pass, rather than
+   * in the trace's seal. */
+  kymo_stacks_finish (stacks);
 }
 
 /* A record as taken made final: its kind interned, its track found, in
