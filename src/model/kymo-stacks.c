@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "kymo-mapped.h"
 #include "kymo-run-sort.h"
 #include "kymo-stacks-private.h"
 
@@ -139,10 +140,13 @@ kymo_stacks_reserve_samples (KymoStacks *self,
   g_return_if_fail (self != NULL && !self->finished);
   g_return_if_fail (n_samples <= G_MAXUINT - self->samples->len);
 
-  /* A GArray keeps the room it grew to. */
+  /* A GArray keeps the room it grew to. Its pages are populated in one
+   * call: the samples fill all of it, and a fault per page costs more. */
   len = self->samples->len;
   g_array_set_size (self->samples, len + (guint) n_samples);
   g_array_set_size (self->samples, len);
+  kymo_mapped_populate (self->samples->data + (gsize) len * sizeof (KymoStackSample),
+                        n_samples * sizeof (KymoStackSample));
 }
 
 guint

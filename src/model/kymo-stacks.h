@@ -40,7 +40,9 @@ void                   kymo_stacks_add_sample      (KymoStacks      *self,
                                                     guint32          stack,
                                                     guint32          kind,
                                                     guint32          source);
-/* Room for @n_samples more samples: adding that many then copies nothing. */
+/* Room for @n_samples more samples, its pages populated: adding that many
+ * then copies nothing and faults nothing (so a decoder may reserve on
+ * another thread, ahead of adding). */
 void                   kymo_stacks_reserve_samples (KymoStacks      *self,
                                                     gsize            n_samples);
 

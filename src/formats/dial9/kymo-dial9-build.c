@@ -446,14 +446,38 @@ typedef struct {
   gboolean     symbols;    /* the symbol tables are still to be made one */
 } D9Tail;
 
+#define PENDING_LESS(x, y) ((x)->instant.ts < (y)->instant.ts)
+
+KYMO_DEFINE_RUN_SORT (sort_pending, D9Pending, PENDING_LESS)
+
+/* The instants of named tracks, in time order (ties in the order they
+ * came), so that those tracks need no sort at seal: a track's share of
+ * them sorted is its share of them all sorted. @tracks: by track id (the
+ * loading thread may add tracks meanwhile). */
+static void
+add_pending (D9Loader   *l,
+             KymoTrack **tracks)
+{
+  D9Pending *pending = (D9Pending *) (gpointer) l->pending->data;
+
+  sort_pending (pending, l->pending->len);
+  for (guint i = 0; i < l->pending->len; i++)
+    kymo_track_add_instant (tracks[pending[i].track], pending[i].instant.ts, pending[i].instant.name_flags, 0,
+                            pending[i].instant.source);
+}
+
 /* What runs beside the pairing: the side records' pieces, the symbol
  * tables made one (only the samples' stacks, at the side records' end,
- * read them), then the end, which takes @side. */
+ * read them) and the room for those, the named tracks' instants, then
+ * the end, which takes @side. */
 typedef struct {
   D9Loader    *l;
   D9SideBuild *side;
   guint        n_pieces;
+  KymoTrack  **tracks;   /* by id, as the decode left them */
 } D9Side;
+
+#define SIDE_PARTS(s) ((s)->n_pieces + 2)
 
 static void
 side_part (guint    index,
@@ -463,8 +487,13 @@ side_part (guint    index,
 
   if (index < s->n_pieces)
     d9_side_build_piece (s->side, index);
+  else if (index == s->n_pieces)
+    {
+      unique_symbols (s->l->d->symbols);
+      d9_side_build_reserve (s->side);
+    }
   else
-    unique_symbols (s->l->d->symbols);
+    add_pending (s->l, s->tracks);
 }
 
 static void
@@ -490,7 +519,10 @@ tail_part (guint    index,
   D9Tail *t = data;
 
   if (t->symbols && index-- == 0)
-    unique_symbols (t->l->d->symbols);
+    {
+      unique_symbols (t->l->d->symbols);
+      d9_side_build_reserve (t->side);
+    }
   else if (index < t->n_pieces)
     d9_side_build_piece (t->side, index);
   else if (t->flows && index == t->n_pieces)
@@ -599,18 +631,20 @@ d9_build_model (D9Loader  *l,
                 GError   **error)
 {
   gboolean flows_done, pieces_done = FALSE, ok;
+  g_autofree KymoTrack **tracks = NULL;
   D9SideBuild *side;
-  guint n_pieces;
+  guint n_pieces, n_tracks;
 
   if (l->min_ts > l->max_ts)
     l->min_ts = l->max_ts = 0;
 
-  for (guint i = 0; i < l->pending->len; i++)
-    {
-      const D9Pending *p = &g_array_index (l->pending, D9Pending, i);
-      kymo_track_add_instant (kymo_trace_get_track (l->trace, p->track), p->instant.ts,
-                              p->instant.name_flags, 0, p->instant.source);
-    }
+  /* The named tracks' instants: beside the pairing, when there is one. */
+  n_tracks = kymo_trace_get_n_tracks (l->trace);
+  tracks = g_new (KymoTrack *, n_tracks + 1);
+  for (guint i = 0; i < n_tracks; i++)
+    tracks[i] = kymo_trace_get_track (l->trace, i);
+  if (l->streaming)
+    add_pending (l, tracks);
 
   create_worker_tracks (l);
   if (l->streaming)
@@ -634,12 +668,12 @@ d9_build_model (D9Loader  *l,
         return FALSE;
       d9_loader_release_parts (l);
       /* The side records are made final beside the pairing. */
-      D9Side beside = { l, NULL, 0 };
+      D9Side beside = { l, NULL, 0, tracks };
 
       beside.side = d9_side_build_begin (l, &beside.n_pieces, error);
       if (beside.side == NULL)
         return FALSE;
-      if (!d9_pair_workers (l, beside.n_pieces + 1, side_part, side_end, &beside, d9_finish_worker_spans, error))
+      if (!d9_pair_workers (l, SIDE_PARTS (&beside), side_part, side_end, &beside, d9_finish_worker_spans, error))
         {
           g_clear_pointer (&beside.side, d9_side_build_free);
           return FALSE;

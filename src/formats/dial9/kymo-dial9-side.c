@@ -506,23 +506,42 @@ add_stack (Symboliser   *s,
 }
 
 /* An inline call chain in the input: a u32 count, then count u64 addresses. */
+static inline guint64
+chain_mix (guint64 h,
+           guint64 addr)
+{
+  h = (h ^ addr) * G_GUINT64_CONSTANT (0x100000001b3);
+  return h ^ (h >> 29);
+}
+
 static guint
 chain_hash (gconstpointer data)
 {
   const guint8 *chain = data;
-  guint32 n = d9_u32 (chain);
-  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325) ^ n;
+  guint32 n = d9_u32 (chain), i = 0;
+  guint64 h[4] = { G_GUINT64_CONSTANT (0xcbf29ce484222325) ^ n, G_GUINT64_CONSTANT (0x9e3779b97f4a7c15),
+                   G_GUINT64_CONSTANT (0xc2b2ae3d27d4eb4f), G_GUINT64_CONSTANT (0x165667b19e3779f9) };
 
-  /* A word at a time: chains are dozens of addresses long. */
-  for (guint32 i = 0; i < n; i++)
+  /* Four words at a time into four hashes that do not wait on each
+   * other: chains are dozens of addresses long, and every sample of an
+   * older file has one to look up. */
+  for (; i + 4 <= n; i += 4)
+    for (guint k = 0; k < 4; k++)
+      {
+        guint64 addr;
+
+        memcpy (&addr, chain + 4 + (gsize) (i + k) * 8, 8);
+        h[k] = chain_mix (h[k], addr);
+      }
+  for (; i < n; i++)
     {
       guint64 addr;
 
       memcpy (&addr, chain + 4 + (gsize) i * 8, 8);
-      h = (h ^ addr) * G_GUINT64_CONSTANT (0x100000001b3);
-      h ^= h >> 29;
+      h[0] = chain_mix (h[0], addr);
     }
-  return (guint) (h ^ (h >> 32));
+  h[0] = chain_mix (chain_mix (chain_mix (h[0], h[1]), h[2]), h[3]);
+  return (guint) (h[0] ^ (h[0] >> 32));
 }
 
 static gboolean
@@ -572,8 +591,25 @@ sample_stack (Symboliser         *s,
   return KYMO_NO_STACK;
 }
 
+/* Room for every sample's stack sample, its pages populated. */
 static void
-add_samples (D9Loader *l)
+reserve_samples (D9Loader *l)
+{
+  gsize n = 0;
+
+  for (guint r = 0; r < l->side_runs->len; r++)
+    {
+      const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
+
+      n += run->samples_to - run->samples_from;
+    }
+  if (n < G_MAXUINT / 2)
+    kymo_stacks_reserve_samples (kymo_trace_get_stacks (l->trace), n);
+}
+
+static void
+add_samples (D9Loader *l,
+             gboolean  reserved)
 {
   KymoStacks *stacks = kymo_trace_get_stacks (l->trace);
   D9Data *d = l->d;
@@ -590,18 +626,8 @@ add_samples (D9Loader *l)
 
   for (guint i = 0; i <= d->pool_stacks->len; i++)
     pool_ids[i] = G_MAXUINT32 - 1;
-  {
-    gsize n = 0;
-
-    for (guint r = 0; r < l->side_runs->len; r++)
-      {
-        const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
-
-        n += run->samples_to - run->samples_from;
-      }
-    if (n < G_MAXUINT / 2)
-      kymo_stacks_reserve_samples (stacks, n);
-  }
+  if (!reserved)
+    reserve_samples (l);
 
   for (guint r = 0; r < l->side_runs->len; r++)
     {
@@ -695,6 +721,7 @@ typedef struct {
 
 struct _D9SideBuild {
   D9Loader   *l;
+  gboolean    reserved;  /* d9_side_build_reserve() ran */
   guint32     kinds[N_REC];
   KymoRecord *records;
   gsize       n_records;
@@ -805,6 +832,14 @@ d9_side_build_piece (D9SideBuild *b,
 }
 
 void
+d9_side_build_reserve (D9SideBuild *b)
+{
+  if (b->l->d->n_events > 0)
+    reserve_samples (b->l);
+  b->reserved = TRUE;
+}
+
+void
 d9_side_build_end (D9SideBuild *b)
 {
   D9Loader *l = b->l;
@@ -839,7 +874,7 @@ d9_side_build_end (D9SideBuild *b)
         kymo_records_take (kymo_trace_get_records (l->trace), g_steal_pointer (&b->records), b->n_records);
     }
   if (l->d->n_events > 0)
-    add_samples (l);
+    add_samples (l, b->reserved);
   d9_side_build_free (b);
 }
 
