@@ -468,8 +468,8 @@ add_pending (D9Loader   *l,
 
 /* What runs beside the pairing: the side records' pieces, the symbol
  * tables made one (only the samples' stacks, at the side records' end,
- * read them) and the room for those, the named tracks' instants, then
- * the end, which takes @side. */
+ * read them), the named tracks' instants, then the end, which takes
+ * @side. */
 typedef struct {
   D9Loader    *l;
   D9SideBuild *side;
@@ -488,10 +488,7 @@ side_part (guint    index,
   if (index < s->n_pieces)
     d9_side_build_piece (s->side, index);
   else if (index == s->n_pieces)
-    {
-      unique_symbols (s->l->d->symbols);
-      d9_side_build_reserve (s->side);
-    }
+    unique_symbols (s->l->d->symbols);
   else
     add_pending (s->l, s->tracks);
 }
@@ -519,10 +516,7 @@ tail_part (guint    index,
   D9Tail *t = data;
 
   if (t->symbols && index-- == 0)
-    {
-      unique_symbols (t->l->d->symbols);
-      d9_side_build_reserve (t->side);
-    }
+    unique_symbols (t->l->d->symbols);
   else if (index < t->n_pieces)
     d9_side_build_piece (t->side, index);
   else if (t->flows && index == t->n_pieces)

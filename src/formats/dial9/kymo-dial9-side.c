@@ -608,8 +608,7 @@ reserve_samples (D9Loader *l)
 }
 
 static void
-add_samples (D9Loader *l,
-             gboolean  reserved)
+add_samples (D9Loader *l)
 {
   KymoStacks *stacks = kymo_trace_get_stacks (l->trace);
   D9Data *d = l->d;
@@ -626,8 +625,8 @@ add_samples (D9Loader *l,
 
   for (guint i = 0; i <= d->pool_stacks->len; i++)
     pool_ids[i] = G_MAXUINT32 - 1;
-  if (!reserved)
-    reserve_samples (l);
+  /* Not before: beside the pairing, its pages would add to the edges'. */
+  reserve_samples (l);
 
   for (guint r = 0; r < l->side_runs->len; r++)
     {
@@ -721,7 +720,6 @@ typedef struct {
 
 struct _D9SideBuild {
   D9Loader   *l;
-  gboolean    reserved;  /* d9_side_build_reserve() ran */
   guint32     kinds[N_REC];
   KymoRecord *records;
   gsize       n_records;
@@ -832,14 +830,6 @@ d9_side_build_piece (D9SideBuild *b,
 }
 
 void
-d9_side_build_reserve (D9SideBuild *b)
-{
-  if (b->l->d->n_events > 0)
-    reserve_samples (b->l);
-  b->reserved = TRUE;
-}
-
-void
 d9_side_build_end (D9SideBuild *b)
 {
   D9Loader *l = b->l;
@@ -874,7 +864,7 @@ d9_side_build_end (D9SideBuild *b)
         kymo_records_take (kymo_trace_get_records (l->trace), g_steal_pointer (&b->records), b->n_records);
     }
   if (l->d->n_events > 0)
-    add_samples (l, b->reserved);
+    add_samples (l);
   d9_side_build_free (b);
 }
 

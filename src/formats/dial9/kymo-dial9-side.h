@@ -73,9 +73,6 @@ D9SideBuild *d9_side_build_begin (D9Loader     *l,
 void         d9_side_build_piece (D9SideBuild  *b,
                                   guint         index);
 void         d9_side_build_end   (D9SideBuild  *b);
-/* Room for the samples' stacks, made (and its pages populated) on any
- * thread before the end, beside anything but the pieces' and the end. */
-void         d9_side_build_reserve (D9SideBuild *b);
 void         d9_side_build_free  (D9SideBuild  *b);
 
 G_END_DECLS
