@@ -149,6 +149,23 @@ kymo_stacks_reserve_samples (KymoStacks *self,
                         n_samples * sizeof (KymoStackSample));
 }
 
+KymoStackSample *
+kymo_stacks_append_samples (KymoStacks *self,
+                            gsize       n_samples)
+{
+  guint len;
+
+  g_return_val_if_fail (self != NULL && !self->finished, NULL);
+  g_return_val_if_fail (n_samples <= G_MAXUINT - self->samples->len, NULL);
+
+  len = self->samples->len;
+  g_array_set_size (self->samples, len + (guint) n_samples);
+  /* Written whole, and at random: populated in one call. */
+  kymo_mapped_populate (self->samples->data + (gsize) len * sizeof (KymoStackSample),
+                        n_samples * sizeof (KymoStackSample));
+  return (KymoStackSample *) (gpointer) self->samples->data + len;
+}
+
 guint
 kymo_stacks_get_n_stacks (KymoStacks *self)
 {

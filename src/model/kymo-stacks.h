@@ -46,6 +46,11 @@ void                   kymo_stacks_add_sample      (KymoStacks      *self,
 void                   kymo_stacks_reserve_samples (KymoStacks      *self,
                                                     gsize            n_samples);
 
+/* Appends @n_samples uninitialised samples and returns them for the
+ * caller to fill, in any order, before the next call on @self: the bulk
+ * form of kymo_stacks_add_sample(). */
+KymoStackSample       *kymo_stacks_append_samples  (KymoStacks      *self,
+                                                    gsize            n_samples);
 /* Building is over: no stack or sample comes after. Orders the samples
  * now, on the calling thread, rather than in kymo_trace_seal(). For a
  * decoder that adds them on one of its threads while others still build. */

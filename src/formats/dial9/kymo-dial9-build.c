@@ -469,12 +469,13 @@ add_pending (D9Loader   *l,
 /* What runs beside the pairing: the side records' pieces, the symbol
  * tables made one (only the samples' stacks, at the side records' end,
  * read them), the named tracks' instants, then the end, which takes
- * @side. */
+ * @side, and the two halves of the samples it leaves sorted. */
 typedef struct {
-  D9Loader    *l;
-  D9SideBuild *side;
-  guint        n_pieces;
-  KymoTrack  **tracks;   /* by id, as the decode left them */
+  D9Loader     *l;
+  D9SideBuild  *side;
+  guint         n_pieces;
+  KymoTrack   **tracks;   /* by id, as the decode left them */
+  D9SampleOrder order;
 } D9Side;
 
 #define SIDE_PARTS(s) ((s)->n_pieces + 2)
@@ -496,15 +497,27 @@ side_part (guint    index,
 static void
 side_end (gpointer data)
 {
-  d9_side_build_end (g_steal_pointer (&((D9Side *) data)->side));
+  D9Side *s = data;
+
+  d9_side_build_end (g_steal_pointer (&s->side), &s->order);
 }
 
+static void
+side_after (guint    index,
+            gpointer data)
+{
+  d9_sample_order_sort (&((D9Side *) data)->order, index);
+}
+
+/* When streaming, the samples are left to the trace's seal, which sorts
+ * them beside the tracks. */
 static void
 tail_side_end (gpointer data)
 {
   D9Tail *t = data;
+  D9SampleOrder order;
 
-  d9_side_build_end (g_steal_pointer (&t->side));
+  d9_side_build_end (g_steal_pointer (&t->side), &order);
 }
 
 /* Parts: the symbol tables (when @symbols), the pieces, the flows (when
@@ -536,7 +549,7 @@ tail_join (guint    index,
   if (t->symbols && index-- == 0)
     return TRUE;
   if (index + 1 == t->n_pieces)
-    d9_side_build_end (g_steal_pointer (&t->side));
+    tail_side_end (t);
   return kymo_load_job_progress (t->l->job, 0.85 + 0.12 * (index + 1) / n, "Building the timeline", t->error);
 }
 
@@ -662,12 +675,13 @@ d9_build_model (D9Loader  *l,
         return FALSE;
       d9_loader_release_parts (l);
       /* The side records are made final beside the pairing. */
-      D9Side beside = { l, NULL, 0, tracks };
+      D9Side beside = { l, NULL, 0, tracks, { NULL } };
 
       beside.side = d9_side_build_begin (l, &beside.n_pieces, error);
       if (beside.side == NULL)
         return FALSE;
-      if (!d9_pair_workers (l, SIDE_PARTS (&beside), side_part, side_end, &beside, d9_finish_worker_spans, error))
+      if (!d9_pair_workers (l, SIDE_PARTS (&beside), side_part, side_end, 2, side_after, &beside,
+                            d9_finish_worker_spans, error))
         {
           g_clear_pointer (&beside.side, d9_side_build_free);
           return FALSE;

@@ -99,6 +99,8 @@ struct _D9Pairing {
   guint            n_extra;
   KymoPartFunc     extra;
   KymoPartStartFunc extra_end;
+  guint            n_after;
+  KymoPartFunc     after;
   gpointer         extra_data;
   D9PairedFunc     paired;
   D9Key            first_wake;
@@ -113,6 +115,7 @@ struct _D9Pairing {
   guint            n_walked;
   guint            n_taken;
   guint            n_extra_done;
+  gboolean         end_done;  /* @extra_end ran (or never will) */
   gboolean         beside;    /* more than one thread: see part_kind() */
 };
 
@@ -453,22 +456,23 @@ static void     create_tracks (D9Pairing *pg);
  * the caller's (short), the wakes' sort, each worker's pairing (the
  * largest first), then what @paired does with each worker and the
  * caller's end, which overlap the wakes' pass (on the loading thread,
- * once every worker is paired). On one thread, where nothing overlaps,
- * the order that holds the least memory at once: each worker paired and
- * handed over, the wakes' sort and pass, then the caller's parts and
- * end. */
+ * once every worker is paired), then the caller's parts after its end.
+ * On one thread, where nothing overlaps, the order that holds the least
+ * memory at once: each worker paired and handed over, the wakes' sort
+ * and pass, then the caller's parts, end and parts after it. */
 typedef enum {
   PART_EXTRA,
   PART_WAKES,
   PART_PAIR,      /* and, on one thread, @paired */
   PART_PAIRED,
   PART_END,       /* @extra_end, with threads to spare */
+  PART_AFTER,
 } PartKind;
 
 static guint
 n_parts (const D9Pairing *pg)
 {
-  return pg->n_extra + 1 + (pg->beside ? 2 * pg->n_workers + 1 : pg->n_workers);
+  return pg->n_extra + 1 + (pg->beside ? 2 * pg->n_workers + 1 : pg->n_workers) + pg->n_after;
 }
 
 /* What part @index is, and which of its kind (*@i). */
@@ -481,8 +485,9 @@ part_kind (const D9Pairing *pg,
 
   if (!pg->beside)
     {
-      *i = index < nw ? index : index - nw - 1;
-      return index < nw ? PART_PAIR : index == nw ? PART_WAKES : PART_EXTRA;
+      *i = index < nw ? index : index == nw ? 0 : index <= nw + pg->n_extra ? index - nw - 1
+           : index - nw - 1 - pg->n_extra;
+      return index < nw ? PART_PAIR : index == nw ? PART_WAKES : index <= nw + pg->n_extra ? PART_EXTRA : PART_AFTER;
     }
   if (index < pg->n_extra)
     {
@@ -490,15 +495,22 @@ part_kind (const D9Pairing *pg,
       return PART_EXTRA;
     }
   index -= pg->n_extra;
-  *i = index == 0 || index > 2 * nw ? 0 : (index - 1) % nw;
-  return index == 0 ? PART_WAKES : index <= nw ? PART_PAIR : index <= 2 * nw ? PART_PAIRED : PART_END;
+  *i = index == 0 || index == 2 * nw + 1 ? 0 : index > 2 * nw + 1 ? index - 2 * nw - 2 : (index - 1) % nw;
+  return index == 0 ? PART_WAKES : index <= nw ? PART_PAIR : index <= 2 * nw ? PART_PAIRED
+         : index == 2 * nw + 1 ? PART_END : PART_AFTER;
 }
 
+/* Runs the caller's end unless the load is cancelled; the parts after it
+ * may start either way. */
 static void
 end_extra (D9Pairing *pg)
 {
-  if (pg->extra_end != NULL)
+  if (pg->extra_end != NULL && !g_atomic_int_get (&pg->cancel))
     pg->extra_end (pg->extra_data);
+  g_mutex_lock (&pg->lock);
+  pg->end_done = TRUE;
+  g_cond_broadcast (&pg->cond);
+  g_mutex_unlock (&pg->lock);
 }
 
 static void
@@ -544,8 +556,17 @@ pairing_part (guint    index,
       while (pg->n_extra_done < pg->n_extra || pg->n_walked < pg->n_workers)
         g_cond_wait (&pg->cond, &pg->lock);
       g_mutex_unlock (&pg->lock);
+      end_extra (pg);
+      break;
+    case PART_AFTER:
+      /* A thread that would wait for the end to join it waits here
+       * instead, and then does this beside whatever else is left. */
+      g_mutex_lock (&pg->lock);
+      while (!pg->end_done)
+        g_cond_wait (&pg->cond, &pg->lock);
+      g_mutex_unlock (&pg->lock);
       if (!g_atomic_int_get (&pg->cancel))
-        end_extra (pg);
+        pg->after (i, pg->extra_data);
       break;
     }
 }
@@ -571,7 +592,9 @@ pairing_join (guint    index,
       create_tracks (pg);
       pg->resolved = TRUE;
     }
-  if (!pg->beside && index + 1 == n)
+  /* On one thread: once the caller's parts are joined, before the parts
+   * after its end are decoded. */
+  if (!pg->beside && index + 1 == n - pg->n_after)
     end_extra (pg);
   if (!pg->resolved)
     return TRUE;
@@ -801,16 +824,18 @@ compare_sizes (gconstpointer a,
 }
 
 gboolean
-d9_pair_workers (D9Loader      *l,
-                 guint          n_extra,
+d9_pair_workers (D9Loader          *l,
+                 guint              n_extra,
                  KymoPartFunc       extra,
                  KymoPartStartFunc  extra_end,
+                 guint              n_after,
+                 KymoPartFunc       after,
                  gpointer           extra_data,
                  D9PairedFunc       paired,
                  GError           **error)
 {
-  D9Pairing pg = { l, NULL, l->workers->len, g_thread_self (), 0, 0, 0, NULL, n_extra, extra, extra_end, extra_data,
-                   paired, D9_DONE, FALSE, error };
+  D9Pairing pg = { l, NULL, l->workers->len, g_thread_self (), 0, 0, 0, NULL, n_extra, extra, extra_end, n_after,
+                   after, extra_data, paired, D9_DONE, FALSE, error };
   gsize total = l->wakes->len;
   g_autofree gsize *sizes = NULL;
   gboolean ok;
@@ -832,6 +857,8 @@ d9_pair_workers (D9Loader      *l,
         extra (i, extra_data);
       if (extra_end != NULL)
         extra_end (extra_data);
+      for (guint i = 0; i < n_after; i++)
+        after (i, extra_data);
       return TRUE;
     }
 
