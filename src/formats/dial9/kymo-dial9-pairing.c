@@ -73,6 +73,22 @@ typedef struct {
 
 typedef struct _D9Pairing D9Pairing;
 
+/* The wakes put in time order as two halves at once: their chains (see
+ * wake_order_prepare()) merged, those before @pivot into the start of
+ * @ordered, the rest after them. */
+typedef struct {
+  GArray   *segs;
+  GArray   *heads;
+  gboolean  chained;   /* FALSE: too many chains, sorted instead */
+  gboolean  merge;     /* FALSE: half 0 sorts or keeps them, in place */
+  D9Key     pivot;
+  gsize     n_low;
+  D9Leaf   *high;      /* per chain: where its keys from @pivot on start */
+  GArray   *ordered;
+  gint      left;      /* atomic: halves still to do */
+  gboolean  ready;     /* under the pairing's lock */
+} D9WakeOrder;
+
 typedef struct {
   D9Pairing    *pg;
   D9Loader     *l;
@@ -116,6 +132,7 @@ struct _D9Pairing {
   guint            n_taken;
   guint            n_extra_done;
   gboolean         end_done;  /* @extra_end ran (or never will) */
+  D9WakeOrder      wo;
   gboolean         beside;    /* more than one thread: see part_kind() */
 };
 
@@ -235,56 +252,6 @@ index_waker (D9Loader *l,
              D9Wake   *wake)
 {
   wake->waker = wake->waker != 0 ? d9_map_lookup (&l->d->task_map, wake->waker) : G_MAXUINT32;
-}
-
-/* The wakes in time order: their chains merged as a worker's edges are,
- * into an array of their own (the order a stable sort gives), each
- * waker's id made its task index. */
-static void
-order_wakes (D9Loader *l)
-{
-  D9Wake *wakes = (D9Wake *) (gpointer) l->wakes->data;
-  D9Stream s = { (const guint8 *) wakes, sizeof (D9Wake), G_STRUCT_OFFSET (D9Wake, source) };
-  gsize n = l->wakes->len, k = 0;
-  g_autoptr(GArray) segs = g_array_new (FALSE, FALSE, sizeof (D9Seg));
-  g_autoptr(GArray) heads = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autofree D9Leaf *leaves = NULL;
-  GArray *ordered;
-  D9Wake *out;
-  D9Tourney t;
-  gboolean chained;
-  guint top;
-
-  chained = d9_chain_runs (&s, n, segs, heads);
-  if (!chained || segs->len <= 1)
-    {
-      /* Too many chains to merge, or one run: in order already. */
-      if (!chained)
-        sort_wakes (wakes, n);
-      for (gsize i = 0; i < n; i++)
-        index_waker (l, &wakes[i]);
-      return;
-    }
-  ordered = g_array_sized_new (FALSE, FALSE, sizeof (D9Wake), n);
-  g_array_set_size (ordered, n);
-  out = (D9Wake *) (gpointer) ordered->data;
-  leaves = d9_leaves_new (segs, heads, &t);
-  for (guint c = 0; c < heads->len; c++)
-    t.keys[c] = d9_wake_key (wakes, leaves[c].next);
-  d9_tourney_build (&t);
-  top = t.tree[0];
-  while (t.keys[top] != D9_DONE)
-    {
-      D9Leaf *leaf = &leaves[top];
-
-      __builtin_prefetch (wakes + leaf->next + D9_PREFETCH_AHEAD);
-      out[k] = wakes[leaf->next];
-      index_waker (l, &out[k++]);
-      top = d9_tourney_replace (&t, d9_leaf_next (leaf, segs) ? d9_wake_key (wakes, leaf->next) : D9_DONE);
-    }
-  d9_tourney_clear (&t);
-  g_array_unref (l->wakes);
-  l->wakes = ordered;
 }
 
 /* Counts @n more edges paired; the loading thread reports how far all
@@ -449,11 +416,164 @@ take_walked (D9Pairing *pg)
   return &pg->workers[index];
 }
 
+/* Probes of the wakes' keys for the time that splits them in two. */
+#define PIVOT_PROBES 1023
+
+static int
+compare_keys (gconstpointer a,
+              gconstpointer b)
+{
+  D9Key x = *(const D9Key *) a, y = *(const D9Key *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The wakes' chains (the runs of each thread, as for a worker's edges),
+ * and where each chain crosses a key that about halves the wakes: those
+ * below it and those above can be merged side by side. */
+static void
+wake_order_prepare (D9Pairing *pg)
+{
+  D9Loader *l = pg->l;
+  D9WakeOrder *wo = &pg->wo;
+  const D9Wake *wakes = (const D9Wake *) (gpointer) l->wakes->data;
+  D9Stream s = { (const guint8 *) wakes, sizeof (D9Wake), G_STRUCT_OFFSET (D9Wake, source) };
+  gsize n = l->wakes->len;
+
+  wo->segs = g_array_new (FALSE, FALSE, sizeof (D9Seg));
+  wo->heads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  wo->chained = d9_chain_runs (&s, n, wo->segs, wo->heads);
+  wo->merge = wo->chained && wo->segs->len > 1;
+  if (wo->merge)
+    {
+      D9Key probes[PIVOT_PROBES];
+      guint n_heads = wo->heads->len;
+
+      for (guint k = 0; k < PIVOT_PROBES; k++)
+        probes[k] = d9_wake_key (wakes, (gsize) k * n / PIVOT_PROBES);
+      qsort (probes, PIVOT_PROBES, sizeof (D9Key), compare_keys);
+      wo->pivot = probes[PIVOT_PROBES / 2];
+      wo->high = g_new0 (D9Leaf, n_heads + 1);
+      for (guint c = 0; c < n_heads; c++)
+        {
+          guint32 at = g_array_index (wo->heads, guint32, c);
+          D9Leaf *leaf = &wo->high[c];
+
+          /* Along the chain to the run that crosses the pivot. */
+          leaf->seg = G_MAXUINT32;
+          while (at != G_MAXUINT32)
+            {
+              const D9Seg *seg = &g_array_index (wo->segs, D9Seg, at);
+              gsize lo = seg->from, hi = seg->to;
+
+              while (lo < hi)
+                {
+                  gsize mid = lo + (hi - lo) / 2;
+
+                  if (d9_wake_key (wakes, mid) < wo->pivot)
+                    lo = mid + 1;
+                  else
+                    hi = mid;
+                }
+              wo->n_low += lo - seg->from;
+              if (lo < seg->to)
+                {
+                  *leaf = (D9Leaf) { lo, seg->to, at, at, NULL };
+                  break;
+                }
+              at = seg->next;
+            }
+        }
+      wo->ordered = g_array_sized_new (FALSE, FALSE, sizeof (D9Wake), n);
+      g_array_set_size (wo->ordered, n);
+    }
+  g_mutex_lock (&pg->lock);
+  wo->ready = TRUE;
+  g_cond_broadcast (&pg->cond);
+  g_mutex_unlock (&pg->lock);
+}
+
+/* Half @half of the wakes merged into place, each waker's id made its
+ * task index; the last half done puts them in the loader's place. */
+static void
+wake_order_half (D9Pairing *pg,
+                 guint      half)
+{
+  D9Loader *l = pg->l;
+  D9WakeOrder *wo = &pg->wo;
+  D9Wake *wakes = (D9Wake *) (gpointer) l->wakes->data;
+  gsize n = l->wakes->len;
+
+  g_mutex_lock (&pg->lock);
+  while (!wo->ready)
+    g_cond_wait (&pg->cond, &pg->lock);
+  g_mutex_unlock (&pg->lock);
+
+  if (!wo->merge && half == 0)
+    {
+      /* Too many chains to merge, or one run: in order already. */
+      if (!wo->chained)
+        sort_wakes (wakes, n);
+      for (gsize i = 0; i < n; i++)
+        index_waker (l, &wakes[i]);
+    }
+  else if (wo->merge)
+    {
+      g_autofree D9Leaf *leaves = NULL;
+      D9Wake *out = (D9Wake *) (gpointer) wo->ordered->data + (half == 0 ? 0 : wo->n_low);
+      /* The first half stops at the pivot; the second starts there. */
+      D9Key stop = half == 0 ? wo->pivot : D9_DONE;
+      D9Tourney t;
+      gsize k = 0;
+      guint top;
+
+      leaves = d9_leaves_new (wo->segs, wo->heads, &t);
+      for (guint c = 0; c < wo->heads->len; c++)
+        {
+          if (half == 1)
+            leaves[c] = wo->high[c];
+          t.keys[c] = half == 1 && leaves[c].seg == G_MAXUINT32 ? D9_DONE : d9_wake_key (wakes, leaves[c].next);
+          if (t.keys[c] >= stop)
+            t.keys[c] = D9_DONE;
+        }
+      d9_tourney_build (&t);
+      top = t.tree[0];
+      while (t.keys[top] != D9_DONE)
+        {
+          D9Leaf *leaf = &leaves[top];
+          D9Key key;
+
+          __builtin_prefetch (wakes + leaf->next + D9_PREFETCH_AHEAD);
+          out[k] = wakes[leaf->next];
+          index_waker (l, &out[k++]);
+          key = d9_leaf_next (leaf, wo->segs) ? d9_wake_key (wakes, leaf->next) : D9_DONE;
+          top = d9_tourney_replace (&t, key < stop ? key : D9_DONE);
+        }
+      d9_tourney_clear (&t);
+      g_assert (k == (half == 0 ? wo->n_low : n - wo->n_low));
+    }
+  if (g_atomic_int_dec_and_test (&wo->left) && wo->merge)
+    {
+      g_array_unref (l->wakes);
+      l->wakes = g_steal_pointer (&wo->ordered);
+    }
+}
+
+static void
+wake_order_clear (D9WakeOrder *wo)
+{
+  g_clear_pointer (&wo->segs, g_array_unref);
+  g_clear_pointer (&wo->heads, g_array_unref);
+  g_clear_pointer (&wo->high, g_free);
+  g_clear_pointer (&wo->ordered, g_array_unref);
+}
+
 static gboolean resolve_wakes (D9Pairing *pg);
 static void     create_tracks (D9Pairing *pg);
 
 /* The parts, in the order the threads take them. With threads to spare:
- * the caller's (short), the wakes' sort, each worker's pairing (the
+ * the wakes' chains and where they split in two, the caller's (short),
+ * the wakes' two halves put in order, each worker's pairing (the
  * largest first), then what @paired does with each worker and the
  * caller's end, which overlap the wakes' pass (on the loading thread,
  * once every worker is paired), then the caller's parts after its end.
@@ -462,7 +582,8 @@ static void     create_tracks (D9Pairing *pg);
  * and pass, then the caller's parts, end and parts after it. */
 typedef enum {
   PART_EXTRA,
-  PART_WAKES,
+  PART_WAKES_PREPARE,
+  PART_WAKES,     /* a half, or on one thread (*i == 2) the whole */
   PART_PAIR,      /* and, on one thread, @paired */
   PART_PAIRED,
   PART_END,       /* @extra_end, with threads to spare */
@@ -472,7 +593,7 @@ typedef enum {
 static guint
 n_parts (const D9Pairing *pg)
 {
-  return pg->n_extra + 1 + (pg->beside ? 2 * pg->n_workers + 1 : pg->n_workers) + pg->n_after;
+  return pg->n_extra + 1 + (pg->beside ? 2 * pg->n_workers + 3 : pg->n_workers) + pg->n_after;
 }
 
 /* What part @index is, and which of its kind (*@i). */
@@ -485,19 +606,27 @@ part_kind (const D9Pairing *pg,
 
   if (!pg->beside)
     {
-      *i = index < nw ? index : index == nw ? 0 : index <= nw + pg->n_extra ? index - nw - 1
+      *i = index < nw ? index : index == nw ? 2 : index <= nw + pg->n_extra ? index - nw - 1
            : index - nw - 1 - pg->n_extra;
       return index < nw ? PART_PAIR : index == nw ? PART_WAKES : index <= nw + pg->n_extra ? PART_EXTRA : PART_AFTER;
     }
-  if (index < pg->n_extra)
+  *i = 0;
+  if (index == 0)
+    return PART_WAKES_PREPARE;
+  if (--index < pg->n_extra)
     {
       *i = index;
       return PART_EXTRA;
     }
   index -= pg->n_extra;
-  *i = index == 0 || index == 2 * nw + 1 ? 0 : index > 2 * nw + 1 ? index - 2 * nw - 2 : (index - 1) % nw;
-  return index == 0 ? PART_WAKES : index <= nw ? PART_PAIR : index <= 2 * nw ? PART_PAIRED
-         : index == 2 * nw + 1 ? PART_END : PART_AFTER;
+  if (index < 2)
+    {
+      *i = index;
+      return PART_WAKES;
+    }
+  index -= 2;
+  *i = index < 2 * nw ? index % nw : index == 2 * nw ? 0 : index - 2 * nw - 1;
+  return index < nw ? PART_PAIR : index < 2 * nw ? PART_PAIRED : index == 2 * nw ? PART_END : PART_AFTER;
 }
 
 /* Runs the caller's end unless the load is cancelled; the parts after it
@@ -537,8 +666,18 @@ pairing_part (guint    index,
       g_cond_broadcast (&pg->cond);
       g_mutex_unlock (&pg->lock);
       break;
+    case PART_WAKES_PREPARE:
+      wake_order_prepare (pg);
+      break;
     case PART_WAKES:
-      order_wakes (pg->l);
+      if (i == 2)
+        {
+          wake_order_prepare (pg);
+          wake_order_half (pg, 0);
+          wake_order_half (pg, 1);
+        }
+      else
+        wake_order_half (pg, i);
       break;
     case PART_PAIR:
       pair_worker (&pg->workers[pg->order[i]]);
@@ -581,7 +720,7 @@ pairing_join (guint    index,
   /* The wakes' pass once the last worker's pairing is joined (and the
    * wakes sorted: they come before it, or just before the pass). */
   gboolean last_pair = pg->beside && pg->n_workers > 0 ? kind == PART_PAIR && i + 1 == pg->n_workers
-                       : kind == PART_WAKES;
+                       : kind == PART_WAKES && (i == 1 || i == 2);
 
   if (g_atomic_int_get (&pg->cancel))
     return FALSE;
@@ -863,6 +1002,7 @@ d9_pair_workers (D9Loader          *l,
     }
 
   pg.workers = g_new0 (D9WorkerPairing, pg.n_workers + 1);
+  pg.wo.left = 2;
   pg.walked = g_new (guint, pg.n_workers + 1);
   g_mutex_init (&pg.lock);
   g_cond_init (&pg.cond);
@@ -905,6 +1045,7 @@ d9_pair_workers (D9Loader          *l,
   g_free (pg.walked);
   g_mutex_clear (&pg.lock);
   g_cond_clear (&pg.cond);
+  wake_order_clear (&pg.wo);
   free_edges (l);
   return ok;
 }
