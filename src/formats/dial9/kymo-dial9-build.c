@@ -669,14 +669,14 @@ d9_build_model (D9Loader  *l,
     }
   else
     {
+      D9Side beside = { l, NULL, 0, tracks, { NULL } };
+
       /* The parts' instants join the loader's (their edges and wakes
        * already have). */
       if (!d9_loader_assemble (l, NULL, &flows_done, error))
         return FALSE;
       d9_loader_release_parts (l);
       /* The side records are made final beside the pairing. */
-      D9Side beside = { l, NULL, 0, tracks, { NULL } };
-
       beside.side = d9_side_build_begin (l, &beside.n_pieces, error);
       if (beside.side == NULL)
         return FALSE;

@@ -507,7 +507,6 @@ add_stack (Symboliser   *s,
   return kymo_stacks_add (stacks, (const KymoFrame *) (gpointer) s->frames->data, s->frames->len);
 }
 
-/* An inline call chain in the input: a u32 count, then count u64 addresses. */
 static inline guint64
 chain_mix (guint64 h,
            guint64 addr)
@@ -516,6 +515,7 @@ chain_mix (guint64 h,
   return h ^ (h >> 29);
 }
 
+/* An inline call chain in the input: a u32 count, then count u64 addresses. */
 static guint
 chain_hash (gconstpointer data)
 {
@@ -678,6 +678,7 @@ add_samples (D9Loader      *l,
             n_low += samples[i].ts < pivot;
           }
     }
+  /* More than the stacks hold: none. */
   if (n_kept >= G_MAXUINT / 2)
     n_kept = n_low = 0;
   out = kymo_stacks_append_samples (stacks, n_kept);
@@ -712,7 +713,6 @@ add_samples (D9Loader      *l,
   order->samples = out;
   order->n_low = n_low;
   order->n = n_kept;
-  order->left = 2;
 }
 
 #define SAMPLE_LESS(x, y) ((x)->ts < (y)->ts)
