@@ -17,3 +17,4 @@
 #include "kymo-query.h"
 #include "kymo-short-path.h"
 #include "kymo-stats.h"
+#include "kymo-trace-json.h"

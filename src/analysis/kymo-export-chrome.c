@@ -14,6 +14,7 @@
 
 #include "kymo-format.h"
 #include "kymo-json-writer.h"
+#include "kymo-trace-json.h"
 
 /* How many events go out between checks for cancellation and write errors. */
 #define CHECK_EVERY 4096
@@ -557,9 +558,7 @@ write_document_metadata (Export *self)
   KymoJsonWriter *w = self->w;
   KymoTrace *trace = self->trace;
   const KymoFormat *format = kymo_trace_get_format (trace);
-  const KymoWarning *warnings;
   const GError *stop_error;
-  gsize n_warnings;
   KymoTime start, end;
   gint64 wallclock;
 
@@ -590,23 +589,10 @@ write_document_metadata (Export *self)
     }
 
   kymo_json_writer_key (w, "trace");
-  kymo_json_writer_begin_object (w);
-  for (guint i = 0; i < kymo_trace_get_n_metadata (trace); i++)
-    {
-      const char *key, *value;
-
-      kymo_trace_get_nth_metadata (trace, i, &key, &value);
-      kymo_json_writer_key (w, key);
-      kymo_json_writer_string (w, value, -1);
-    }
-  kymo_json_writer_end_object (w);
+  kymo_trace_json_metadata (w, trace);
 
   kymo_json_writer_key (w, "warnings");
-  kymo_json_writer_begin_array (w);
-  warnings = kymo_trace_get_warnings (trace, &n_warnings);
-  for (gsize i = 0; i < n_warnings; i++)
-    kymo_json_writer_string (w, warnings[i].message, -1);
-  kymo_json_writer_end_array (w);
+  kymo_trace_json_warnings (w, trace);
 
   stop_error = kymo_trace_get_stop_error (trace);
   if (stop_error != NULL)

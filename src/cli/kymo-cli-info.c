@@ -85,8 +85,7 @@ print_json (KymoTrace *trace)
   g_autoptr(KymoJsonWriter) w = kymo_json_writer_new (stdout);
   g_autoptr(GArray) ids = ordered_tracks (trace);
   const KymoFormat *format = kymo_trace_get_format (trace);
-  const KymoWarning *warnings;
-  gsize n_warnings, n_flows;
+  gsize n_flows;
   guint64 spans, instants, samples, annotations;
   KymoTime start, end;
 
@@ -153,22 +152,10 @@ print_json (KymoTrace *trace)
   kymo_json_writer_uint (w, n_flows);
 
   kymo_json_writer_key (w, "metadata");
-  kymo_json_writer_begin_object (w);
-  for (guint i = 0; i < kymo_trace_get_n_metadata (trace); i++)
-    {
-      const char *key, *value;
-      kymo_trace_get_nth_metadata (trace, i, &key, &value);
-      kymo_json_writer_key (w, key);
-      kymo_json_writer_string (w, value, -1);
-    }
-  kymo_json_writer_end_object (w);
+  kymo_trace_json_metadata (w, trace);
 
   kymo_json_writer_key (w, "warnings");
-  kymo_json_writer_begin_array (w);
-  warnings = kymo_trace_get_warnings (trace, &n_warnings);
-  for (gsize i = 0; i < n_warnings; i++)
-    kymo_json_writer_string (w, warnings[i].message, -1);
-  kymo_json_writer_end_array (w);
+  kymo_trace_json_warnings (w, trace);
   kymo_json_writer_end_object (w);
   kymo_json_writer_end_line (w);
 }

@@ -7,12 +7,8 @@
 
 #include "config.h"
 
-#include <string.h>
+#include "kymo-session-private.h"
 
-#include "kymo-session.h"
-
-/* Below this a window cannot be told apart from its neighbours in ns. */
-#define MIN_WINDOW 10
 #define HISTORY_MAX 100
 
 typedef struct {
@@ -20,61 +16,8 @@ typedef struct {
   KymoTime end;
 } Range;
 
-struct _KymoSession
-{
-  GObject       parent_instance;
-
-  KymoTrace    *trace;
-  KymoTime      full_start;
-  KymoTime      full_end;
-  KymoTime      start;
-  KymoTime      end;
-
-  GArray       *back;     /* Range */
-  GArray       *forward;  /* Range */
-
-  KymoEventRef  selected;
-  KymoEventRef  hovered;
-  KymoTime      range_start;
-  KymoTime      range_end;
-  guint32       highlighted_name;
-  KymoEventSet *highlight;
-  char         *search_text;
-  int           search_match;
-  gboolean      wallclock;
-  gboolean      utc;          /* wall clock in UTC rather than local time */
-
-  char         *filter_text;
-  char         *filter_folded;
-  guint8       *hidden;     /* [n_tracks] */
-  guint8       *collapsed;  /* [n_tracks] */
-  GArray       *pinned;     /* guint */
-  guint         tracks_serial;
-};
-
 G_DEFINE_FINAL_TYPE (KymoSession, kymo_session, G_TYPE_OBJECT)
 G_DEFINE_BOXED_TYPE (KymoEventRef, kymo_event_ref, kymo_event_ref_copy, kymo_event_ref_free)
-
-enum {
-  PROP_0,
-  PROP_TRACE,
-  PROP_VISIBLE_START,
-  PROP_VISIBLE_END,
-  PROP_CAN_GO_BACK,
-  PROP_CAN_GO_FORWARD,
-  PROP_SELECTED_EVENT,
-  PROP_HOVERED_EVENT,
-  PROP_SELECTION_START,
-  PROP_SELECTION_END,
-  PROP_HIGHLIGHTED_NAME,
-  PROP_HIGHLIGHT,
-  PROP_WALLCLOCK,
-  PROP_UTC,
-  PROP_FILTER_TEXT,
-  PROP_SEARCH_TEXT,
-  PROP_SEARCH_MATCH,
-  N_PROPS
-};
 
 enum {
   TRACKS_CHANGED,
@@ -97,24 +40,25 @@ kymo_event_ref_free (KymoEventRef *ref)
   g_free (ref);
 }
 
-static gboolean
-ref_is_set (const KymoEventRef *ref)
+void
+_kymo_session_notify (KymoSession *self,
+                      guint        prop)
 {
-  return ref->kind != KYMO_EVENT_KIND_NONE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
 }
 
-static gboolean
-ref_equal (const KymoEventRef *a,
-           const KymoEventRef *b)
-{
-  return a->kind == b->kind && a->track == b->track && a->index == b->index;
-}
-
-static void
-tracks_changed (KymoSession *self)
+void
+_kymo_session_tracks_changed (KymoSession *self)
 {
   self->tracks_serial++;
   g_signal_emit (self, signals[TRACKS_CHANGED], 0);
+}
+
+void
+_kymo_session_emit_reveal_track (KymoSession *self,
+                                 guint        track)
+{
+  g_signal_emit (self, signals[REVEAL_TRACK], 0, track);
 }
 
 static void
@@ -429,7 +373,7 @@ kymo_session_set_visible_range (KymoSession *self,
       end = tmp;
     }
   /* Keep the window inside the trace and neither empty nor wider than it. */
-  width = CLAMP (end - start, MIN_WINDOW, MAX (full, MIN_WINDOW));
+  width = CLAMP (end - start, KYMO_SESSION_MIN_WINDOW, MAX (full, KYMO_SESSION_MIN_WINDOW));
   if (end - start != width)
     {
       KymoTime center = start + (end - start) / 2;
@@ -506,7 +450,7 @@ kymo_session_zoom_at (KymoSession *self,
   start = anchor - (anchor - (double) self->start) * factor;
   end = anchor + ((double) self->end - anchor) * factor;
   /* Zooming in must not stall on windows a few ns wide because of rounding. */
-  if (factor < 1 && (KymoTime) end - (KymoTime) start == self->end - self->start && self->end - self->start > MIN_WINDOW)
+  if (factor < 1 && (KymoTime) end - (KymoTime) start == self->end - self->start && self->end - self->start > KYMO_SESSION_MIN_WINDOW)
     end -= 1;
   kymo_session_set_visible_range (self, (KymoTime) start, (KymoTime) end);
 }
@@ -549,7 +493,7 @@ kymo_session_fit_selection (KymoSession *self)
 
   /* A little room on both sides so the edges stay visible. */
   {
-    KymoTime margin = MAX ((end - start) / 20, MIN_WINDOW);
+    KymoTime margin = MAX ((end - start) / 20, KYMO_SESSION_MIN_WINDOW);
     kymo_session_zoom_to (self, start - margin, end + margin);
   }
   return TRUE;
@@ -601,302 +545,6 @@ kymo_session_get_can_go_forward (KymoSession *self)
   return self->forward->len > 0;
 }
 
-const KymoEventRef *
-kymo_session_get_selected_event (KymoSession *self)
-{
-  g_return_val_if_fail (KYMO_IS_SESSION (self), NULL);
-
-  return ref_is_set (&self->selected) ? &self->selected : NULL;
-}
-
-gboolean
-kymo_session_get_event_extent (KymoSession        *self,
-                               const KymoEventRef *ref,
-                               KymoTime           *start,
-                               KymoTime           *end)
-{
-  KymoTrack *track;
-  gsize n;
-
-  g_return_val_if_fail (KYMO_IS_SESSION (self), FALSE);
-
-  if (ref == NULL || !ref_is_set (ref) || ref->track >= kymo_trace_get_n_tracks (self->trace))
-    return FALSE;
-  track = kymo_trace_get_track (self->trace, ref->track);
-
-  switch (ref->kind)
-    {
-    case KYMO_EVENT_KIND_SPAN:
-      {
-        const KymoSpan *spans = kymo_track_get_spans (track, &n);
-        if (ref->index >= n)
-          return FALSE;
-        *start = spans[ref->index].start;
-        *end = spans[ref->index].end;
-        return TRUE;
-      }
-    case KYMO_EVENT_KIND_INSTANT:
-      {
-        const KymoInstant *instants = kymo_track_get_instants (track, &n);
-        if (ref->index >= n)
-          return FALSE;
-        *start = *end = instants[ref->index].ts;
-        return TRUE;
-      }
-    case KYMO_EVENT_KIND_SAMPLE:
-      {
-        const KymoSample *samples = kymo_track_get_samples (track, &n);
-        if (ref->index >= n)
-          return FALSE;
-        *start = *end = samples[ref->index].ts;
-        return TRUE;
-      }
-    case KYMO_EVENT_KIND_ANNOTATION:
-      {
-        const KymoAnnotation *annotations = kymo_track_get_annotations (track, &n);
-        if (ref->index >= n)
-          return FALSE;
-        *start = annotations[ref->index].start;
-        *end = annotations[ref->index].end;
-        return TRUE;
-      }
-    case KYMO_EVENT_KIND_NONE:
-    default:
-      return FALSE;
-    }
-}
-
-void
-kymo_session_reveal_track (KymoSession *self,
-                           guint        track_id)
-{
-  gboolean changed = FALSE;
-  guint id = track_id;
-
-  g_return_if_fail (KYMO_IS_SESSION (self));
-  g_return_if_fail (track_id < kymo_trace_get_n_tracks (self->trace));
-
-  if (self->hidden[id])
-    {
-      self->hidden[id] = FALSE;
-      changed = TRUE;
-    }
-  while ((id = kymo_track_get_parent (kymo_trace_get_track (self->trace, id))) != KYMO_NO_TRACK)
-    {
-      if (self->collapsed[id] || self->hidden[id])
-        {
-          self->collapsed[id] = FALSE;
-          self->hidden[id] = FALSE;
-          changed = TRUE;
-        }
-    }
-  if (changed)
-    tracks_changed (self);
-  g_signal_emit (self, signals[REVEAL_TRACK], 0, track_id);
-}
-
-void
-kymo_session_select_event (KymoSession        *self,
-                           const KymoEventRef *ref)
-{
-  KymoEventRef none = { 0, KYMO_EVENT_KIND_NONE, 0 };
-  KymoTime start, end;
-
-  g_return_if_fail (KYMO_IS_SESSION (self));
-
-  if (ref == NULL || !kymo_session_get_event_extent (self, ref, &start, &end))
-    ref = &none;
-
-  if (!ref_equal (ref, &self->selected))
-    {
-      self->selected = *ref;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_EVENT]);
-    }
-  if (!ref_is_set (ref))
-    return;
-
-  kymo_session_reveal_track (self, ref->track);
-
-  /* Scroll into view: keep the zoom when the event fits, else show all of it. */
-  if (start < self->start || end > self->end)
-    {
-      KymoTime width = self->end - self->start;
-
-      if (end - start < width * 8 / 10)
-        {
-          KymoTime center = start + (end - start) / 2;
-          kymo_session_zoom_to (self, center - width / 2, center - width / 2 + width);
-        }
-      else
-        {
-          KymoTime margin = MAX ((end - start) / 10, MIN_WINDOW);
-          kymo_session_zoom_to (self, start - margin, end + margin);
-        }
-    }
-}
-
-const KymoEventRef *
-kymo_session_get_hovered_event (KymoSession *self)
-{
-  g_return_val_if_fail (KYMO_IS_SESSION (self), NULL);
-
-  return ref_is_set (&self->hovered) ? &self->hovered : NULL;
-}
-
-void
-kymo_session_set_hovered_event (KymoSession        *self,
-                                const KymoEventRef *ref)
-{
-  KymoEventRef none = { 0, KYMO_EVENT_KIND_NONE, 0 };
-
-  g_return_if_fail (KYMO_IS_SESSION (self));
-
-  if (ref == NULL)
-    ref = &none;
-  if (ref_equal (ref, &self->hovered))
-    return;
-  self->hovered = *ref;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVERED_EVENT]);
-}
-
-void
-kymo_session_get_selected_range (KymoSession *self,
-                                 KymoTime    *start,
-                                 KymoTime    *end)
-{
-  g_return_if_fail (KYMO_IS_SESSION (self));
-
-  if (start)
-    *start = self->range_start;
-  if (end)
-    *end = self->range_end;
-}
-
-void
-kymo_session_set_selected_range (KymoSession *self,
-                                 KymoTime     start,
-                                 KymoTime     end)
-{
-  g_return_if_fail (KYMO_IS_SESSION (self));
-
-  if (start == KYMO_TIME_NONE || end == KYMO_TIME_NONE)
-    start = end = KYMO_TIME_NONE;
-  else if (end < start)
-    {
-      KymoTime tmp = start;
-      start = end;
-      end = tmp;
-    }
-
-  g_object_freeze_notify (G_OBJECT (self));
-  if (start != self->range_start)
-    {
-      self->range_start = start;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION_START]);
-    }
-  if (end != self->range_end)
-    {
-      self->range_end = end;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION_END]);
-    }
-  g_object_thaw_notify (G_OBJECT (self));
-}
-
-void
-kymo_session_clear_selected_range (KymoSession *self)
-{
-  kymo_session_set_selected_range (self, KYMO_TIME_NONE, KYMO_TIME_NONE);
-}
-
-guint32
-kymo_session_get_highlighted_name (KymoSession *self)
-{
-  g_return_val_if_fail (KYMO_IS_SESSION (self), KYMO_SESSION_NO_NAME);
-
-  return self->highlighted_name;
-}
-
-void
-kymo_session_set_highlighted_name (KymoSession *self,
-                                   guint32      name)
-{
-  g_return_if_fail (KYMO_IS_SESSION (self));
-
-  if (name == self->highlighted_name)
-    return;
-  self->highlighted_name = name;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHTED_NAME]);
-}
-
-KymoEventSet *
-kymo_session_get_highlight (KymoSession *self)
-{
-  g_return_val_if_fail (KYMO_IS_SESSION (self), NULL);
-
-  return self->highlight;
-}
-
-void
-kymo_session_set_highlight (KymoSession  *self,
-                            KymoEventSet *highlight)
-{
-  g_return_if_fail (KYMO_IS_SESSION (self));
-
-  if (highlight == self->highlight)
-    return;
-  if (highlight != NULL)
-    {
-      g_return_if_fail (kymo_event_set_get_trace (highlight) == self->trace);
-      kymo_event_set_seal (highlight);
-      kymo_event_set_ref (highlight);
-    }
-  g_clear_pointer (&self->highlight, kymo_event_set_unref);
-  self->highlight = highlight;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHT]);
-}
-
-const char *
-kymo_session_get_search_text (KymoSession *self)
-{
-  g_return_val_if_fail (KYMO_IS_SESSION (self), NULL);
-
-  return self->search_text ? self->search_text : "";
-}
-
-void
-kymo_session_set_search_text (KymoSession *self,
-                              const char  *text)
-{
-  g_return_if_fail (KYMO_IS_SESSION (self));
-
-  if (g_strcmp0 (kymo_session_get_search_text (self), text ? text : "") == 0)
-    return;
-  g_free (self->search_text);
-  self->search_text = g_strdup (text);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_TEXT]);
-}
-
-int
-kymo_session_get_search_match (KymoSession *self)
-{
-  g_return_val_if_fail (KYMO_IS_SESSION (self), -1);
-
-  return self->search_match;
-}
-
-void
-kymo_session_set_search_match (KymoSession *self,
-                               int          match)
-{
-  g_return_if_fail (KYMO_IS_SESSION (self));
-
-  match = MAX (match, -1);
-  if (match == self->search_match)
-    return;
-  self->search_match = match;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_MATCH]);
-}
-
 gboolean
 kymo_session_get_wallclock (KymoSession *self)
 {
@@ -937,145 +585,4 @@ kymo_session_set_utc (KymoSession *self,
     return;
   self->utc = utc;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UTC]);
-}
-
-const char *
-kymo_session_get_filter_text (KymoSession *self)
-{
-  g_return_val_if_fail (KYMO_IS_SESSION (self), NULL);
-
-  return self->filter_text;
-}
-
-void
-kymo_session_set_filter_text (KymoSession *self,
-                              const char  *text)
-{
-  g_return_if_fail (KYMO_IS_SESSION (self));
-
-  if (text != NULL && *text == '\0')
-    text = NULL;
-  if (g_strcmp0 (text, self->filter_text) == 0)
-    return;
-  g_free (self->filter_text);
-  g_free (self->filter_folded);
-  self->filter_text = g_strdup (text);
-  self->filter_folded = text ? g_utf8_casefold (text, -1) : NULL;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILTER_TEXT]);
-  tracks_changed (self);
-}
-
-gboolean
-kymo_session_track_matches_filter (KymoSession *self,
-                                   guint        track)
-{
-  g_autofree char *folded = NULL;
-
-  g_return_val_if_fail (KYMO_IS_SESSION (self), FALSE);
-
-  if (self->filter_folded == NULL)
-    return TRUE;
-  folded = g_utf8_casefold (kymo_track_get_name (kymo_trace_get_track (self->trace, track)), -1);
-  return strstr (folded, self->filter_folded) != NULL;
-}
-
-gboolean
-kymo_session_get_track_visible (KymoSession *self,
-                                guint        track)
-{
-  g_return_val_if_fail (KYMO_IS_SESSION (self), FALSE);
-  g_return_val_if_fail (track < kymo_trace_get_n_tracks (self->trace), FALSE);
-
-  return !self->hidden[track];
-}
-
-void
-kymo_session_set_track_visible (KymoSession *self,
-                                guint        track,
-                                gboolean     visible)
-{
-  g_return_if_fail (KYMO_IS_SESSION (self));
-  g_return_if_fail (track < kymo_trace_get_n_tracks (self->trace));
-
-  if (!self->hidden[track] == !!visible)
-    return;
-  self->hidden[track] = !visible;
-  tracks_changed (self);
-}
-
-gboolean
-kymo_session_get_track_pinned (KymoSession *self,
-                               guint        track)
-{
-  g_return_val_if_fail (KYMO_IS_SESSION (self), FALSE);
-
-  for (guint i = 0; i < self->pinned->len; i++)
-    if (g_array_index (self->pinned, guint, i) == track)
-      return TRUE;
-  return FALSE;
-}
-
-void
-kymo_session_set_track_pinned (KymoSession *self,
-                               guint        track,
-                               gboolean     pinned)
-{
-  g_return_if_fail (KYMO_IS_SESSION (self));
-  g_return_if_fail (track < kymo_trace_get_n_tracks (self->trace));
-
-  for (guint i = 0; i < self->pinned->len; i++)
-    if (g_array_index (self->pinned, guint, i) == track)
-      {
-        if (pinned)
-          return;
-        g_array_remove_index (self->pinned, i);
-        tracks_changed (self);
-        return;
-      }
-  if (!pinned)
-    return;
-  g_array_append_val (self->pinned, track);
-  tracks_changed (self);
-}
-
-const guint *
-kymo_session_get_pinned_tracks (KymoSession *self,
-                                guint       *n_pinned)
-{
-  g_return_val_if_fail (KYMO_IS_SESSION (self), NULL);
-
-  *n_pinned = self->pinned->len;
-  return (const guint *) (gpointer) self->pinned->data;
-}
-
-gboolean
-kymo_session_get_group_collapsed (KymoSession *self,
-                                  guint        track)
-{
-  g_return_val_if_fail (KYMO_IS_SESSION (self), FALSE);
-  g_return_val_if_fail (track < kymo_trace_get_n_tracks (self->trace), FALSE);
-
-  return self->collapsed[track];
-}
-
-void
-kymo_session_set_group_collapsed (KymoSession *self,
-                                  guint        track,
-                                  gboolean     collapsed)
-{
-  g_return_if_fail (KYMO_IS_SESSION (self));
-  g_return_if_fail (track < kymo_trace_get_n_tracks (self->trace));
-
-  if (!self->collapsed[track] == !collapsed)
-    return;
-  self->collapsed[track] = !!collapsed;
-  tracks_changed (self);
-}
-
-guint
-kymo_session_get_tracks_serial (KymoSession *self)
-{
-  g_return_val_if_fail (KYMO_IS_SESSION (self), 0);
-
-  return self->tracks_serial;
 }
