@@ -23,15 +23,23 @@ _kymo_cpu_readings_init (KymoCpuReadings *readings,
   readings->kind_cpu = kymo_trace_lookup_name (trace, "cpu");
   readings->name_unpark = kymo_trace_lookup_name (trace, "unpark");
   readings->of_track = g_new0 (KymoCpuReading *, readings->n_tracks + 1);
+  readings->unpark = g_new0 (guint8 *, readings->n_tracks + 1);
   readings->len = g_new0 (gsize, readings->n_tracks + 1);
   readings->cap = g_new0 (gsize, readings->n_tracks + 1);
+  readings->breaks = g_new0 (GArray *, readings->n_tracks + 1);
 }
 
 void
 _kymo_cpu_readings_clear (KymoCpuReadings *readings)
 {
   for (guint t = 0; readings->of_track != NULL && t < readings->n_tracks; t++)
-    g_free (readings->of_track[t]);
+    {
+      g_free (readings->of_track[t]);
+      g_free (readings->unpark[t]);
+      g_clear_pointer (&readings->breaks[t], g_array_unref);
+    }
+  g_clear_pointer (&readings->unpark, g_free);
+  g_clear_pointer (&readings->breaks, g_free);
   g_clear_pointer (&readings->of_track, g_free);
   g_clear_pointer (&readings->len, g_free);
   g_clear_pointer (&readings->cap, g_free);
@@ -44,12 +52,25 @@ _kymo_cpu_readings_grow (KymoCpuReadings *readings,
   /* Room enough from the start for most: growing copies. */
   readings->cap[track] = MAX (readings->cap[track] * 2, readings->room);
   readings->of_track[track] = g_renew (KymoCpuReading, readings->of_track[track], readings->cap[track]);
+  readings->unpark[track] = g_renew (guint8, readings->unpark[track], readings->cap[track]);
+}
+
+void
+_kymo_cpu_readings_note_break (KymoCpuReadings *readings,
+                               guint            track)
+{
+  gsize at = readings->len[track];
+
+  if (readings->breaks[track] == NULL)
+    readings->breaks[track] = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_array_append_val (readings->breaks[track], at);
 }
 
 /* A run of readings in time order. */
 typedef struct {
   const KymoCpuReading *at;
   const KymoCpuReading *end;
+  const guint8         *unpark;   /* at's */
 } Run;
 
 /* An unpark followed by a park is an active period. Anything else (a park
@@ -57,12 +78,14 @@ typedef struct {
  * worker moved to another thread) gives no period rather than a wrong one. */
 static inline void
 pair_two (const KymoCpuReading *a,
+          gboolean              a_unpark,
           const KymoCpuReading *b,
+          gboolean              b_unpark,
           GArray               *periods)
 {
   KymoCpuPeriod p;
 
-  if (!a->unpark || b->unpark || b->ts <= a->ts || b->clock < a->clock)
+  if (!a_unpark || b_unpark || b->ts <= a->ts || b->clock < a->clock)
     return;
   p.start = a->ts;
   p.end = b->ts;
@@ -72,11 +95,12 @@ pair_two (const KymoCpuReading *a,
 
 static void
 pair_readings (const KymoCpuReading *r,
+               const guint8         *unpark,
                gsize                 n,
                GArray               *periods)
 {
   for (gsize i = 0; i + 1 < n; i++)
-    pair_two (&r[i], &r[i + 1], periods);
+    pair_two (&r[i], unpark[i], &r[i + 1], unpark[i + 1], periods);
 }
 
 /* The next reading of each run, as the tree of merge_runs() compares
@@ -115,6 +139,7 @@ merge_and_pair (Run    *runs,
   g_autofree guint *winners = NULL;
   g_autofree Head *heads = NULL;
   const KymoCpuReading *prev = NULL;
+  gboolean prev_unpark = FALSE;
   guint w;
 
   while (k < n_runs)
@@ -139,10 +164,15 @@ merge_and_pair (Run    *runs,
   for (gsize o = 0; o < n; o++)
     {
       const KymoCpuReading *r = runs[w].at++;
+      gboolean unpark = *runs[w].unpark++;
 
+      /* Each run is read in order, but the runs are more than the
+       * streams the hardware follows: asked for ahead, by hand. */
+      __builtin_prefetch (runs[w].at + 16);
       if (prev != NULL)
-        pair_two (prev, r, periods);
+        pair_two (prev, prev_unpark, r, unpark, periods);
       prev = r;
+      prev_unpark = unpark;
       if (runs[w].at < runs[w].end)
         heads[w].ts = runs[w].at->ts;
       else
@@ -159,10 +189,12 @@ merge_and_pair (Run    *runs,
 }
 
 typedef struct {
-  KymoDial9Lanes  *self;
-  KymoCpuReadings *parts;
-  guint            n_parts;
-  KymoTrace       *trace;
+  KymoDial9Lanes    *self;
+  KymoCpuReadings   *parts;
+  guint              n_parts;
+  KymoTrace         *trace;
+  KymoPartStartFunc  meanwhile;
+  gpointer           meanwhile_data;
 } Build;
 
 /* One track's periods and their sums (on any thread: only the track's
@@ -191,21 +223,24 @@ build_track (guint    t,
   for (guint k = 0; k < b->n_parts; k++)
     {
       const KymoCpuReading *r = b->parts[k].of_track[t];
+      const guint8 *unpark = b->parts[k].unpark[t];
+      const GArray *breaks = b->parts[k].breaks[t];
       gsize len = b->parts[k].len[t], from = 0;
       Run run;
 
       if (len == 0)
         continue;
       sorted &= r[0].ts >= last;
-      for (gsize i = 1; i < len; i++)
-        if (r[i].ts < r[i - 1].ts)
-          {
-            run = (Run) { r + from, r + i };
-            g_array_append_val (runs, run);
-            from = i;
-            sorted = FALSE;
-          }
-      run = (Run) { r + from, r + len };
+      for (guint j = 0; breaks != NULL && j < breaks->len; j++)
+        {
+          gsize i = g_array_index (breaks, gsize, j);
+
+          run = (Run) { r + from, r + i, unpark + from };
+          g_array_append_val (runs, run);
+          from = i;
+          sorted = FALSE;
+        }
+      run = (Run) { r + from, r + len, unpark + from };
       g_array_append_val (runs, run);
       last = r[len - 1].ts;
     }
@@ -213,23 +248,29 @@ build_track (guint    t,
   if (sorted)
     {
       const KymoCpuReading *prev = NULL;
+      gboolean prev_unpark = FALSE;
 
       /* In order already: each run's pairs, and the pair where one run
        * meets the next. */
       for (guint i = 0; i < runs->len; i++)
         {
           const Run *run = &g_array_index (runs, Run, i);
+          gsize len = run->end - run->at;
 
           if (prev != NULL)
-            pair_two (prev, run->at, periods);
-          pair_readings (run->at, run->end - run->at, periods);
+            pair_two (prev, prev_unpark, run->at, run->unpark[0], periods);
+          pair_readings (run->at, run->unpark, len, periods);
           prev = run->end - 1;
+          prev_unpark = run->unpark[len - 1];
         }
     }
   else
     merge_and_pair ((Run *) (gpointer) runs->data, runs->len, n, periods);
   for (guint k = 0; k < b->n_parts; k++)
-    g_clear_pointer (&b->parts[k].of_track[t], g_free);
+    {
+      g_clear_pointer (&b->parts[k].of_track[t], g_free);
+      g_clear_pointer (&b->parts[k].unpark[t], g_free);
+    }
 
   p = (const KymoCpuPeriod *) (gpointer) periods->data;
   sums = b->self->sums[t] = g_array_sized_new (FALSE, FALSE, sizeof (KymoCpuSums), periods->len + 1);
@@ -275,16 +316,27 @@ build_part (guint    index,
     collect_samples (b);
 }
 
+static void
+run_meanwhile (gpointer user_data)
+{
+  Build *b = user_data;
+
+  if (b->meanwhile != NULL)
+    b->meanwhile (b->meanwhile_data);
+}
+
 /* Below this many readings, one thread sorts them sooner than two start. */
 #define PARALLEL_MIN 100000
 
 KymoDial9Lanes *
-_kymo_dial9_lanes_new_from_readings (KymoTrace       *trace,
-                                     KymoCpuReadings *parts,
-                                     guint            n_parts)
+_kymo_dial9_lanes_new_from_readings (KymoTrace         *trace,
+                                     KymoCpuReadings   *parts,
+                                     guint              n_parts,
+                                     KymoPartStartFunc  meanwhile,
+                                     gpointer           meanwhile_data)
 {
   KymoDial9Lanes *self = g_atomic_rc_box_new0 (KymoDial9Lanes);
-  Build b = { self, parts, n_parts, trace };
+  Build b = { self, parts, n_parts, trace, meanwhile, meanwhile_data };
   gsize n = 0;
 
   self->n_tracks = kymo_trace_get_n_tracks (trace);
@@ -296,7 +348,7 @@ _kymo_dial9_lanes_new_from_readings (KymoTrace       *trace,
     for (guint t = 0; t < self->n_tracks; t++)
       n += parts[k].len[t];
   /* The tracks' readings, and the CPU samples as one more part. */
-  kymo_parts_run (NULL, n, PARALLEL_MIN, self->n_tracks + 1, 0, build_part, NULL, &b);
+  kymo_parts_run_helped (NULL, n, PARALLEL_MIN, self->n_tracks + 1, build_part, NULL, run_meanwhile, &b);
   for (guint t = 0; t < self->n_tracks; t++)
     self->has_cpu |= self->periods[t] != NULL && self->periods[t]->len > 0;
   return self;
@@ -341,7 +393,7 @@ kymo_dial9_lanes_new (KymoTrace *trace)
     _kymo_cpu_readings_init (&s.parts[k], trace, s.n_records / s.n_parts);
   if (s.parts[0].kind_cpu != G_MAXUINT32)
     kymo_parts_run (NULL, s.n_records, SCAN_PARALLEL_MIN, s.n_parts, 0, scan_part, NULL, &s);
-  self = _kymo_dial9_lanes_new_from_readings (trace, s.parts, s.n_parts);
+  self = _kymo_dial9_lanes_new_from_readings (trace, s.parts, s.n_parts, NULL, NULL);
   for (guint k = 0; k < s.n_parts; k++)
     _kymo_cpu_readings_clear (&s.parts[k]);
   g_free (s.parts);

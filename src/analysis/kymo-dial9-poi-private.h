@@ -9,10 +9,14 @@
 
 G_BEGIN_DECLS
 
-/* Returns @pois (@n of them, as found) in time order, a new array, and
- * fills @worst (@n) with their positions in it, worst first. */
-KymoPoi *_kymo_dial9_pois_order (const KymoPoi *pois,
-                                 guint32        n,
-                                 guint32       *worst);
+/* Fills @timed (@n) with the indexes of @pois (@n of them, as found) in
+ * time order, and @worst (@n) with positions in @timed, worst first; on
+ * the threads the load's default gives from @parallel_min points
+ * (G_MAXSIZE: on this one). */
+void _kymo_dial9_pois_order (const KymoPoi *pois,
+                             guint32        n,
+                             gsize          parallel_min,
+                             guint32       *timed,
+                             guint32       *worst);
 
 G_END_DECLS

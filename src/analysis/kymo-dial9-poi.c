@@ -12,6 +12,7 @@
 #include "kymo-dial9-poi.h"
 #include "kymo-dial9-poi-private.h"
 #include "kymo-dial9-sort-private.h"
+#include "kymo-parts.h"
 
 void
 kymo_poi_thresholds_init_default (KymoPoiThresholds *thresholds)
@@ -82,46 +83,43 @@ run_before (const KymoPoi **at,
 
 static void sort_timed (const KymoPoi *pois,
                         guint32        n,
-                        KymoPoi       *timed);
+                        guint32       *timed);
 
 #define MAX_RUNS 64
 
-/* The points in time order when most come as a few runs already in it
- * (each lane's polls do, in span order): a tree of losers over the runs'
- * next points, ties to the earlier run, which is what a stable sort
- * gives. The points past the last run that fits (the delays, in the order
- * of their records) are sorted as one more run. FALSE when they are more
- * than half. */
-static gboolean
-merge_timed (const KymoPoi *pois,
-             guint32        n,
-             KymoPoi       *timed)
-{
-  const KymoPoi *at[MAX_RUNS + 1], *end[MAX_RUNS + 1];
-  g_autofree KymoPoi *tail = NULL;
-  guint tree[MAX_RUNS], winners[2 * MAX_RUNS];
-  guint n_runs = 0, k = 1, w;
-  guint32 i;
+/* The runs the points come in, for merging them. */
+typedef struct {
+  const KymoPoi *pois;
+  guint          n_runs;
+  const KymoPoi *first[MAX_RUNS + 1];
+  const KymoPoi *last[MAX_RUNS + 1];      /* past the run's end */
+  const KymoPoi *split[MAX_RUNS + 1];     /* where the second half starts */
+  guint32        at[2];                   /* where each half's output starts */
+  guint          tail_run;                /* G_MAXUINT for none */
+  KymoPoi       *tail;                    /* the sorted tail, a copy */
+  guint32       *tail_order;              /* its indexes in pois */
+  guint32        tail_at;
+  guint32       *timed;
+} Merge;
 
-  for (i = 0; i < n; i++)
-    if (i == 0 || compare_timed (&pois[i - 1], &pois[i]) > 0)
-      {
-        if (n_runs == MAX_RUNS - 1)
-          break;
-        if (n_runs > 0)
-          end[n_runs - 1] = &pois[i];
-        at[n_runs++] = &pois[i];
-      }
-  if (n_runs > 0)
-    end[n_runs - 1] = &pois[i];
-  if (i < n)
+/* The points of @half of every run in time order, into @m's timed: a
+ * tree of losers over the runs' next points, ties to the earlier run,
+ * which is what a stable sort gives. */
+static void
+merge_half (guint    half,
+            gpointer user_data)
+{
+  Merge *m = user_data;
+  const KymoPoi *at[MAX_RUNS + 1], *end[MAX_RUNS + 1];
+  guint tree[MAX_RUNS], winners[2 * MAX_RUNS];
+  guint n_runs = m->n_runs, k = 1, w;
+  guint32 n = 0, *out = m->timed + m->at[half];
+
+  for (guint r = 0; r < n_runs; r++)
     {
-      if (n - i > n / 2)
-        return FALSE;
-      tail = g_new (KymoPoi, n - i);
-      sort_timed (&pois[i], n - i, tail);
-      at[n_runs] = tail;
-      end[n_runs++] = tail + (n - i);
+      at[r] = half == 0 ? m->first[r] : m->split[r];
+      end[r] = half == 0 ? m->split[r] : m->last[r];
+      n += (guint32) (end[r] - at[r]);
     }
   /* The padding's run: done from the start. */
   at[n_runs] = end[n_runs] = NULL;
@@ -140,7 +138,9 @@ merge_timed (const KymoPoi *pois,
   w = winners[1];
   for (guint32 o = 0; o < n; o++)
     {
-      timed[o] = *at[w]++;
+      const KymoPoi *p = at[w]++;
+
+      out[o] = G_LIKELY (w != m->tail_run) ? (guint32) (p - m->pois) : m->tail_at + m->tail_order[p - m->tail];
       for (guint node = (k + w) >> 1; node > 0; node >>= 1)
         {
           guint l = tree[node];
@@ -152,7 +152,161 @@ merge_timed (const KymoPoi *pois,
             }
         }
     }
+}
+
+/* The first point of a run of @n (in time order) starting at or after
+ * @ts. */
+static const KymoPoi *
+run_lower_bound (const KymoPoi *run,
+                 gsize          n,
+                 KymoTime       ts)
+{
+  gsize lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (run[mid].start < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return run + lo;
+}
+
+/* The points in time order, as indexes, when most come as a few runs
+ * already in it (each lane's polls do, in span order). The points past
+ * the last run that fits (the delays, in the order of their records) are
+ * sorted as one more run. FALSE when they are more than half. The runs
+ * are cut in two at a time, each half merged on a thread of its own:
+ * points of the same time stay in one half, so the order is the one
+ * merging them all gives. */
+static gboolean
+merge_timed (const KymoPoi *pois,
+             guint32        n,
+             gsize          parallel_min,
+             guint32       *timed)
+{
+  Merge m = { 0 };
+  g_autofree KymoPoi *tail = NULL;
+  g_autofree guint32 *tail_order = NULL;
+  guint32 i, longest = 0, n_first = 0;
+  KymoTime cut;
+
+  m.pois = pois;
+  m.timed = timed;
+  m.tail_run = G_MAXUINT;
+  for (i = 0; i < n; i++)
+    if (i == 0 || compare_timed (&pois[i - 1], &pois[i]) > 0)
+      {
+        if (m.n_runs == MAX_RUNS - 1)
+          break;
+        if (m.n_runs > 0)
+          m.last[m.n_runs - 1] = &pois[i];
+        m.first[m.n_runs++] = &pois[i];
+      }
+  if (m.n_runs > 0)
+    m.last[m.n_runs - 1] = &pois[i];
+  if (i < n)
+    {
+      if (n - i > n / 2)
+        return FALSE;
+      tail_order = g_new (guint32, n - i);
+      sort_timed (&pois[i], n - i, tail_order);
+      tail = g_new (KymoPoi, n - i);
+      for (guint32 j = 0; j < n - i; j++)
+        tail[j] = pois[i + tail_order[j]];
+      m.tail_run = m.n_runs;
+      m.tail = tail;
+      m.tail_order = tail_order;
+      m.tail_at = i;
+      m.first[m.n_runs] = tail;
+      m.last[m.n_runs++] = tail + (n - i);
+    }
+  /* Cut at the middle of the longest run: the others come near it in
+   * time when they are long. */
+  for (guint r = 1; r < m.n_runs; r++)
+    if (m.last[r] - m.first[r] > m.last[longest] - m.first[longest])
+      longest = r;
+  cut = m.n_runs > 0 && m.last[longest] > m.first[longest]
+        ? m.first[longest][(m.last[longest] - m.first[longest]) / 2].start : G_MININT64;
+  for (guint r = 0; r < m.n_runs; r++)
+    {
+      m.split[r] = run_lower_bound (m.first[r], m.last[r] - m.first[r], cut);
+      n_first += (guint32) (m.split[r] - m.first[r]);
+    }
+  m.at[0] = 0;
+  m.at[1] = n_first;
+  kymo_parts_run (NULL, n, parallel_min, 2, 0, merge_half, NULL, &m);
   return TRUE;
+}
+
+/* What the passes of order_worst() share; each works on half of the
+ * points, on a thread of its own. */
+typedef struct {
+  const KymoPoi *pois;
+  const guint32 *timed;
+  guint32        n;
+  guint          idx_bits;
+  guint64        least[2];
+  guint64        most[2];
+  guint64        base;       /* the most severe of all */
+  guint32       *position;
+  guint64       *keys;
+} Worst;
+
+static inline guint32
+half_first (guint32 n,
+            guint   half)
+{
+  return half == 0 ? 0 : n / 2;
+}
+
+static inline guint32
+half_end (guint32 n,
+          guint   half)
+{
+  return half == 0 ? n / 2 : n;
+}
+
+static void
+severities_half (guint    half,
+                 gpointer user_data)
+{
+  Worst *w = user_data;
+  guint64 least = G_MAXUINT64, most = 0;
+
+  for (guint32 i = half_first (w->n, half); i < half_end (w->n, half); i++)
+    {
+      guint64 x = ORDERED (w->pois[i].severity);
+
+      least = MIN (least, x);
+      most = MAX (most, x);
+    }
+  w->least[half] = least;
+  w->most[half] = most;
+}
+
+static void
+positions_half (guint    half,
+                gpointer user_data)
+{
+  Worst *w = user_data;
+
+  for (guint32 o = half_first (w->n, half); o < half_end (w->n, half); o++)
+    w->position[w->timed[o]] = o;
+}
+
+/* When every point is near: a key per point where it lies. */
+static void
+keys_half (guint    half,
+           gpointer user_data)
+{
+  Worst *w = user_data;
+
+  for (guint32 i = half_first (w->n, half); i < half_end (w->n, half); i++)
+    w->keys[i] = (w->base - ORDERED (w->pois[i].severity)) << w->idx_bits | w->position[i];
 }
 
 /* Worst first as positions in the time order, stably. The points less
@@ -160,67 +314,94 @@ merge_timed (const KymoPoi *pois,
  * all but a few far-off delays of a damaged or stitched clock) sort as
  * 8-byte keys: how much less severe than the worst of them, above the
  * position. The others, all more severe than those, come first, sorted
- * as 16-byte keys. */
+ * as 16-byte keys. The keys are made in the order the points were found,
+ * which is the order they lie in. */
 static void
-order_worst (const KymoPoi *timed,
+order_worst (const KymoPoi *pois,
+             const guint32 *timed,
              guint32        n,
+             gsize          parallel_min,
              guint32       *worst)
 {
-  guint idx_bits = _kymo_dial9_bits_for (n);
-  guint64 most = 0, least = G_MAXUINT64, limit;
+  Worst w = { pois, timed, n, _kymo_dial9_bits_for (n), { 0 }, { 0 }, 0, NULL, NULL };
+  guint64 most = 0, least, limit;
+  g_autofree guint32 *position = NULL;
   g_autofree guint64 *keys = NULL;
   g_autofree guint64 *scratch = NULL;
   g_autofree KymoDial9SortKey *far = NULL;
   g_autofree KymoDial9SortKey *far_scratch = NULL;
   const KymoDial9SortKey *far_sorted;
   const guint64 *sorted;
+  guint idx_bits = w.idx_bits;
   guint32 n_near = 0, n_far = 0;
 
   if (n == 0)
     return;
-  for (guint32 i = 0; i < n; i++)
-    least = MIN (least, ORDERED (timed[i].severity));
+  kymo_parts_run (NULL, n, parallel_min, 2, 0, severities_half, NULL, &w);
+  least = MIN (w.least[0], w.least[1]);
   /* idx_bits is 1 to 32: the shift is in range. */
   limit = least + MIN ((G_GUINT64_CONSTANT (1) << (64 - idx_bits)) - 1, G_MAXUINT64 - least);
-  for (guint32 i = 0; i < n; i++)
-    {
-      guint64 x = ORDERED (timed[i].severity);
+  if (MAX (w.most[0], w.most[1]) <= limit)
+    most = MAX (w.most[0], w.most[1]);
+  else
+    for (guint32 i = 0; i < n; i++)
+      {
+        guint64 x = ORDERED (pois[i].severity);
 
-      if (x <= limit)
-        most = MAX (most, x);
-      else
-        n_far++;
-    }
-  keys = g_new (guint64, MAX (n - n_far, 1));
+        if (x <= limit)
+          most = MAX (most, x);
+        else
+          n_far++;
+      }
+  position = w.position = g_new (guint32, n);
+  kymo_parts_run (NULL, n, parallel_min, 2, 0, positions_half, NULL, &w);
+  keys = w.keys = g_new (guint64, MAX (n - n_far, 1));
   scratch = g_new (guint64, MAX (n - n_far, 1));
-  far = g_new (KymoDial9SortKey, MAX (n_far, 1));
-  far_scratch = g_new (KymoDial9SortKey, MAX (n_far, 1));
-  n_far = 0;
-  for (guint32 i = 0; i < n; i++)
+  w.base = most;
+  if (n_far == 0)
     {
-      guint64 x = ORDERED (timed[i].severity);
-
-      if (x <= limit)
-        keys[n_near++] = (most - x) << idx_bits | i;
-      else
-        far[n_far++] = (KymoDial9SortKey) { ~x, i, 0 };
+      kymo_parts_run (NULL, n, parallel_min, 2, 0, keys_half, NULL, &w);
+      n_near = n;
     }
-  far_sorted = _kymo_dial9_sort_indexed (far, far_scratch, n_far);
-  for (guint32 i = 0; i < n_far; i++)
-    worst[i] = far_sorted[i].index;
-  sorted = _kymo_dial9_sort_keys (keys, scratch, n_near, idx_bits);
+  else
+    for (guint32 i = 0; i < n; i++)
+      {
+        guint64 x = ORDERED (pois[i].severity);
+
+        if (x <= limit)
+          keys[n_near++] = (most - x) << idx_bits | position[i];
+      }
+  if (n_far > 0)
+    {
+      far = g_new (KymoDial9SortKey, n_far);
+      far_scratch = g_new (KymoDial9SortKey, n_far);
+      n_far = 0;
+      /* In time order, which the stable sort keeps among equals. */
+      for (guint32 o = 0; o < n; o++)
+        {
+          guint64 x = ORDERED (pois[timed[o]].severity);
+
+          if (x > limit)
+            far[n_far++] = (KymoDial9SortKey) { ~x, o, 0 };
+        }
+      far_sorted = _kymo_dial9_sort_indexed (far, far_scratch, n_far);
+      for (guint32 i = 0; i < n_far; i++)
+        worst[i] = far_sorted[i].index;
+    }
+  /* The keys were made in the order found, not in time order: the
+   * positions are sorted too. */
+  sorted = _kymo_dial9_sort_keys (keys, scratch, n_near, 0);
   for (guint32 i = 0; i < n_near; i++)
     worst[n_far + i] = (guint32) (sorted[i] & ((G_GUINT64_CONSTANT (1) << idx_bits) - 1));
 }
 
-/* Time order by radix passes over 16-byte keys and one gather. A trace
- * shorter than 52 days with fewer than 512 tracks (all of them, in
- * practice) has start, kind and track in one key, so one sort and one
- * gather make the time order. */
+/* Time order by radix passes over 16-byte keys. A trace shorter than 52
+ * days with fewer than 512 tracks (all of them, in practice) has start,
+ * kind and track in one key, so one sort makes the time order. */
 static void
 sort_timed (const KymoPoi *pois,
             guint32        n,
-            KymoPoi       *timed)
+            guint32       *timed)
 {
   g_autofree KymoDial9SortKey *a = g_new (KymoDial9SortKey, MAX (n, 1));
   g_autofree KymoDial9SortKey *b = g_new (KymoDial9SortKey, MAX (n, 1));
@@ -251,22 +432,24 @@ sort_timed (const KymoPoi *pois,
       sorted = _kymo_dial9_sort_indexed (sorted, sorted == a ? b : a, n);
     }
   for (guint32 i = 0; i < n; i++)
-    timed[i] = pois[sorted[i].index];
+    timed[i] = sorted[i].index;
 }
 
 /* Time order (start, then kind, then track; else as found), then worst
  * first as positions in it: the time order stably sorted by severity,
- * longest first. The severities are random, so a merge sort would take
- * log2 (n) passes over the 40-byte points: radix passes over keys. */
-KymoPoi *
+ * longest first. The points stay where they are: the orders are of
+ * indexes, which a trace of hundreds of thousands of points would
+ * otherwise copy as 40-byte points into memory faulted in for them. The
+ * severities are random, so a merge sort would take log2 (n) passes:
+ * radix passes over keys. */
+void
 _kymo_dial9_pois_order (const KymoPoi *pois,
                         guint32        n,
+                        gsize          parallel_min,
+                        guint32       *timed,
                         guint32       *worst)
 {
-  KymoPoi *timed = g_new (KymoPoi, MAX (n, 1));
-
-  if (!merge_timed (pois, n, timed))
+  if (!merge_timed (pois, n, parallel_min, timed))
     sort_timed (pois, n, timed);
-  order_worst (timed, n, worst);
-  return timed;
+  order_worst (pois, timed, n, parallel_min, worst);
 }

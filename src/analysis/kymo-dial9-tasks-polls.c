@@ -436,7 +436,7 @@ _kymo_dial9_tasks_read_polls (Builder *b)
       b->late_spans = g_new (guint32, b->late_flows->len + 1);
       memset (b->late_spans, 0xff, sizeof (guint32) * (b->late_flows->len + 1));
     }
-  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, b->self->n_tracks, 0, read_lane_part, join_lane_part, b);
+  kymo_parts_run_helped (NULL, b->n_records, PARALLEL_MIN, b->self->n_tracks, read_lane_part, join_lane_part, NULL, b);
 }
 
 /* One worker's polls to their rows' slices (on any thread; each lane
@@ -504,49 +504,85 @@ _kymo_dial9_tasks_place_polls (Builder       *b,
           at[row] += (guint32) polls;
         }
     }
-  kymo_parts_run (NULL, b->n_records, PARALLEL_MIN, self->n_tracks, 0, place_lane_part, place_lane_join, b);
+  kymo_parts_run_helped (NULL, b->n_records, PARALLEL_MIN, self->n_tracks, place_lane_part, place_lane_join, NULL, b);
+}
+
+/* Which of @lane's tasks their rows say are not instrumented. */
+static guint8 *
+lane_plain_tasks (Builder       *b,
+                  Lane          *lane,
+                  const guint32 *rank)
+{
+  guint8 *plain = g_new (guint8, MAX (lane->n_tasks, 1));
+
+  for (guint32 k = 0; k < lane->n_tasks; k++)
+    plain[k] = !b->self->rows[rank[lane->row_of_task[k]]].instrumented;
+  return plain;
+}
+
+typedef struct {
+  Builder       *b;
+  const guint32 *rank;
+  KymoPoi       *out;
+  gsize         *at;        /* per track: where its points go in out */
+} Uninstrumented;
+
+/* One lane's polls of uninstrumented tasks, in span order (on any
+ * thread: each lane writes its own places). */
+static void
+uninstrumented_lane (guint    t,
+                     gpointer user_data)
+{
+  Uninstrumented *u = user_data;
+  Lane *lane = &u->b->lanes[t];
+  g_autofree guint8 *plain = NULL;
+  KymoPoi *out;
+
+  if (lane->row_of == NULL || lane->plain == NULL)
+    return;
+  plain = lane_plain_tasks (u->b, lane, u->rank);
+  out = u->out + u->at[t];
+  for (guint j = 0; j < lane->plain->len; j++)
+    {
+      const PlainPoll *p = &g_array_index (lane->plain, PlainPoll, j);
+      const KymoSpan *span = &lane->spans[p->span];
+
+      if (plain[p->task])
+        *out++ = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED,
+                             t, (guint32) (lane->first + p->span), 0 };
+    }
+  g_clear_pointer (&lane->plain, g_array_unref);
 }
 
 /* The polls of uninstrumented tasks are points of interest, after those
  * the polls made by themselves, track by track in span order: those the
- * lanes' pass noted, of the tasks whose row says so. */
+ * lanes' pass noted, of the tasks whose row says so. They may be most of
+ * the points: counted first, then the lanes write theirs on the parts'
+ * threads. */
 void
 _kymo_dial9_tasks_add_uninstrumented (Builder       *b,
                                       const guint32 *rank)
 {
   KymoDial9Tasks *self = b->self;
-  gsize first = b->pois->len, n_pois = first;
-  KymoPoi *out;
+  g_autofree gsize *at = g_new0 (gsize, self->n_tracks + 1);
+  gsize first = b->pois->len, n_pois = 0;
+  Uninstrumented u = { b, rank, NULL, at };
 
-  for (guint t = 0; t < self->n_tracks; t++)
-    if (b->lanes[t].plain != NULL)
-      n_pois += b->lanes[t].plain->len;
-  /* Room for all at once: they may be most of the points. */
-  g_array_set_size (b->pois, n_pois);
-  out = &g_array_index (b->pois, KymoPoi, first);
-  n_pois = 0;
   for (guint t = 0; t < self->n_tracks; t++)
     {
       Lane *lane = &b->lanes[t];
       g_autofree guint8 *plain = NULL;
 
+      at[t] = n_pois;
       if (lane->row_of == NULL || lane->plain == NULL)
         continue;
-      plain = g_new (guint8, MAX (lane->n_tasks, 1));
-      for (guint32 k = 0; k < lane->n_tasks; k++)
-        plain[k] = !self->rows[rank[lane->row_of_task[k]]].instrumented;
+      plain = lane_plain_tasks (b, lane, rank);
       for (guint j = 0; j < lane->plain->len; j++)
-        {
-          const PlainPoll *p = &g_array_index (lane->plain, PlainPoll, j);
-          const KymoSpan *span = &lane->spans[p->span];
-
-          if (plain[p->task])
-            out[n_pois++] = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED,
-                                        t, (guint32) (lane->first + p->span), 0 };
-        }
-      g_clear_pointer (&lane->plain, g_array_unref);
+        n_pois += plain[g_array_index (lane->plain, PlainPoll, j).task];
     }
   g_array_set_size (b->pois, first + n_pois);
+  u.out = &g_array_index (b->pois, KymoPoi, first);
+  kymo_parts_run (NULL, n_pois, b->pois_parallel_min, self->n_tracks, 0, uninstrumented_lane, NULL, &u);
 }
 
 static void
@@ -581,8 +617,11 @@ _kymo_dial9_tasks_finish_pois (Builder *b)
   add_sched_delays (b);
   add_wake_delays (b);
   self->n_pois = b->pois->len;
+  self->timed = g_new (guint32, MAX (self->n_pois, 1));
   self->worst = g_new (guint32, MAX (self->n_pois, 1));
-  self->pois = _kymo_dial9_pois_order ((const KymoPoi *) (gpointer) b->pois->data, self->n_pois, self->worst);
+  _kymo_dial9_pois_order ((const KymoPoi *) (gpointer) b->pois->data, self->n_pois, b->pois_parallel_min,
+                          self->timed, self->worst);
+  self->pois = (KymoPoi *) (gpointer) g_array_free (g_steal_pointer (&b->pois), FALSE);
 }
 
 /* One chunk's wakes of dense ids to their rows (on any thread): the
@@ -602,8 +641,13 @@ place_chunk_part (guint    k,
   if (c->n_wakes == 0)
     return;
   for (gsize i = c->first; i < c->end; i++)
-    if (records[i].kind == kind_wake && records[i].key < b->max_first_row)
-      wakes_out[c->counts.of_id[records[i].key]++] = (guint32) i;
+    {
+      /* As in the pass that counted them: a page ahead. */
+      if (G_LIKELY (i + PREFETCH_AHEAD < c->end))
+        __builtin_prefetch (&records[i + PREFETCH_AHEAD]);
+      if (records[i].kind == kind_wake && records[i].key < b->max_first_row)
+        wakes_out[c->counts.of_id[records[i].key]++] = (guint32) i;
+    }
 }
 
 /* The wakes to their rows' slices, in file order: for the dense ids

@@ -32,8 +32,9 @@ struct _KymoDial9Tasks
   guint             n_tracks;
   guint32         **row_of;      /* per track, per depth-0 span: row + 1 of its poll, 0 for none;
                                   * NULL for a track without polls */
-  KymoPoi          *pois;        /* time order */
-  guint32          *worst;       /* positions in pois, worst first */
+  KymoPoi          *pois;        /* as found */
+  guint32          *timed;       /* indexes in pois, time order */
+  guint32          *worst;       /* positions in timed, worst first */
   guint32           n_pois;
   guint64           n_polls;
   /* The table and the points are what shows first: each row's polls and
@@ -91,6 +92,9 @@ typedef struct {
   GArray         *pois;          /* KymoPoi, in span order */
   GArray         *plain;         /* PlainPoll: the polls of maybe_plain tasks, in span order */
 } Lane;
+
+/* How far ahead a pass over the records asks for them. */
+#define PREFETCH_AHEAD 96 /* records */
 
 #define REACH_SHIFT 4
 #define REACH_BLOCK (1 << REACH_SHIFT)
@@ -190,6 +194,7 @@ struct _Builder
   guint64                 *plain_ids;   /* sorted: task ids a spawn says are not instrumented */
   gsize                    n_plain_ids;
   GArray                  *pois;        /* KymoPoi, as found */
+  gsize                    pois_parallel_min; /* points: see POIS_PARALLEL_MIN */
 };
 
 /* The pass over the records, in chunks, and what the points of interest
@@ -200,6 +205,10 @@ struct _Builder
  * 250k records the pass takes about a millisecond on one. */
 #define PARALLEL_MIN 250000 /* records */
 #define N_CHUNKS     8
+/* Putting the points in order takes about as long per point as the
+ * records' pass per record, but on the loading thread alone unless they
+ * are split: from this many, in halves. */
+#define POIS_PARALLEL_MIN 100000 /* points */
 
 static inline KymoDial9Task *
 row_at (Builder *b,

@@ -61,8 +61,6 @@ add_unpark (Builder          *b,
   g_array_append_val (c->unparks, index);
 }
 
-#define PREFETCH_AHEAD 96 /* records */
-
 /* One chunk of the pass over the records (on any thread). What it
  * counts is kept here until the end: chunks lie next to each other, and
  * threads writing the same cache line would wait on each other. */

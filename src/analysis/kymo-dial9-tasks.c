@@ -100,6 +100,26 @@ kymo_dial9_tasks_prepare_polls (KymoDial9Tasks *self)
   ensure_placed (self);
 }
 
+/* Once every lane is read: the rows in order, and the points of
+ * interest (on the loading thread). */
+static void
+finish_table (gpointer user_data)
+{
+  Builder *b = user_data;
+  KymoDial9Tasks *self = b->self;
+
+  _kymo_dial9_tasks_settle_rows (b);
+  self->rank = g_new (guint32, b->rows->len + 1);
+  _kymo_dial9_tasks_sort_rows (b, self->rank);
+  for (guint32 r = 0; r < self->n_rows; r++)
+    self->n_polls += self->rows[r].polls;
+  if (b->thresholds != NULL)
+    {
+      _kymo_dial9_tasks_add_uninstrumented (b, self->rank);
+      _kymo_dial9_tasks_finish_pois (b);
+    }
+}
+
 static KymoDial9Tasks *
 tasks_new (KymoTrace               *trace,
            const KymoPoiThresholds *thresholds,
@@ -144,8 +164,6 @@ tasks_new (KymoTrace               *trace,
       _kymo_dial9_tasks_join_chunk (b, &b->chunks[k]);
     }
   _kymo_dial9_tasks_count_polls (b);
-  if (lanes != NULL)
-    *lanes = _kymo_dial9_lanes_new_from_readings (trace, b->cpu, b->cpu != NULL ? b->n_chunks : 0);
   /* The samples and the late flows, for the lanes' points. */
   if (thresholds != NULL)
     {
@@ -153,15 +171,19 @@ tasks_new (KymoTrace               *trace,
       kymo_parts_wait (parts, b->n_chunks + 1);
     }
   _kymo_dial9_tasks_read_polls (b);
-  _kymo_dial9_tasks_settle_rows (b);
-  self->rank = g_new (guint32, b->rows->len + 1);
-  _kymo_dial9_tasks_sort_rows (b, self->rank);
-  for (guint32 r = 0; r < self->n_rows; r++)
-    self->n_polls += self->rows[r].polls;
-  if (thresholds != NULL)
+  /* What is left of the table and the points is one thread's work: the
+   * other threads make the lanes' periods meanwhile. */
+  if (lanes != NULL)
     {
-      _kymo_dial9_tasks_add_uninstrumented (b, self->rank);
-      _kymo_dial9_tasks_finish_pois (b);
+      /* Beside the lanes' threads, more would only share the cores. */
+      b->pois_parallel_min = G_MAXSIZE;
+      *lanes = _kymo_dial9_lanes_new_from_readings (trace, b->cpu, b->cpu != NULL ? b->n_chunks : 0,
+                                                    finish_table, b);
+    }
+  else
+    {
+      b->pois_parallel_min = POIS_PARALLEL_MIN;
+      finish_table (b);
     }
   /* Placing reads the trace and what the passes left, not these. */
   b->thresholds = NULL;
@@ -213,6 +235,7 @@ kymo_dial9_tasks_free (KymoDial9Tasks *self)
     g_free (self->row_of[t]);
   g_free (self->row_of);
   g_free (self->pois);
+  g_free (self->timed);
   g_free (self->worst);
   g_free (self);
 }
@@ -417,5 +440,5 @@ kymo_dial9_tasks_get_poi (KymoDial9Tasks *self,
 {
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (position < self->n_pois, NULL);
-  return &self->pois[order == KYMO_POI_WORST_FIRST ? self->worst[position] : position];
+  return &self->pois[self->timed[order == KYMO_POI_WORST_FIRST ? self->worst[position] : position]];
 }

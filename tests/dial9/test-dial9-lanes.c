@@ -228,6 +228,55 @@ test_overlapping_copies (void)
     }
 }
 
+/* The app asks for the lanes with the tasks, and the rows and points are
+ * then put in order while the lanes are made: the table and the points
+ * are the ones asked for alone, in both orders. */
+static void
+test_points_beside_lanes (void)
+{
+  g_autoptr(GByteArray) one = d9l_scenario ();
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KymoTrace) trace = NULL;
+  g_autoptr(KymoDial9Lanes) lanes = NULL;
+  g_autoptr(KymoDial9Tasks) alone = NULL;
+  g_autoptr(KymoDial9Tasks) with_lanes = NULL;
+  const KymoDial9Task *rows, *rows_alone;
+  gsize n_rows, n_alone;
+  KymoPoiThresholds t;
+
+  for (guint i = 0; i < 3; i++)
+    g_byte_array_append (b, one->data, one->len);
+  trace = kymo_test_load_bytes (b->data, b->len, "dial9", &error);
+  g_assert_no_error (error);
+  kymo_poi_thresholds_init_default (&t);
+  /* Low enough that every kind of point is there. */
+  t.long_poll_ns = 1;
+  t.wake_delay_ns = 1;
+  t.sched_delay_ns = 1;
+  alone = kymo_dial9_tasks_new (trace, &t);
+  with_lanes = kymo_dial9_tasks_new_with_lanes (trace, &t, &lanes);
+
+  rows_alone = kymo_dial9_tasks_get_rows (alone, &n_alone);
+  rows = kymo_dial9_tasks_get_rows (with_lanes, &n_rows);
+  g_assert_cmpuint (n_rows, >, 0);
+  g_assert_cmpuint (n_rows, ==, n_alone);
+  g_assert_cmpmem (rows, n_rows * sizeof *rows, rows_alone, n_alone * sizeof *rows_alone);
+  g_assert_cmpuint (kymo_dial9_tasks_get_n_polls (with_lanes), ==, kymo_dial9_tasks_get_n_polls (alone));
+  g_assert_cmpuint (kymo_dial9_tasks_get_n_pois (with_lanes), >, 0);
+  g_assert_cmpuint (kymo_dial9_tasks_get_n_pois (with_lanes), ==, kymo_dial9_tasks_get_n_pois (alone));
+  for (gsize i = 0; i < kymo_dial9_tasks_get_n_pois (alone); i++)
+    {
+      g_assert_cmpmem (kymo_dial9_tasks_get_poi (with_lanes, KYMO_POI_TIME_ORDER, i), sizeof (KymoPoi),
+                       kymo_dial9_tasks_get_poi (alone, KYMO_POI_TIME_ORDER, i), sizeof (KymoPoi));
+      g_assert_cmpmem (kymo_dial9_tasks_get_poi (with_lanes, KYMO_POI_WORST_FIRST, i), sizeof (KymoPoi),
+                       kymo_dial9_tasks_get_poi (alone, KYMO_POI_WORST_FIRST, i), sizeof (KymoPoi));
+      if (i > 0)
+        g_assert_cmpint (kymo_dial9_tasks_get_poi (alone, KYMO_POI_TIME_ORDER, i - 1)->start, <=,
+                         kymo_dial9_tasks_get_poi (alone, KYMO_POI_TIME_ORDER, i)->start);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -239,5 +288,6 @@ main (int   argc,
   g_test_add_func ("/dial9/lanes/wake-marks", test_wake_marks);
   g_test_add_func ("/dial9/lanes/no-clock", test_no_clock);
   g_test_add_func ("/dial9/lanes/overlapping-copies", test_overlapping_copies);
+  g_test_add_func ("/dial9/lanes/points-beside-lanes", test_points_beside_lanes);
   return g_test_run ();
 }
