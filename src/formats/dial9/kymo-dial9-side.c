@@ -507,43 +507,24 @@ add_stack (Symboliser   *s,
   return kymo_stacks_add (stacks, (const KymoFrame *) (gpointer) s->frames->data, s->frames->len);
 }
 
-static inline guint64
-chain_mix (guint64 h,
-           guint64 addr)
-{
-  h = (h ^ addr) * G_GUINT64_CONSTANT (0x100000001b3);
-  return h ^ (h >> 29);
-}
-
 /* An inline call chain in the input: a u32 count, then count u64 addresses. */
 static guint
 chain_hash (gconstpointer data)
 {
   const guint8 *chain = data;
-  guint32 n = d9_u32 (chain), i = 0;
-  guint64 h[4] = { G_GUINT64_CONSTANT (0xcbf29ce484222325) ^ n, G_GUINT64_CONSTANT (0x9e3779b97f4a7c15),
-                   G_GUINT64_CONSTANT (0xc2b2ae3d27d4eb4f), G_GUINT64_CONSTANT (0x165667b19e3779f9) };
+  guint32 n = d9_u32 (chain);
+  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325) ^ n;
 
-  /* Four words at a time into four hashes that do not wait on each
-   * other: chains are dozens of addresses long, and every sample of an
-   * older file has one to look up. */
-  for (; i + 4 <= n; i += 4)
-    for (guint k = 0; k < 4; k++)
-      {
-        guint64 addr;
-
-        memcpy (&addr, chain + 4 + (gsize) (i + k) * 8, 8);
-        h[k] = chain_mix (h[k], addr);
-      }
-  for (; i < n; i++)
+  /* A word at a time: chains are dozens of addresses long. */
+  for (guint32 i = 0; i < n; i++)
     {
       guint64 addr;
 
       memcpy (&addr, chain + 4 + (gsize) i * 8, 8);
-      h[0] = chain_mix (h[0], addr);
+      h = (h ^ addr) * G_GUINT64_CONSTANT (0x100000001b3);
+      h ^= h >> 29;
     }
-  h[0] = chain_mix (chain_mix (chain_mix (h[0], h[1]), h[2]), h[3]);
-  return (guint) (h[0] ^ (h[0] >> 32));
+  return (guint) (h ^ (h >> 32));
 }
 
 static gboolean
