@@ -245,13 +245,22 @@ free_worker_edges (D9WorkerPairing *p)
 }
 
 /* The waker's task index in place of its id (G_MAXUINT32 for none), so
- * that the wakes' pass, which runs alone, looks nothing up. The task map
- * is final once decoding is done, and nothing writes it meanwhile. */
+ * that the wakes' pass, which runs alone, looks nothing up: what
+ * d9_loader_find_task() finds, without filling its table of small ids.
+ * The tasks are final once decoding is done, and nothing writes them
+ * meanwhile. */
 static inline void
 index_waker (D9Loader *l,
              D9Wake   *wake)
 {
-  wake->waker = wake->waker != 0 ? d9_map_lookup (&l->d->task_map, wake->waker) : G_MAXUINT32;
+  guint64 id = wake->waker;
+
+  if (id == 0)
+    wake->waker = G_MAXUINT32;
+  else if (id < l->n_task_direct && l->task_direct[id] != 0)
+    wake->waker = l->task_direct[id] - 1;
+  else
+    wake->waker = d9_map_lookup (&l->d->task_map, id);
 }
 
 /* Counts @n more edges paired; the loading thread reports how far all
