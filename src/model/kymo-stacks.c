@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "kymo-mapped.h"
 #include "kymo-run-sort.h"
 #include "kymo-stacks-private.h"
 
@@ -18,6 +19,7 @@ struct _KymoStacks
   GArray     *offsets;  /* guint32 [n_stacks + 1] into frames */
   GHashTable *ids;      /* StackKey* → id + 1 */
   GArray     *samples;  /* KymoStackSample */
+  gboolean    finished; /* kymo_stacks_finish() */
 };
 
 /* Keys point into @frames by offset, so growing the array moves nothing. */
@@ -89,7 +91,7 @@ kymo_stacks_add (KymoStacks      *self,
   gpointer found;
   guint32 id;
 
-  g_return_val_if_fail (self != NULL, KYMO_NO_STACK);
+  g_return_val_if_fail (self != NULL && !self->finished, KYMO_NO_STACK);
   g_return_val_if_fail (frames != NULL || n_frames == 0, KYMO_NO_STACK);
 
   if (self->frames->len + n_frames >= G_MAXUINT32 || self->offsets->len >= G_MAXUINT32 - 1)
@@ -124,7 +126,7 @@ kymo_stacks_add_sample (KymoStacks *self,
 {
   KymoStackSample sample = { ts, track, stack, kind, source };
 
-  g_return_if_fail (self != NULL);
+  g_return_if_fail (self != NULL && !self->finished);
 
   g_array_append_val (self->samples, sample);
 }
@@ -135,13 +137,33 @@ kymo_stacks_reserve_samples (KymoStacks *self,
 {
   guint len;
 
-  g_return_if_fail (self != NULL);
+  g_return_if_fail (self != NULL && !self->finished);
   g_return_if_fail (n_samples <= G_MAXUINT - self->samples->len);
 
-  /* A GArray keeps the room it grew to. */
+  /* A GArray keeps the room it grew to. Its pages are populated in one
+   * call: the samples fill all of it, and a fault per page costs more. */
   len = self->samples->len;
   g_array_set_size (self->samples, len + (guint) n_samples);
   g_array_set_size (self->samples, len);
+  kymo_mapped_populate (self->samples->data + (gsize) len * sizeof (KymoStackSample),
+                        n_samples * sizeof (KymoStackSample));
+}
+
+KymoStackSample *
+kymo_stacks_append_samples (KymoStacks *self,
+                            gsize       n_samples)
+{
+  guint len;
+
+  g_return_val_if_fail (self != NULL && !self->finished, NULL);
+  g_return_val_if_fail (n_samples <= G_MAXUINT - self->samples->len, NULL);
+
+  len = self->samples->len;
+  g_array_set_size (self->samples, len + (guint) n_samples);
+  /* Written whole, and at random: populated in one call. */
+  kymo_mapped_populate (self->samples->data + (gsize) len * sizeof (KymoStackSample),
+                        n_samples * sizeof (KymoStackSample));
+  return (KymoStackSample *) (gpointer) self->samples->data + len;
 }
 
 guint
@@ -207,9 +229,20 @@ kymo_stacks_lower_bound (KymoStacks *self,
 KYMO_DEFINE_RUN_SORT (sort_samples, KymoStackSample, SAMPLE_BEFORE)
 
 void
-_kymo_stacks_seal (KymoStacks *self)
+kymo_stacks_finish (KymoStacks *self)
 {
+  g_return_if_fail (self != NULL);
+
+  if (self->finished)
+    return;
+  self->finished = TRUE;
   /* The hash table only serves building. */
   g_hash_table_remove_all (self->ids);
   sort_samples ((KymoStackSample *) self->samples->data, self->samples->len);
+}
+
+void
+_kymo_stacks_seal (KymoStacks *self)
+{
+  kymo_stacks_finish (self);
 }

@@ -676,7 +676,8 @@ seal_tracks (KymoTrace *self)
     {
       KymoTrack *track = g_ptr_array_index (self->tracks, i);
 
-      for (guint d = 0; d < track->n_depths; d++)
+      /* Trees a decoder built already are left alone. */
+      for (guint d = 0; d < track->n_depths && !_kymo_track_get_spans_done (track); d++)
         {
           SealPart part = { i, d, _kymo_track_get_depth_count (track, d) };
 
@@ -762,7 +763,7 @@ kymo_trace_count_events (KymoTrace *self,
   for (guint t = 0; t < self->tracks->len; t++)
     {
       KymoTrack *track = g_ptr_array_index (self->tracks, t);
-      s += track->sealed ? track->n_spans : track->staged.len;
+      s += track->sealed || track->spans_done ? track->n_spans : track->staged.len;
       i += track->instants.len;
       c += track->samples.len;
       a += track->annotations.len;

@@ -66,6 +66,7 @@ struct _KymoTrack
   KymoTime       start;
   KymoTime       end;
   guint          sealed : 1;
+  guint          spans_done : 1; /* kymo_track_seal_spans() */
 };
 
 KymoTrack *_kymo_track_new    (KymoTrace     *trace,
@@ -82,6 +83,8 @@ gsize      _kymo_track_get_depth_count (KymoTrack *self,
 void       _kymo_track_seal_depth      (KymoTrack *self,
                                         guint      depth);
 void       _kymo_track_seal_finish     (KymoTrack *self);
+/* Whether the spans were sealed ahead (their trees are built). */
+gboolean   _kymo_track_get_spans_done  (KymoTrack *self);
 gsize      _kymo_track_memory (KymoTrack     *self);
 
 G_END_DECLS

@@ -197,7 +197,7 @@ void
 kymo_track_reserve_spans (KymoTrack *self,
                           gsize      n_spans)
 {
-  g_return_if_fail (!self->sealed);
+  g_return_if_fail (!self->sealed && !self->spans_done);
 
   if (n_spans > self->staged.cap)
     {
@@ -246,7 +246,7 @@ kymo_track_add_span (KymoTrack *self,
 {
   KymoSpan *span;
 
-  g_return_if_fail (!self->sealed);
+  g_return_if_fail (!self->sealed && !self->spans_done);
 
   if (end < start)
     end = start;
@@ -264,7 +264,7 @@ kymo_track_add_spans (KymoTrack      *self,
                       const KymoSpan *spans,
                       gsize           n_spans)
 {
-  g_return_if_fail (!self->sealed);
+  g_return_if_fail (!self->sealed && !self->spans_done);
 
   /* Ends before starts are clamped at seal, while the tree is built. */
   if (n_spans > 0)
@@ -280,7 +280,7 @@ kymo_track_rename (KymoTrack     *self,
   KymoSpan *spans = (KymoSpan *) self->staged.data;
   KymoInstant *instants = (KymoInstant *) self->instants.data;
 
-  g_return_if_fail (!self->sealed);
+  g_return_if_fail (!self->sealed && !self->spans_done);
 
   for (gsize i = 0; i < self->staged.len; i++)
     {
@@ -305,7 +305,7 @@ kymo_track_append_spans (KymoTrack *self,
 {
   KymoSpan *out;
 
-  g_return_val_if_fail (!self->sealed, NULL);
+  g_return_val_if_fail (!self->sealed && !self->spans_done, NULL);
 
   if (self->staged.cap - self->staged.len < n_spans)
     _kymo_vec_grow (&self->staged, sizeof (KymoSpan), self->staged.len + n_spans);
@@ -364,7 +364,7 @@ kymo_track_take_spans_with_room (KymoTrack *self,
                                  gsize      n_spans,
                                  gsize      n_alloc)
 {
-  g_return_if_fail (!self->sealed);
+  g_return_if_fail (!self->sealed && !self->spans_done);
 
   /* Ends before starts are clamped at seal, while the tree is built. */
   vec_take (&self->staged, spans, n_spans, n_alloc, sizeof (KymoSpan));
@@ -460,19 +460,17 @@ extend_range (KymoTrack *self,
 /* Sealing runs in three steps so that a trace can spread it over its
  * threads: the tracks are prepared side by side, then every depth run's
  * tree is built side by side (a trace of one large thread still uses every
- * core), then each track takes its range from its runs. */
-void
-_kymo_track_seal_prepare (KymoTrack *self)
+ * core), then each track takes its range from its runs. A decoder may
+ * have done the spans' part of the first two already
+ * (kymo_track_seal_spans()). */
+static void
+prepare_spans (KymoTrack *self)
 {
   KymoSpan *staged = self->staged.data;
   const KymoDepthRun *runs = self->staged_runs.data;
   gsize n = self->staged.len, n_runs = self->staged_runs.len;
   guint n_depths = 0;
   gboolean depth_ordered = TRUE;
-
-  if (self->sealed)
-    return;
-  self->sealed = TRUE;
 
   for (gsize r = 0; r < n_runs; r++)
     {
@@ -516,10 +514,37 @@ _kymo_track_seal_prepare (KymoTrack *self)
   self->staged_runs.len = self->staged_runs.cap = 0;
 
   self->trees = g_new0 (KymoSpanTree, MAX (n_depths, 1));
+}
 
+void
+_kymo_track_seal_prepare (KymoTrack *self)
+{
+  if (self->sealed)
+    return;
+  self->sealed = TRUE;
+
+  if (!self->spans_done)
+    prepare_spans (self);
   sort_instants (self->instants.data, self->instants.len);
   sort_samples (self->samples.data, self->samples.len);
   sort_annotations (self->annotations.data, self->annotations.len);
+}
+
+void
+kymo_track_seal_spans (KymoTrack *self)
+{
+  g_return_if_fail (!self->sealed && !self->spans_done);
+
+  prepare_spans (self);
+  for (guint d = 0; d < self->n_depths; d++)
+    _kymo_track_seal_depth (self, d);
+  self->spans_done = TRUE;
+}
+
+gboolean
+_kymo_track_get_spans_done (KymoTrack *self)
+{
+  return self->spans_done;
 }
 
 gsize

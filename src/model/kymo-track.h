@@ -103,6 +103,12 @@ void                  kymo_track_add_annotation      (KymoTrack       *self,
                                                       const char      *text,
                                                       guint32          source);
 
+/* The track's spans are all added (instants, samples and annotations may
+ * still come): orders them and builds their trees now, on the calling
+ * thread, rather than in kymo_trace_seal(). For a decoder that finishes
+ * tracks on its own threads while it still builds others. */
+void                  kymo_track_seal_spans          (KymoTrack       *self);
+
 /* Reading: only after kymo_trace_seal(). */
 gsize                 kymo_track_get_n_events        (const KymoTrack *self);
 KymoTime              kymo_track_get_start           (const KymoTrack *self);

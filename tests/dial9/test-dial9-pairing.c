@@ -32,6 +32,9 @@ enum {
   N_KINDS,
 };
 
+/* CPU samples: only test_many_samples() makes them. */
+#define EV_CPU N_KINDS
+
 typedef struct {
   guint64 ts;
   guint   kind;
@@ -48,6 +51,7 @@ begin_file (void)
   const char *poll_end[] = { "worker_id:9", NULL };
   const char *park[] = { "worker_id:9", "local_queue:11", NULL };
   const char *wake[] = { "waker_task_id:9", "woken_task_id:9", "target_worker:11", NULL };
+  const char *cpu[] = { "worker_id:9", "source:11", "callchain:8", NULL };
 
   d9b_header (b);
   d9b_schema (b, EV_POLL_START, "PollStartEvent", TRUE, poll_start);
@@ -55,6 +59,7 @@ begin_file (void)
   d9b_schema (b, EV_PARK, "WorkerParkEvent", TRUE, park);
   d9b_schema (b, EV_UNPARK, "WorkerUnparkEvent", TRUE, park);
   d9b_schema (b, EV_WAKE, "WakeEventEvent", TRUE, wake);
+  d9b_schema (b, EV_CPU, "CpuSampleEvent", TRUE, cpu);
   d9b_pool (b, 0, "src/main.rs:10");
   return b;
 }
@@ -76,6 +81,13 @@ write_event (GByteArray  *b,
     case EV_PARK:
     case EV_UNPARK:
       d9b_varint (b, e->worker); d9b_u8 (b, (guint8) e->b);
+      break;
+    case EV_CPU:
+      /* One of a few inline call chains, of one to three frames. */
+      d9b_varint (b, e->worker); d9b_u8 (b, 0);
+      d9b_u32 (b, (guint32) (e->a % 3 + 1));
+      for (guint64 k = 0; k <= e->a % 3; k++)
+        d9b_u64 (b, 0x1000 + 0x10 * e->a + k);
       break;
     default:
       d9b_varint (b, e->a); d9b_varint (b, e->b); d9b_u8 (b, (guint8) e->worker);
@@ -287,6 +299,71 @@ test_wakes_only (void)
   g_free (workers);
 }
 
+static KymoTrace *
+load_samples (GByteArray *b,
+              guint       threads,
+              gboolean    reference)
+{
+  g_autoptr(GError) error = NULL;
+  KymoTrace *trace;
+
+  kymo_test_set_threads (threads);
+  d9_pair_set_reference_for_testing (reference);
+  trace = kymo_test_load_bytes (b->data, b->len, "dial9", &error);
+  d9_pair_set_reference_for_testing (FALSE);
+  kymo_test_set_threads (0);
+  g_assert_no_error (error);
+  g_assert_null (kymo_trace_get_stop_error (trace));
+  return trace;
+}
+
+/* Enough CPU samples that they are split in two at a time and the halves
+ * sorted side by side: the samples come out as one stable sort by time
+ * gives them (ties in file order), the same on every thread count. */
+static void
+test_many_samples (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (17);
+  GArray **workers = make_workers (30000, rand);
+  g_autoptr(GByteArray) b = NULL;
+  g_autoptr(KymoTrace) want = NULL;
+  const KymoStackSample *ws;
+  const guint threads[] = { 1, 2, 7 };
+  gsize n_want;
+
+  for (guint w = 0; w < N_WORKERS; w++)
+    for (guint i = 0; i < workers[w]->len; i++)
+      {
+        Event *e = &g_array_index (workers[w], Event, i);
+
+        if (g_rand_int_range (rand, 0, 3) > 0)
+          {
+            e->kind = EV_CPU;
+            e->a = (guint64) g_rand_int_range (rand, 0, 5);
+          }
+      }
+  b = write_file (workers, 3, 200, FALSE, rand);
+  want = load_samples (b, 1, TRUE);
+  ws = kymo_stacks_get_samples (kymo_trace_get_stacks (want), &n_want);
+  g_assert_cmpuint (n_want, >, 100000);
+  g_assert_cmpuint (kymo_stacks_get_n_stacks (kymo_trace_get_stacks (want)), ==, 5);
+  for (gsize i = 1; i < n_want; i++)
+    g_assert_true (ws[i - 1].ts < ws[i].ts || (ws[i - 1].ts == ws[i].ts && ws[i - 1].source < ws[i].source));
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      g_autoptr(KymoTrace) got = load_samples (b, threads[i], FALSE);
+      const KymoStackSample *gs;
+      gsize n;
+
+      gs = kymo_stacks_get_samples (kymo_trace_get_stacks (got), &n);
+      g_assert_cmpuint (n, ==, n_want);
+      g_assert_cmpmem (gs, n * sizeof (KymoStackSample), ws, n_want * sizeof (KymoStackSample));
+    }
+  for (guint w = 0; w < N_WORKERS; w++)
+    g_array_unref (workers[w]);
+  g_free (workers);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -296,5 +373,6 @@ main (int   argc,
   g_test_add_func ("/dial9/pairing/shuffled-batches", test_shuffled_batches);
   g_test_add_func ("/dial9/pairing/large", test_large);
   g_test_add_func ("/dial9/pairing/wakes-only", test_wakes_only);
+  g_test_add_func ("/dial9/pairing/many-samples", test_many_samples);
   return g_test_run ();
 }

@@ -70,6 +70,43 @@ test_samples_in_time_order (void)
   g_assert_cmpuint (kymo_stacks_lower_bound (stacks, 1000), ==, n);
 }
 
+/* A decoder that adds its samples on one of its threads orders them
+ * there: they read in time order before the trace is sealed, and after.
+ * Nothing may be added then. */
+static void
+test_finished_ahead (void)
+{
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  KymoStacks *stacks = kymo_trace_get_stacks (trace);
+  guint32 cpu = kymo_trace_intern (trace, "cpu");
+  KymoFrame f[] = { { kymo_trace_intern (trace, "main"), 0 } };
+  KymoTime batches[] = { 50, 60, 70, 10, 20, 30, 55, 20 };
+  const KymoStackSample *samples;
+  guint32 stack = kymo_stacks_add (stacks, f, 1);
+  gsize n;
+
+  for (guint i = 0; i < G_N_ELEMENTS (batches); i++)
+    kymo_stacks_add_sample (stacks, 0, batches[i], stack, cpu, i);
+  kymo_stacks_finish (stacks);
+  samples = kymo_stacks_get_samples (stacks, &n);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (batches));
+  g_assert_cmpint (samples[0].ts, ==, 10);
+  /* Ties keep the order they were added in. */
+  g_assert_cmpuint (samples[1].source, ==, 4);
+  g_assert_cmpuint (samples[2].source, ==, 7);
+
+  g_test_expect_message ("kymo-stacks", G_LOG_LEVEL_CRITICAL, "*finished*");
+  kymo_stacks_add_sample (stacks, 0, 5, stack, cpu, 99);
+  g_test_assert_expected_messages ();
+  kymo_trace_seal (trace);
+  samples = kymo_stacks_get_samples (stacks, &n);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (batches));
+  for (gsize i = 1; i < n; i++)
+    g_assert_cmpint (samples[i - 1].ts, <=, samples[i].ts);
+  g_assert_cmpuint (kymo_stacks_get_n_stacks (stacks), ==, 1);
+  g_assert_cmpuint (kymo_stacks_get (stacks, stack, &n)[0].name, ==, f[0].name);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -77,5 +114,6 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/stacks/shared", test_stacks_shared);
   g_test_add_func ("/stacks/samples-in-time-order", test_samples_in_time_order);
+  g_test_add_func ("/stacks/finished-ahead", test_finished_ahead);
   return g_test_run ();
 }

@@ -248,6 +248,74 @@ test_memory_per_span (void)
   g_assert_cmpuint (bytes / n, <=, 32);
 }
 
+/* One track's events, added the same way to every trace of the test:
+ * depths out of order, a depth out of start order, an end before its
+ * start. */
+static KymoTrack *
+add_mixed_track (KymoTrace *trace)
+{
+  KymoTrack *t = kymo_trace_get_track (trace, kymo_trace_add_track (trace, KYMO_NO_TRACK, KYMO_TRACK_THREAD, "t"));
+
+  for (guint i = 0; i < 3000; i++)
+    kymo_track_add_span (t, (KymoTime) (i * 7919 % 3000) * 10, (KymoTime) (i * 7919 % 3000) * 10 + 25, 1, 0, 0, i);
+  kymo_track_add_span (t, 500, 400, 2, 2, 0, 5000);
+  for (guint i = 0; i < 1000; i++)
+    kymo_track_add_span (t, i * 30 + 1, i * 30 + 9, 3, 1, 0, 6000 + i);
+  return t;
+}
+
+/* A decoder may seal a track's spans as soon as it has them, on its own
+ * thread: the sealed trace is the one sealing it all at once gives, and
+ * instants may still come. Spans may not. */
+static void
+test_spans_sealed_ahead (void)
+{
+  g_autoptr(KymoTrace) whole = kymo_trace_new ();
+  g_autoptr(KymoTrace) ahead = kymo_trace_new ();
+  KymoTrack *a = add_mixed_track (whole), *b = add_mixed_track (ahead);
+  guint32 longest_a[64], counts_a[64], longest_b[64], counts_b[64];
+  g_autoptr(GArray) hits_a = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) hits_b = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const KymoSpan *sa, *sb;
+  guint64 spans;
+  gsize na, nb;
+
+  kymo_track_seal_spans (b);
+  kymo_trace_count_events (ahead, &spans, NULL, NULL, NULL);
+  g_assert_cmpuint (spans, ==, 4001);
+  g_test_expect_message ("kymo-track", G_LOG_LEVEL_CRITICAL, "*spans_done*");
+  kymo_track_add_span (b, 0, 1, 1, 0, 0, 9999);
+  g_test_assert_expected_messages ();
+
+  kymo_track_add_instant (a, 42, 4, 0, 7000);
+  kymo_track_add_instant (b, 42, 4, 0, 7000);
+  kymo_trace_seal (whole);
+  kymo_trace_seal (ahead);
+
+  sa = kymo_track_get_spans (a, &na);
+  sb = kymo_track_get_spans (b, &nb);
+  g_assert_cmpuint (na, ==, 4001);
+  g_assert_cmpuint (nb, ==, na);
+  g_assert_cmpmem (sa, na * sizeof (KymoSpan), sb, nb * sizeof (KymoSpan));
+  g_assert_cmpuint (kymo_track_get_n_depths (b), ==, 3);
+  g_assert_cmpint (kymo_track_get_start (b), ==, kymo_track_get_start (a));
+  g_assert_cmpint (kymo_track_get_end (b), ==, kymo_track_get_end (a));
+  for (guint d = 0; d < 3; d++)
+    {
+      kymo_track_query_lod (a, d, 0, 30000, 64, longest_a, counts_a);
+      kymo_track_query_lod (b, d, 0, 30000, 64, longest_b, counts_b);
+      g_assert_cmpmem (longest_a, sizeof longest_a, longest_b, sizeof longest_b);
+      g_assert_cmpmem (counts_a, sizeof counts_a, counts_b, sizeof counts_b);
+      g_array_set_size (hits_a, 0);
+      g_array_set_size (hits_b, 0);
+      kymo_track_query_spans (a, d, 1000, 2000, hits_a);
+      kymo_track_query_spans (b, d, 1000, 2000, hits_b);
+      g_assert_cmpuint (hits_b->len, ==, hits_a->len);
+      g_assert_cmpmem (hits_a->data, hits_a->len * 4, hits_b->data, hits_b->len * 4);
+    }
+  g_assert_cmpuint ((kymo_track_get_instants (b, &nb), nb), ==, 1);
+}
+
 static KymoRecord *
 records_with_sources (const guint32 *sources,
                       gsize          n)
@@ -308,5 +376,6 @@ main (int   argc,
   g_test_add_func ("/trace/take-and-append", test_take_and_append);
   g_test_add_func ("/trace/take-with-room-and-flows", test_take_with_room_and_flows);
   g_test_add_func ("/trace/records-in-source-order", test_records_in_source_order);
+  g_test_add_func ("/trace/spans-sealed-ahead", test_spans_sealed_ahead);
   return g_test_run ();
 }

@@ -367,6 +367,9 @@ d9_finish_worker_spans (D9Loader  *l,
     }
 
   sort_instants ((KymoInstant *) (gpointer) w->instants->data, w->instants->len);
+  /* Nothing adds spans to the track after this: their trees are built
+   * here, beside the wakes' pass, rather than in the trace's seal. */
+  kymo_track_seal_spans (track);
 }
 
 /* Then its instants, once the wakes are resolved: two sorted runs
@@ -440,38 +443,94 @@ typedef struct {
   gboolean     flows;      /* the flows are still to be replayed */
   gboolean     spans_done; /* the workers' spans are on their tracks */
   GError     **error;
+  gboolean     symbols;    /* the symbol tables are still to be made one */
 } D9Tail;
 
-/* The side records' pieces and end, beside the pairing (@data holds the
- * D9SideBuild, which the end takes). */
+#define PENDING_LESS(x, y) ((x)->instant.ts < (y)->instant.ts)
+
+KYMO_DEFINE_RUN_SORT (sort_pending, D9Pending, PENDING_LESS)
+
+/* The instants of named tracks, in time order (ties in the order they
+ * came), so that those tracks need no sort at seal: a track's share of
+ * them sorted is its share of them all sorted. @tracks: by track id (the
+ * loading thread may add tracks meanwhile). */
 static void
-side_piece (guint    index,
-            gpointer data)
+add_pending (D9Loader   *l,
+             KymoTrack **tracks)
 {
-  d9_side_build_piece (*(D9SideBuild **) data, index);
+  D9Pending *pending = (D9Pending *) (gpointer) l->pending->data;
+
+  sort_pending (pending, l->pending->len);
+  for (guint i = 0; i < l->pending->len; i++)
+    kymo_track_add_instant (tracks[pending[i].track], pending[i].instant.ts, pending[i].instant.name_flags, 0,
+                            pending[i].instant.source);
+}
+
+/* What runs beside the pairing: the side records' pieces, the symbol
+ * tables made one (only the samples' stacks, at the side records' end,
+ * read them), the named tracks' instants, then the end, which takes
+ * @side, and the two halves of the samples it leaves sorted. */
+typedef struct {
+  D9Loader     *l;
+  D9SideBuild  *side;
+  guint         n_pieces;
+  KymoTrack   **tracks;   /* by id, as the decode left them */
+  D9SampleOrder order;
+} D9Side;
+
+#define SIDE_PARTS(s) ((s)->n_pieces + 2)
+
+static void
+side_part (guint    index,
+           gpointer data)
+{
+  D9Side *s = data;
+
+  if (index < s->n_pieces)
+    d9_side_build_piece (s->side, index);
+  else if (index == s->n_pieces)
+    unique_symbols (s->l->d->symbols);
+  else
+    add_pending (s->l, s->tracks);
 }
 
 static void
 side_end (gpointer data)
 {
-  d9_side_build_end (g_steal_pointer ((D9SideBuild **) data));
+  D9Side *s = data;
+
+  d9_side_build_end (g_steal_pointer (&s->side), &s->order);
 }
 
+static void
+side_after (guint    index,
+            gpointer data)
+{
+  d9_sample_order_sort (&((D9Side *) data)->order, index);
+}
+
+/* When streaming, the samples are left to the trace's seal, which sorts
+ * them beside the tracks. */
 static void
 tail_side_end (gpointer data)
 {
   D9Tail *t = data;
+  D9SampleOrder order;
 
-  d9_side_build_end (g_steal_pointer (&t->side));
+  d9_side_build_end (g_steal_pointer (&t->side), &order);
 }
 
+/* Parts: the symbol tables (when @symbols), the pieces, the flows (when
+ * @flows), then the workers. */
 static void
 tail_part (guint    index,
            gpointer data)
 {
   D9Tail *t = data;
 
-  if (index < t->n_pieces)
+  if (t->symbols && index-- == 0)
+    unique_symbols (t->l->d->symbols);
+  else if (index < t->n_pieces)
     d9_side_build_piece (t->side, index);
   else if (t->flows && index == t->n_pieces)
     replay_flows (t->l);
@@ -484,10 +543,13 @@ tail_join (guint    index,
            gpointer data)
 {
   D9Tail *t = data;
-  guint n = t->n_pieces + t->flows + t->l->workers->len;
+  guint n = t->symbols + t->n_pieces + t->flows + t->l->workers->len;
 
+  /* The symbols' part, if any, is joined before the pieces'. */
+  if (t->symbols && index-- == 0)
+    return TRUE;
   if (index + 1 == t->n_pieces)
-    d9_side_build_end (g_steal_pointer (&t->side));
+    tail_side_end (t);
   return kymo_load_job_progress (t->l->job, 0.85 + 0.12 * (index + 1) / n, "Building the timeline", t->error);
 }
 
@@ -500,13 +562,21 @@ finish_tail (D9Loader    *l,
              gboolean     flows,
              GError     **error)
 {
-  D9Tail t = { l, side, side == NULL || pieces_done ? 0 : n_pieces, flows, pieces_done, error };
+  D9Tail t = { l, side, side == NULL || pieces_done ? 0 : n_pieces, flows, pieces_done, error, FALSE };
   gboolean ok;
 
   for (guint i = 0; i < l->workers->len; i++)
     d9_pair_close_depth0 (l, g_ptr_array_index (l->workers, i), l->max_ts, KYMO_EVENT_INCOMPLETE);
+  /* With pieces the side records' end waits for their joins: the symbol
+   * tables, which it reads, are made one beside them. */
+  if (!pieces_done)
+    {
+      t.symbols = t.n_pieces > 0;
+      if (!t.symbols)
+        unique_symbols (l->d->symbols);
+    }
   ok = kymo_parts_run_helped (kymo_load_job_get_options (l->job), l->d->size, TAIL_THREAD_MIN,
-                              t.n_pieces + flows + l->workers->len, tail_part, tail_join,
+                              t.symbols + t.n_pieces + flows + l->workers->len, tail_part, tail_join,
                               t.n_pieces == 0 && t.side != NULL ? tail_side_end : NULL, &t);
   g_clear_pointer (&t.side, d9_side_build_free);
   return ok;
@@ -568,20 +638,20 @@ d9_build_model (D9Loader  *l,
                 GError   **error)
 {
   gboolean flows_done, pieces_done = FALSE, ok;
+  g_autofree KymoTrack **tracks = NULL;
   D9SideBuild *side;
-  guint n_pieces;
-
-  unique_symbols (l->d->symbols);
+  guint n_pieces, n_tracks;
 
   if (l->min_ts > l->max_ts)
     l->min_ts = l->max_ts = 0;
 
-  for (guint i = 0; i < l->pending->len; i++)
-    {
-      const D9Pending *p = &g_array_index (l->pending, D9Pending, i);
-      kymo_track_add_instant (kymo_trace_get_track (l->trace, p->track), p->instant.ts,
-                              p->instant.name_flags, 0, p->instant.source);
-    }
+  /* The named tracks' instants: beside the pairing, when there is one. */
+  n_tracks = kymo_trace_get_n_tracks (l->trace);
+  tracks = g_new (KymoTrack *, n_tracks + 1);
+  for (guint i = 0; i < n_tracks; i++)
+    tracks[i] = kymo_trace_get_track (l->trace, i);
+  if (l->streaming)
+    add_pending (l, tracks);
 
   create_worker_tracks (l);
   if (l->streaming)
@@ -599,22 +669,27 @@ d9_build_model (D9Loader  *l,
     }
   else
     {
+      D9Side beside = { l, NULL, 0, tracks, { NULL } };
+
       /* The parts' instants join the loader's (their edges and wakes
        * already have). */
       if (!d9_loader_assemble (l, NULL, &flows_done, error))
         return FALSE;
       d9_loader_release_parts (l);
       /* The side records are made final beside the pairing. */
-      side = d9_side_build_begin (l, &n_pieces, error);
-      if (side == NULL)
+      beside.side = d9_side_build_begin (l, &beside.n_pieces, error);
+      if (beside.side == NULL)
         return FALSE;
-      if (!d9_pair_workers (l, n_pieces, side_piece, side_end, &side, d9_finish_worker_spans, error))
+      if (!d9_pair_workers (l, SIDE_PARTS (&beside), side_part, side_end, 2, side_after, &beside,
+                            d9_finish_worker_spans, error))
         {
-          g_clear_pointer (&side, d9_side_build_free);
+          g_clear_pointer (&beside.side, d9_side_build_free);
           return FALSE;
         }
       /* Its end ran beside the wakes' pass. */
-      g_assert (side == NULL);
+      g_assert (beside.side == NULL);
+      side = NULL;
+      n_pieces = 0;
       pieces_done = TRUE;
       flows_done = FALSE;
     }

@@ -73,6 +73,22 @@ typedef struct {
 
 typedef struct _D9Pairing D9Pairing;
 
+/* The wakes put in time order as two halves at once: their chains (see
+ * wake_order_prepare()) merged, those before @pivot into the start of
+ * @ordered, the rest after them. */
+typedef struct {
+  GArray   *segs;
+  GArray   *heads;
+  gboolean  chained;   /* FALSE: too many chains, sorted instead */
+  gboolean  merge;     /* FALSE: half 0 sorts or keeps them, in place */
+  D9Key     pivot;
+  gsize     n_low;
+  D9Leaf   *high;      /* per chain: where its keys from @pivot on start */
+  GArray   *ordered;
+  gint      left;      /* atomic: halves still to do */
+  gboolean  ready;     /* under the pairing's lock */
+} D9WakeOrder;
+
 typedef struct {
   D9Pairing    *pg;
   D9Loader     *l;
@@ -99,6 +115,8 @@ struct _D9Pairing {
   guint            n_extra;
   KymoPartFunc     extra;
   KymoPartStartFunc extra_end;
+  guint            n_after;
+  KymoPartFunc     after;
   gpointer         extra_data;
   D9PairedFunc     paired;
   D9Key            first_wake;
@@ -113,6 +131,8 @@ struct _D9Pairing {
   guint            n_walked;
   guint            n_taken;
   guint            n_extra_done;
+  gboolean         end_done;  /* @extra_end ran (or never will) */
+  D9WakeOrder      wo;
   gboolean         beside;    /* more than one thread: see part_kind() */
 };
 
@@ -224,48 +244,23 @@ free_worker_edges (D9WorkerPairing *p)
   p->edges = NULL;
 }
 
-/* The wakes in time order: their chains merged as a worker's edges are,
- * into an array of their own (the order a stable sort gives). */
-static void
-order_wakes (D9Loader *l)
+/* The waker's task index in place of its id (G_MAXUINT32 for none), so
+ * that the wakes' pass, which runs alone, looks nothing up: what
+ * d9_loader_find_task() finds, without filling its table of small ids.
+ * The tasks are final once decoding is done, and nothing writes them
+ * meanwhile. */
+static inline void
+index_waker (D9Loader *l,
+             D9Wake   *wake)
 {
-  const D9Wake *wakes = (const D9Wake *) (gpointer) l->wakes->data;
-  D9Stream s = { (const guint8 *) wakes, sizeof (D9Wake), G_STRUCT_OFFSET (D9Wake, source) };
-  gsize n = l->wakes->len, k = 0;
-  g_autoptr(GArray) segs = g_array_new (FALSE, FALSE, sizeof (D9Seg));
-  g_autoptr(GArray) heads = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autofree D9Leaf *leaves = NULL;
-  GArray *ordered;
-  D9Wake *out;
-  D9Tourney t;
-  guint top;
+  guint64 id = wake->waker;
 
-  if (!d9_chain_runs (&s, n, segs, heads))
-    {
-      sort_wakes ((D9Wake *) wakes, n);
-      return;
-    }
-  if (segs->len <= 1)
-    return;
-  ordered = g_array_sized_new (FALSE, FALSE, sizeof (D9Wake), n);
-  g_array_set_size (ordered, n);
-  out = (D9Wake *) (gpointer) ordered->data;
-  leaves = d9_leaves_new (segs, heads, &t);
-  for (guint c = 0; c < heads->len; c++)
-    t.keys[c] = d9_wake_key (wakes, leaves[c].next);
-  d9_tourney_build (&t);
-  top = t.tree[0];
-  while (t.keys[top] != D9_DONE)
-    {
-      D9Leaf *leaf = &leaves[top];
-
-      __builtin_prefetch (wakes + leaf->next + D9_PREFETCH_AHEAD);
-      out[k++] = wakes[leaf->next];
-      top = d9_tourney_replace (&t, d9_leaf_next (leaf, segs) ? d9_wake_key (wakes, leaf->next) : D9_DONE);
-    }
-  d9_tourney_clear (&t);
-  g_array_unref (l->wakes);
-  l->wakes = ordered;
+  if (id == 0)
+    wake->waker = G_MAXUINT32;
+  else if (id < l->n_task_direct && l->task_direct[id] != 0)
+    wake->waker = l->task_direct[id] - 1;
+  else
+    wake->waker = d9_map_lookup (&l->d->task_map, id);
 }
 
 /* Counts @n more edges paired; the loading thread reports how far all
@@ -430,29 +425,184 @@ take_walked (D9Pairing *pg)
   return &pg->workers[index];
 }
 
+/* Probes of the wakes' keys for the time that splits them in two. */
+#define PIVOT_PROBES 1023
+
+static int
+compare_keys (gconstpointer a,
+              gconstpointer b)
+{
+  D9Key x = *(const D9Key *) a, y = *(const D9Key *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The wakes' chains (the runs of each thread, as for a worker's edges),
+ * and where each chain crosses a key that about halves the wakes: those
+ * below it and those above can be merged side by side. */
+static void
+wake_order_prepare (D9Pairing *pg)
+{
+  D9Loader *l = pg->l;
+  D9WakeOrder *wo = &pg->wo;
+  const D9Wake *wakes = (const D9Wake *) (gpointer) l->wakes->data;
+  D9Stream s = { (const guint8 *) wakes, sizeof (D9Wake), G_STRUCT_OFFSET (D9Wake, source) };
+  gsize n = l->wakes->len;
+
+  wo->segs = g_array_new (FALSE, FALSE, sizeof (D9Seg));
+  wo->heads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  wo->chained = d9_chain_runs (&s, n, wo->segs, wo->heads);
+  wo->merge = wo->chained && wo->segs->len > 1;
+  if (wo->merge)
+    {
+      D9Key probes[PIVOT_PROBES];
+      guint n_heads = wo->heads->len;
+
+      for (guint k = 0; k < PIVOT_PROBES; k++)
+        probes[k] = d9_wake_key (wakes, (gsize) k * n / PIVOT_PROBES);
+      qsort (probes, PIVOT_PROBES, sizeof (D9Key), compare_keys);
+      wo->pivot = probes[PIVOT_PROBES / 2];
+      wo->high = g_new0 (D9Leaf, n_heads + 1);
+      for (guint c = 0; c < n_heads; c++)
+        {
+          guint32 at = g_array_index (wo->heads, guint32, c);
+          D9Leaf *leaf = &wo->high[c];
+
+          /* Along the chain to the run that crosses the pivot. */
+          leaf->seg = G_MAXUINT32;
+          while (at != G_MAXUINT32)
+            {
+              const D9Seg *seg = &g_array_index (wo->segs, D9Seg, at);
+              gsize lo = seg->from, hi = seg->to;
+
+              while (lo < hi)
+                {
+                  gsize mid = lo + (hi - lo) / 2;
+
+                  if (d9_wake_key (wakes, mid) < wo->pivot)
+                    lo = mid + 1;
+                  else
+                    hi = mid;
+                }
+              wo->n_low += lo - seg->from;
+              if (lo < seg->to)
+                {
+                  *leaf = (D9Leaf) { lo, seg->to, at, at, NULL };
+                  break;
+                }
+              at = seg->next;
+            }
+        }
+      wo->ordered = g_array_sized_new (FALSE, FALSE, sizeof (D9Wake), n);
+      g_array_set_size (wo->ordered, n);
+    }
+  g_mutex_lock (&pg->lock);
+  wo->ready = TRUE;
+  g_cond_broadcast (&pg->cond);
+  g_mutex_unlock (&pg->lock);
+}
+
+/* Half @half of the wakes merged into place, each waker's id made its
+ * task index; the last half done puts them in the loader's place. */
+static void
+wake_order_half (D9Pairing *pg,
+                 guint      half)
+{
+  D9Loader *l = pg->l;
+  D9WakeOrder *wo = &pg->wo;
+  D9Wake *wakes = (D9Wake *) (gpointer) l->wakes->data;
+  gsize n = l->wakes->len;
+
+  g_mutex_lock (&pg->lock);
+  while (!wo->ready)
+    g_cond_wait (&pg->cond, &pg->lock);
+  g_mutex_unlock (&pg->lock);
+
+  if (!wo->merge && half == 0)
+    {
+      /* Too many chains to merge, or one run: in order already. */
+      if (!wo->chained)
+        sort_wakes (wakes, n);
+      for (gsize i = 0; i < n; i++)
+        index_waker (l, &wakes[i]);
+    }
+  else if (wo->merge)
+    {
+      g_autofree D9Leaf *leaves = NULL;
+      D9Wake *out = (D9Wake *) (gpointer) wo->ordered->data + (half == 0 ? 0 : wo->n_low);
+      /* The first half stops at the pivot; the second starts there. */
+      D9Key stop = half == 0 ? wo->pivot : D9_DONE;
+      D9Tourney t;
+      gsize k = 0;
+      guint top;
+
+      leaves = d9_leaves_new (wo->segs, wo->heads, &t);
+      for (guint c = 0; c < wo->heads->len; c++)
+        {
+          if (half == 1)
+            leaves[c] = wo->high[c];
+          t.keys[c] = half == 1 && leaves[c].seg == G_MAXUINT32 ? D9_DONE : d9_wake_key (wakes, leaves[c].next);
+          if (t.keys[c] >= stop)
+            t.keys[c] = D9_DONE;
+        }
+      d9_tourney_build (&t);
+      top = t.tree[0];
+      while (t.keys[top] != D9_DONE)
+        {
+          D9Leaf *leaf = &leaves[top];
+          D9Key key;
+
+          __builtin_prefetch (wakes + leaf->next + D9_PREFETCH_AHEAD);
+          out[k] = wakes[leaf->next];
+          index_waker (l, &out[k++]);
+          key = d9_leaf_next (leaf, wo->segs) ? d9_wake_key (wakes, leaf->next) : D9_DONE;
+          top = d9_tourney_replace (&t, key < stop ? key : D9_DONE);
+        }
+      d9_tourney_clear (&t);
+      g_assert (k == (half == 0 ? wo->n_low : n - wo->n_low));
+    }
+  if (g_atomic_int_dec_and_test (&wo->left) && wo->merge)
+    {
+      g_array_unref (l->wakes);
+      l->wakes = g_steal_pointer (&wo->ordered);
+    }
+}
+
+static void
+wake_order_clear (D9WakeOrder *wo)
+{
+  g_clear_pointer (&wo->segs, g_array_unref);
+  g_clear_pointer (&wo->heads, g_array_unref);
+  g_clear_pointer (&wo->high, g_free);
+  g_clear_pointer (&wo->ordered, g_array_unref);
+}
+
 static gboolean resolve_wakes (D9Pairing *pg);
 static void     create_tracks (D9Pairing *pg);
 
 /* The parts, in the order the threads take them. With threads to spare:
- * the caller's (short), the wakes' sort, each worker's pairing (the
+ * the wakes' chains and where they split in two, the caller's (short),
+ * the wakes' two halves put in order, each worker's pairing (the
  * largest first), then what @paired does with each worker and the
  * caller's end, which overlap the wakes' pass (on the loading thread,
- * once every worker is paired). On one thread, where nothing overlaps,
- * the order that holds the least memory at once: each worker paired and
- * handed over, the wakes' sort and pass, then the caller's parts and
- * end. */
+ * once every worker is paired), then the caller's parts after its end.
+ * On one thread, where nothing overlaps, the order that holds the least
+ * memory at once: each worker paired and handed over, the wakes' sort
+ * and pass, then the caller's parts, end and parts after it. */
 typedef enum {
   PART_EXTRA,
-  PART_WAKES,
+  PART_WAKES_PREPARE,
+  PART_WAKES,     /* a half, or on one thread (*i == 2) the whole */
   PART_PAIR,      /* and, on one thread, @paired */
   PART_PAIRED,
   PART_END,       /* @extra_end, with threads to spare */
+  PART_AFTER,
 } PartKind;
 
 static guint
 n_parts (const D9Pairing *pg)
 {
-  return pg->n_extra + 1 + (pg->beside ? 2 * pg->n_workers + 1 : pg->n_workers);
+  return pg->n_extra + 1 + (pg->beside ? 2 * pg->n_workers + 3 : pg->n_workers) + pg->n_after;
 }
 
 /* What part @index is, and which of its kind (*@i). */
@@ -465,24 +615,40 @@ part_kind (const D9Pairing *pg,
 
   if (!pg->beside)
     {
-      *i = index < nw ? index : index - nw - 1;
-      return index < nw ? PART_PAIR : index == nw ? PART_WAKES : PART_EXTRA;
+      *i = index < nw ? index : index == nw ? 2 : index <= nw + pg->n_extra ? index - nw - 1
+           : index - nw - 1 - pg->n_extra;
+      return index < nw ? PART_PAIR : index == nw ? PART_WAKES : index <= nw + pg->n_extra ? PART_EXTRA : PART_AFTER;
     }
-  if (index < pg->n_extra)
+  *i = 0;
+  if (index == 0)
+    return PART_WAKES_PREPARE;
+  if (--index < pg->n_extra)
     {
       *i = index;
       return PART_EXTRA;
     }
   index -= pg->n_extra;
-  *i = index == 0 || index > 2 * nw ? 0 : (index - 1) % nw;
-  return index == 0 ? PART_WAKES : index <= nw ? PART_PAIR : index <= 2 * nw ? PART_PAIRED : PART_END;
+  if (index < 2)
+    {
+      *i = index;
+      return PART_WAKES;
+    }
+  index -= 2;
+  *i = index < 2 * nw ? index % nw : index == 2 * nw ? 0 : index - 2 * nw - 1;
+  return index < nw ? PART_PAIR : index < 2 * nw ? PART_PAIRED : index == 2 * nw ? PART_END : PART_AFTER;
 }
 
+/* Runs the caller's end unless the load is cancelled; the parts after it
+ * may start either way. */
 static void
 end_extra (D9Pairing *pg)
 {
-  if (pg->extra_end != NULL)
+  if (pg->extra_end != NULL && !g_atomic_int_get (&pg->cancel))
     pg->extra_end (pg->extra_data);
+  g_mutex_lock (&pg->lock);
+  pg->end_done = TRUE;
+  g_cond_broadcast (&pg->cond);
+  g_mutex_unlock (&pg->lock);
 }
 
 static void
@@ -509,8 +675,18 @@ pairing_part (guint    index,
       g_cond_broadcast (&pg->cond);
       g_mutex_unlock (&pg->lock);
       break;
+    case PART_WAKES_PREPARE:
+      wake_order_prepare (pg);
+      break;
     case PART_WAKES:
-      order_wakes (pg->l);
+      if (i == 2)
+        {
+          wake_order_prepare (pg);
+          wake_order_half (pg, 0);
+          wake_order_half (pg, 1);
+        }
+      else
+        wake_order_half (pg, i);
       break;
     case PART_PAIR:
       pair_worker (&pg->workers[pg->order[i]]);
@@ -528,8 +704,17 @@ pairing_part (guint    index,
       while (pg->n_extra_done < pg->n_extra || pg->n_walked < pg->n_workers)
         g_cond_wait (&pg->cond, &pg->lock);
       g_mutex_unlock (&pg->lock);
+      end_extra (pg);
+      break;
+    case PART_AFTER:
+      /* A thread that would wait for the end to join it waits here
+       * instead, and then does this beside whatever else is left. */
+      g_mutex_lock (&pg->lock);
+      while (!pg->end_done)
+        g_cond_wait (&pg->cond, &pg->lock);
+      g_mutex_unlock (&pg->lock);
       if (!g_atomic_int_get (&pg->cancel))
-        end_extra (pg);
+        pg->after (i, pg->extra_data);
       break;
     }
 }
@@ -544,7 +729,7 @@ pairing_join (guint    index,
   /* The wakes' pass once the last worker's pairing is joined (and the
    * wakes sorted: they come before it, or just before the pass). */
   gboolean last_pair = pg->beside && pg->n_workers > 0 ? kind == PART_PAIR && i + 1 == pg->n_workers
-                       : kind == PART_WAKES;
+                       : kind == PART_WAKES && (i == 1 || i == 2);
 
   if (g_atomic_int_get (&pg->cancel))
     return FALSE;
@@ -555,7 +740,9 @@ pairing_join (guint    index,
       create_tracks (pg);
       pg->resolved = TRUE;
     }
-  if (!pg->beside && index + 1 == n)
+  /* On one thread: once the caller's parts are joined, before the parts
+   * after its end are decoded. */
+  if (!pg->beside && index + 1 == n - pg->n_after)
     end_extra (pg);
   if (!pg->resolved)
     return TRUE;
@@ -581,21 +768,28 @@ poll_event_key (const D9WorkerPairing *p,
 }
 
 /* The wakes, in time order with the workers' polls of tasks: where each
- * wake comes from, which poll each wake schedules (a flow). */
+ * wake comes from, which poll each wake schedules (a flow). Only the
+ * workers that polled a task take part (the blocking pool and other
+ * threads poll none): fewer levels to the tournament. */
 static gboolean
 resolve_wakes (D9Pairing *pg)
 {
   D9Loader *l = pg->l;
   const D9Wake *wakes = (const D9Wake *) (gpointer) l->wakes->data;
   gsize n_wakes = l->wakes->len, next_wake = 0, steps = 0;
-  guint wake_leaf = pg->n_workers;
-  g_autofree gsize *pos = g_new0 (gsize, pg->n_workers);
+  g_autofree gsize *pos = g_new0 (gsize, pg->n_workers + 1);
+  g_autofree guint *polling = g_new (guint, pg->n_workers + 1);
+  guint n_polling = 0, wake_leaf;
   D9Tourney t;
   guint top;
 
-  d9_tourney_init (&t, pg->n_workers + 1);
   for (guint k = 0; k < pg->n_workers; k++)
-    t.keys[k] = poll_event_key (&pg->workers[k], 0);
+    if (pg->workers[k].n_polls > 0)
+      polling[n_polling++] = k;
+  wake_leaf = n_polling;
+  d9_tourney_init (&t, n_polling + 1);
+  for (guint k = 0; k < n_polling; k++)
+    t.keys[k] = poll_event_key (&pg->workers[polling[k]], 0);
   t.keys[wake_leaf] = n_wakes > 0 ? d9_key (wakes[0].ts, wakes[0].source, 0) : D9_DONE;
   d9_tourney_build (&t);
   top = t.tree[0];
@@ -613,7 +807,8 @@ resolve_wakes (D9Pairing *pg)
       if (top == wake_leaf)
         {
           const D9Wake *wake = &wakes[next_wake];
-          guint32 waker = wake->waker != 0 ? d9_loader_find_task (l, wake->waker) : G_MAXUINT32;
+          /* order_wakes() made the waker its task index. */
+          guint32 waker = (guint32) wake->waker;
           guint32 worker = waker != G_MAXUINT32 ? g_array_index (l->d->tasks, D9Task, waker).worker : G_MAXUINT32;
           KymoInstant instant = { wake->ts, l->name_wake, wake->source };
           guint from;
@@ -649,17 +844,18 @@ resolve_wakes (D9Pairing *pg)
         }
       else
         {
-          D9WorkerPairing *p = &pg->workers[top];
+          guint worker = polling[top];
+          D9WorkerPairing *p = &pg->workers[worker];
           const D9Poll *poll = &p->polls[pos[top] / 2];
           D9Task *task = &g_array_index (l->d->tasks, D9Task, poll->task);
 
           if (pos[top] % 2 == 0)
             {
-              task->worker = top;
+              task->worker = worker;
               task->polls++;
               if (task->wake_track != KYMO_NO_TRACK)
                 {
-                  D9Flow flow = { task->wake_ts, poll->start_ts, task->wake_track, top,
+                  D9Flow flow = { task->wake_ts, poll->start_ts, task->wake_track, worker,
                                   task->wake_source, 0 };
 
                   *(D9Flow *) d9_vec_push (l->flows, sizeof flow) = flow;
@@ -776,16 +972,18 @@ compare_sizes (gconstpointer a,
 }
 
 gboolean
-d9_pair_workers (D9Loader      *l,
-                 guint          n_extra,
+d9_pair_workers (D9Loader          *l,
+                 guint              n_extra,
                  KymoPartFunc       extra,
                  KymoPartStartFunc  extra_end,
+                 guint              n_after,
+                 KymoPartFunc       after,
                  gpointer           extra_data,
                  D9PairedFunc       paired,
                  GError           **error)
 {
-  D9Pairing pg = { l, NULL, l->workers->len, g_thread_self (), 0, 0, 0, NULL, n_extra, extra, extra_end, extra_data,
-                   paired, D9_DONE, FALSE, error };
+  D9Pairing pg = { l, NULL, l->workers->len, g_thread_self (), 0, 0, 0, NULL, n_extra, extra, extra_end, n_after,
+                   after, extra_data, paired, D9_DONE, FALSE, error };
   gsize total = l->wakes->len;
   g_autofree gsize *sizes = NULL;
   gboolean ok;
@@ -807,10 +1005,13 @@ d9_pair_workers (D9Loader      *l,
         extra (i, extra_data);
       if (extra_end != NULL)
         extra_end (extra_data);
+      for (guint i = 0; i < n_after; i++)
+        after (i, extra_data);
       return TRUE;
     }
 
   pg.workers = g_new0 (D9WorkerPairing, pg.n_workers + 1);
+  pg.wo.left = 2;
   pg.walked = g_new (guint, pg.n_workers + 1);
   g_mutex_init (&pg.lock);
   g_cond_init (&pg.cond);
@@ -853,6 +1054,7 @@ d9_pair_workers (D9Loader      *l,
   g_free (pg.walked);
   g_mutex_clear (&pg.lock);
   g_cond_clear (&pg.cond);
+  wake_order_clear (&pg.wo);
   free_edges (l);
   return ok;
 }

@@ -25,7 +25,10 @@ G_BEGIN_DECLS
  * and every worker is paired, @extra_end (may be NULL) on any thread
  * beside the wakes' pass (it may intern names, as nothing else then does,
  * and read the workers' track ids, but not touch the workers, the tasks
- * or the tracks). FALSE when cancelled (@extra_end may not have run). */
+ * or the tracks). Then @after's @n_after parts (may be none), on any
+ * thread: a thread that would wait for @extra_end meanwhile takes one,
+ * which waits for it instead. FALSE when cancelled (@extra_end may not
+ * have run). */
 typedef void (*D9PairedFunc) (D9Loader  *l,
                               D9Worker  *w,
                               KymoTrack *track);
@@ -34,6 +37,8 @@ gboolean d9_pair_workers (D9Loader          *l,
                           guint              n_extra,
                           KymoPartFunc       extra,
                           KymoPartStartFunc  extra_end,
+                          guint              n_after,
+                          KymoPartFunc       after,
                           gpointer           extra_data,
                           D9PairedFunc       paired,
                           GError           **error);

@@ -7,11 +7,13 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "kymo-dial9-side.h"
 #include "kymo-dial9-decode.h"
 #include "kymo-parts.h"
+#include "kymo-run-sort.h"
 #include "kymo-short-path.h"
 
 /* Kinds of the records as taken, before they are interned. */
@@ -449,8 +451,49 @@ sample_stack (Symboliser         *s,
   return KYMO_NO_STACK;
 }
 
+/* Below this many samples they are sorted in one piece. */
+#define SPLIT_MIN ((gsize) 1 << 16)
+/* Times looked at to split the samples in two about evenly. */
+#define PIVOT_PROBES 1023
+
+static int
+compare_times (gconstpointer a,
+               gconstpointer b)
+{
+  KymoTime x = *(const KymoTime *) a, y = *(const KymoTime *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* A time about halfway through the samples' (all of them: a split needs
+ * not be even to be right). */
+static KymoTime
+pivot_time (D9Loader *l,
+            gsize     n)
+{
+  KymoTime probes[PIVOT_PROBES];
+  guint n_probes = 0;
+  gsize at = 0;
+
+  for (guint r = 0; r < l->side_runs->len; r++)
+    {
+      const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
+      const D9SideSample *samples = (const D9SideSample *) (gpointer) run->samples->data;
+      gsize len = run->samples_to - run->samples_from;
+
+      for (; n_probes < PIVOT_PROBES && (n_probes * n) / PIVOT_PROBES < at + len; n_probes++)
+        probes[n_probes] = samples[run->samples_from + (n_probes * n) / PIVOT_PROBES - at].ts;
+      at += len;
+    }
+  if (n_probes == 0)
+    return G_MAXINT64;
+  qsort (probes, n_probes, sizeof (KymoTime), compare_times);
+  return probes[n_probes / 2];
+}
+
 static void
-add_samples (D9Loader *l)
+add_samples (D9Loader      *l,
+             D9SampleOrder *order)
 {
   KymoStacks *stacks = kymo_trace_get_stacks (l->trace);
   D9Data *d = l->d;
@@ -464,23 +507,42 @@ add_samples (D9Loader *l)
   Symboliser s = { l->trace, d, g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL),
                    g_array_new (FALSE, FALSE, sizeof (KymoFrame)), g_array_new (FALSE, FALSE, sizeof (guint)),
                    g_array_new (FALSE, FALSE, sizeof (KymoFrame)) };
+  gsize n = 0, n_kept = 0, n_low = 0, low = 0, high;
+  KymoTime pivot;
+  KymoStackSample *out;
 
   for (guint i = 0; i <= d->pool_stacks->len; i++)
     pool_ids[i] = G_MAXUINT32 - 1;
-  {
-    gsize n = 0;
 
-    for (guint r = 0; r < l->side_runs->len; r++)
-      {
-        const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
-
-        n += run->samples_to - run->samples_from;
-      }
-    if (n < G_MAXUINT / 2)
-      kymo_stacks_reserve_samples (stacks, n);
-  }
-
+  /* The samples go to the stacks in time order: those before the pivot
+   * first, each in the order they came, then the rest, so that each of
+   * the two sorted on its own (side by side) is all of them sorted. */
   for (guint r = 0; r < l->side_runs->len; r++)
+    {
+      const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
+
+      n += run->samples_to - run->samples_from;
+    }
+  pivot = n >= SPLIT_MIN ? pivot_time (l, n) : G_MAXINT64;
+  for (guint r = 0; r < l->side_runs->len; r++)
+    {
+      const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
+      const D9SideSample *samples = (const D9SideSample *) (gpointer) run->samples->data;
+
+      for (gsize i = run->samples_from; i < run->samples_to; i++)
+        if (worker_track (l, samples[i].worker) != KYMO_NO_TRACK)
+          {
+            n_kept++;
+            n_low += samples[i].ts < pivot;
+          }
+    }
+  /* More than the stacks hold: none. */
+  if (n_kept >= G_MAXUINT / 2)
+    n_kept = n_low = 0;
+  out = kymo_stacks_append_samples (stacks, n_kept);
+  high = n_low;
+
+  for (guint r = 0; r < l->side_runs->len && n_kept > 0; r++)
     {
       const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
       const D9SideSample *samples = (const D9SideSample *) (gpointer) run->samples->data;
@@ -489,19 +551,43 @@ add_samples (D9Loader *l)
         {
           const D9SideSample *x = &samples[i];
           guint32 track = worker_track (l, x->worker);
-          guint32 stack;
+          KymoStackSample *o;
 
           if (track == KYMO_NO_TRACK)
             continue;
-          stack = sample_stack (&s, stacks, inline_ids, pool_ids, x, run->segment_base);
-          kymo_stacks_add_sample (stacks, track, x->ts, stack, x->sched ? kind_sched : kind_cpu,
-                                  x->source + run->ordinal_base);
+          o = x->ts < pivot ? &out[low++] : &out[high++];
+          o->ts = x->ts;
+          o->track = track;
+          o->stack = sample_stack (&s, stacks, inline_ids, pool_ids, x, run->segment_base);
+          o->kind = x->sched ? kind_sched : kind_cpu;
+          o->source = x->source + run->ordinal_base;
         }
     }
   g_hash_table_unref (s.by_addr);
   g_array_unref (s.cache);
   g_array_unref (s.lens);
   g_array_unref (s.frames);
+  order->stacks = stacks;
+  order->samples = out;
+  order->n_low = n_low;
+  order->n = n_kept;
+}
+
+#define SAMPLE_LESS(x, y) ((x)->ts < (y)->ts)
+
+KYMO_DEFINE_RUN_SORT (sort_samples, KymoStackSample, SAMPLE_LESS)
+
+void
+d9_sample_order_sort (D9SampleOrder *order,
+                      guint          half)
+{
+  gsize from = half == 0 ? 0 : order->n_low, to = half == 0 ? order->n_low : order->n;
+
+  if (order->samples != NULL)
+    sort_samples (order->samples + from, to - from);
+  /* The last half done ends the stacks (which then find them in order). */
+  if (g_atomic_int_dec_and_test (&order->left))
+    kymo_stacks_finish (order->stacks);
 }
 
 /* A record as taken made final: its kind interned, its track found, in
@@ -709,7 +795,8 @@ d9_side_build_piece (D9SideBuild *b,
 }
 
 void
-d9_side_build_end (D9SideBuild *b)
+d9_side_build_end (D9SideBuild   *b,
+                   D9SampleOrder *order)
 {
   D9Loader *l = b->l;
 
@@ -742,8 +829,9 @@ d9_side_build_end (D9SideBuild *b)
       else
         kymo_records_take (kymo_trace_get_records (l->trace), g_steal_pointer (&b->records), b->n_records);
     }
+  *order = (D9SampleOrder) { kymo_trace_get_stacks (l->trace), NULL, 0, 0, 2 };
   if (l->d->n_events > 0)
-    add_samples (l);
+    add_samples (l, order);
   d9_side_build_free (b);
 }
 

@@ -68,7 +68,24 @@ D9SideBuild *d9_side_build_begin (D9Loader     *l,
                                   GError      **error);
 void         d9_side_build_piece (D9SideBuild  *b,
                                   guint         index);
-void         d9_side_build_end   (D9SideBuild  *b);
+/* The samples' stack samples as the end leaves them: in time order once
+ * both halves are sorted (d9_sample_order_sort()), [0, @n_low) and
+ * [@n_low, @n), which may be on two threads at once. */
+typedef struct {
+  KymoStacks      *stacks;
+  KymoStackSample *samples;
+  gsize            n_low;
+  gsize            n;
+  gint             left;    /* atomic: halves still to sort */
+} D9SampleOrder;
+
+/* Sets *@order; frees @b. */
+void         d9_side_build_end   (D9SideBuild   *b,
+                                  D9SampleOrder *order);
+/* Sorts half @half (0 or 1) of @order; the last done finishes the stacks
+ * (kymo_stacks_finish()). */
+void         d9_sample_order_sort (D9SampleOrder *order,
+                                   guint          half);
 void         d9_side_build_free  (D9SideBuild  *b);
 
 G_END_DECLS
