@@ -6,6 +6,7 @@
 #pragma once
 
 #include "kymo-dial9-private.h"
+#include "kymo-dial9-callchains.h"
 
 G_BEGIN_DECLS
 
@@ -456,6 +457,8 @@ typedef struct {
    * the part's numbering, and D9SideSample. */
   D9Vec       *side_records;
   D9Vec       *side_samples;
+  /* The distinct inline call chains its samples point into (D9Callchains). */
+  D9Callchains *side_chains;
   /* The loading thread's: its own runs and the merged parts', in file
    * order (D9SideRun). */
   GArray      *side_runs;

@@ -36,7 +36,7 @@ static const char * const field_names[D9_N_SIDE_FIELDS] = {
 enum {
   CHAIN_NONE,
   CHAIN_POOLED,  /* chain: segment << 32 | pool id */
-  CHAIN_INLINE,  /* chain: offset of a u32 count and the addresses */
+  CHAIN_INLINE,  /* chain: its index in the run's D9Callchains */
 };
 
 /* A CPU or scheduler sample, symbolised once the whole stream is read. */
@@ -52,8 +52,9 @@ typedef struct {
 /* A run of records and samples in file order: the loader's own
  * [from, to), or a merged part's whole arrays (owned). */
 typedef struct {
-  D9Vec   *records;
-  D9Vec   *samples;
+  D9Vec        *records;
+  D9Vec        *samples;
+  D9Callchains *chains;
   gsize    records_from;
   gsize    records_to;
   gsize    samples_from;
@@ -114,6 +115,7 @@ d9_side_init (D9Loader *l)
 {
   l->side_records = d9_vec_new ();
   l->side_samples = d9_vec_new ();
+  l->side_chains = d9_callchains_new (l->d->data);
   /* A part's are joined by moving their pages: see d9_side_join(). */
   l->side_records->map_from = l->side_samples->map_from = l->map_from;
   l->side_runs = NULL;
@@ -128,6 +130,7 @@ run_clear (gpointer data)
     {
       d9_vec_free (run->records);
       d9_vec_free (run->samples);
+      d9_callchains_free (run->chains);
     }
 }
 
@@ -137,6 +140,7 @@ d9_side_clear (D9Loader *l)
   g_clear_pointer (&l->side_runs, g_array_unref);
   g_clear_pointer (&l->side_records, d9_vec_free);
   g_clear_pointer (&l->side_samples, d9_vec_free);
+  g_clear_pointer (&l->side_chains, d9_callchains_free);
 }
 
 static inline void
@@ -228,8 +232,9 @@ d9_side_take_event (D9Loader      *l,
           }
         else if (HAS (D9_SF_CALLCHAIN) && model->side_chain_type == D9_STACK)
           {
-            s->chain_kind = CHAIN_INLINE;
-            s->chain = VAL (D9_SF_CALLCHAIN);
+            /* Found among the part's while the bytes are in cache. */
+            s->chain = d9_callchains_add (l->side_chains, VAL (D9_SF_CALLCHAIN));
+            s->chain_kind = s->chain != G_MAXUINT32 ? CHAIN_INLINE : CHAIN_NONE;
           }
       }
       break;
@@ -245,7 +250,8 @@ d9_side_take_event (D9Loader      *l,
 static void
 close_own_run (D9Loader *l)
 {
-  D9SideRun run = { l->side_records, l->side_samples, 0, l->side_records->len, 0, l->side_samples->len, 0, 0, TRUE };
+  D9SideRun run = { l->side_records, l->side_samples, l->side_chains, 0, l->side_records->len, 0, l->side_samples->len,
+                    0, 0, TRUE };
 
   if (l->side_runs == NULL)
     {
@@ -273,12 +279,13 @@ d9_side_merge_part (D9Loader *l,
                     guint32   ordinal_base,
                     guint32   segment_base)
 {
-  D9SideRun run = { c->side_records, c->side_samples, 0, c->side_records->len, 0, c->side_samples->len,
-                    ordinal_base, segment_base, FALSE };
+  D9SideRun run = { c->side_records, c->side_samples, c->side_chains, 0, c->side_records->len, 0,
+                    c->side_samples->len, ordinal_base, segment_base, FALSE };
 
   close_own_run (l);
   c->side_records = d9_vec_new ();
   c->side_samples = d9_vec_new ();
+  c->side_chains = d9_callchains_new (c->d->data);
   g_array_append_val (l->side_runs, run);
 }
 
@@ -384,41 +391,68 @@ add_stack (Symboliser   *s,
   return kymo_stacks_add (stacks, (const KymoFrame *) (gpointer) s->frames->data, s->frames->len);
 }
 
-/* An inline call chain in the input: a u32 count, then count u64 addresses. */
-static guint
-chain_hash (gconstpointer data)
+/* The inline chains of the samples: those of every run (@map: a run's
+ * index → @all's) as one set, and the stack each has once a sample kept
+ * met it (@stacks, G_MAXUINT32 - 1 before). */
+typedef struct {
+  D9Callchains  *all;
+  guint32      **maps;     /* per run; the loader's own runs share one */
+  guint32       *own_map;
+  guint32       *stacks;
+} D9InlineStacks;
+
+static void
+inline_stacks_init (D9InlineStacks *is,
+                    D9Loader       *l)
 {
-  const guint8 *chain = data;
-  guint32 n = d9_u32 (chain);
-  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325) ^ n;
+  D9Callchains *own = l->side_chains;
 
-  /* A word at a time: chains are dozens of addresses long. */
-  for (guint32 i = 0; i < n; i++)
+  is->all = d9_callchains_new (l->d->data);
+  is->maps = g_new0 (guint32 *, l->side_runs->len + 1);
+  is->own_map = NULL;
+  for (guint r = 0; r < l->side_runs->len; r++)
     {
-      guint64 addr;
+      const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
+      guint32 *map;
 
-      memcpy (&addr, chain + 4 + (gsize) i * 8, 8);
-      h = (h ^ addr) * G_GUINT64_CONSTANT (0x100000001b3);
-      h ^= h >> 29;
+      if (run->chains == own && is->own_map != NULL)
+        {
+          is->maps[r] = is->own_map;
+          continue;
+        }
+      map = g_new (guint32, run->chains->n + 1);
+      /* Only the distinct chains of each part are read again here. */
+      for (guint32 i = 0; i < run->chains->n; i++)
+        map[i] = d9_callchains_add (is->all, run->chains->at[i]);
+      is->maps[r] = map;
+      if (run->chains == own)
+        is->own_map = map;
     }
-  return (guint) (h ^ (h >> 32));
+  is->stacks = g_new (guint32, is->all->n + 1);
+  for (guint32 i = 0; i <= is->all->n; i++)
+    is->stacks[i] = G_MAXUINT32 - 1;
 }
 
-static gboolean
-chain_equal (gconstpointer a,
-             gconstpointer b)
+static void
+inline_stacks_clear (D9InlineStacks *is,
+                     D9Loader       *l)
 {
-  guint32 n = d9_u32 (a);
-
-  return n == d9_u32 (b) && memcmp ((const guint8 *) a + 4, (const guint8 *) b + 4, (gsize) n * 8) == 0;
+  for (guint r = 0; r < l->side_runs->len; r++)
+    if (is->maps[r] != is->own_map)
+      g_free (is->maps[r]);
+  g_free (is->own_map);
+  g_free (is->maps);
+  g_free (is->stacks);
+  d9_callchains_free (is->all);
 }
 
 static guint32
 sample_stack (Symboliser         *s,
               KymoStacks         *stacks,
-              GHashTable         *inline_ids,
+              D9InlineStacks     *inline_stacks,
               guint32            *pool_ids,
               const D9SideSample *x,
+              guint               run,
               guint32             segment_base)
 {
   D9Data *d = s->d;
@@ -438,15 +472,17 @@ sample_stack (Symboliser         *s,
     }
   if (x->chain_kind == CHAIN_INLINE)
     {
-      const guint8 *chain = d->data + x->chain;
-      gpointer v;
-      guint32 stack;
+      guint32 index = inline_stacks->maps[run][x->chain];
 
-      if (g_hash_table_lookup_extended (inline_ids, chain, NULL, &v))
-        return GPOINTER_TO_UINT (v);
-      stack = add_stack (s, stacks, chain + 4, d9_u32 (chain));
-      g_hash_table_insert (inline_ids, (gpointer) chain, GUINT_TO_POINTER (stack));
-      return stack;
+      if (index == G_MAXUINT32)
+        return KYMO_NO_STACK;
+      if (inline_stacks->stacks[index] == G_MAXUINT32 - 1)
+        {
+          const guint8 *chain = d->data + inline_stacks->all->at[index];
+
+          inline_stacks->stacks[index] = add_stack (s, stacks, chain + 4, d9_u32 (chain));
+        }
+      return inline_stacks->stacks[index];
     }
   return KYMO_NO_STACK;
 }
@@ -500,10 +536,10 @@ add_samples (D9Loader      *l,
   guint32 kind_cpu = kymo_trace_intern (l->trace, "cpu");
   guint32 kind_sched = kymo_trace_intern (l->trace, "sched");
   g_autofree guint32 *pool_ids = g_new (guint32, d->pool_stacks->len + 1);
-  /* Keyed by the chain's bytes, not its offset: older files repeat the
-   * same inline chain in every sample, and symbolising each copy again
-   * cost more than the rest of the load. */
-  g_autoptr(GHashTable) inline_ids = g_hash_table_new (chain_hash, chain_equal);
+  /* By the chain's bytes, not its offset: older files repeat the same
+   * inline chain in every sample, and symbolising each copy again cost
+   * more than the rest of the load. */
+  D9InlineStacks inline_stacks;
   Symboliser s = { l->trace, d, g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL),
                    g_array_new (FALSE, FALSE, sizeof (KymoFrame)), g_array_new (FALSE, FALSE, sizeof (guint)),
                    g_array_new (FALSE, FALSE, sizeof (KymoFrame)) };
@@ -513,6 +549,7 @@ add_samples (D9Loader      *l,
 
   for (guint i = 0; i <= d->pool_stacks->len; i++)
     pool_ids[i] = G_MAXUINT32 - 1;
+  inline_stacks_init (&inline_stacks, l);
 
   /* The samples go to the stacks in time order: those before the pivot
    * first, each in the order they came, then the rest, so that each of
@@ -558,11 +595,12 @@ add_samples (D9Loader      *l,
           o = x->ts < pivot ? &out[low++] : &out[high++];
           o->ts = x->ts;
           o->track = track;
-          o->stack = sample_stack (&s, stacks, inline_ids, pool_ids, x, run->segment_base);
+          o->stack = sample_stack (&s, stacks, &inline_stacks, pool_ids, x, r, run->segment_base);
           o->kind = x->sched ? kind_sched : kind_cpu;
           o->source = x->source + run->ordinal_base;
         }
     }
+  inline_stacks_clear (&inline_stacks, l);
   g_hash_table_unref (s.by_addr);
   g_array_unref (s.cache);
   g_array_unref (s.lens);
