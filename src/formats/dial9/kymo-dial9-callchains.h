@@ -15,12 +15,16 @@ G_BEGIN_DECLS
  * maps each sample to its stack by index, without reading the chains of a
  * few hundred megabytes of data again. Chains are told apart by their
  * bytes, never by where they are. */
+#define D9_RECENT_CHAINS 1024
+
 typedef struct {
   const guint8 *data;   /* the stream the chains are in */
   guint64      *at;     /* where each distinct chain is, in the order first met */
   guint32       n;
   guint32       mask;   /* slots - 1 */
   guint64      *slots;  /* hash << 32 | (index + 1), 0 when free */
+  /* By a few of its words: the index + 1 of the last chain met (0: none). */
+  guint32       recent[D9_RECENT_CHAINS];
 } D9Callchains;
 
 D9Callchains *d9_callchains_new   (const guint8 *data);
