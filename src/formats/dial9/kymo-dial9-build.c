@@ -518,6 +518,9 @@ tail_side_end (gpointer data)
   D9SampleOrder order;
 
   d9_side_build_end (g_steal_pointer (&t->side), &order);
+  d9_sample_order_fill (&order, 0);
+  d9_sample_order_fill (&order, 1);
+  d9_sample_order_clear (&order);
 }
 
 /* Parts: the symbol tables (when @symbols), the pieces, the flows (when
@@ -680,8 +683,11 @@ d9_build_model (D9Loader  *l,
       beside.side = d9_side_build_begin (l, &beside.n_pieces, error);
       if (beside.side == NULL)
         return FALSE;
-      if (!d9_pair_workers (l, SIDE_PARTS (&beside), side_part, side_end, 2, side_after, &beside,
-                            d9_finish_worker_spans, error))
+      ok = d9_pair_workers (l, SIDE_PARTS (&beside), side_part, side_end, 2, side_after, &beside,
+                            d9_finish_worker_spans, error);
+      /* A half is left unsorted only when cancelled. */
+      d9_sample_order_clear (&beside.order);
+      if (!ok)
         {
           g_clear_pointer (&beside.side, d9_side_build_free);
           return FALSE;

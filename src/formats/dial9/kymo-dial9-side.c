@@ -42,8 +42,9 @@ enum {
 /* A CPU or scheduler sample, symbolised once the whole stream is read. */
 typedef struct {
   KymoTime ts;
-  guint64  chain;
-  guint64  worker;   /* worker id */
+  guint64  chain;    /* see the chain kinds; a pooled one's index in
+                      * pool_stacks once its piece is done */
+  guint64  worker;   /* worker id; its track once its piece is done */
   guint32  source;
   guint8   chain_kind;
   guint8   sched;
@@ -446,43 +447,52 @@ inline_stacks_clear (D9InlineStacks *is,
   d9_callchains_free (is->all);
 }
 
-static guint32
-sample_stack (Symboliser         *s,
-              KymoStacks         *stacks,
-              D9InlineStacks     *inline_stacks,
-              guint32            *pool_ids,
-              const D9SideSample *x,
-              guint               run,
-              guint32             segment_base)
+/* The stack of a kept sample's chain, added when a sample first met it:
+ * on the end's thread, in sample order, as the names were always
+ * interned. */
+static void
+meet_stack (Symboliser         *s,
+            KymoStacks         *stacks,
+            D9InlineStacks     *inline_stacks,
+            guint32            *pool_ids,
+            const D9SideSample *x,
+            guint               run)
 {
   D9Data *d = s->d;
 
-  if (x->chain_kind == CHAIN_POOLED)
+  if (x->chain_kind == CHAIN_POOLED && pool_ids[x->chain] == G_MAXUINT32 - 1)
     {
-      guint32 index = d9_data_stack_index (d, (guint32) (x->chain >> 32) + segment_base, (guint32) x->chain);
+      const D9PoolStack *ps = &g_array_index (d->pool_stacks, D9PoolStack, x->chain);
 
-      if (index == G_MAXUINT32 || index >= d->pool_stacks->len)
-        return KYMO_NO_STACK;
-      if (pool_ids[index] == G_MAXUINT32 - 1)
-        {
-          const D9PoolStack *ps = &g_array_index (d->pool_stacks, D9PoolStack, index);
-          pool_ids[index] = add_stack (s, stacks, ps->frames, ps->count);
-        }
-      return pool_ids[index];
+      pool_ids[x->chain] = add_stack (s, stacks, ps->frames, ps->count);
     }
-  if (x->chain_kind == CHAIN_INLINE)
+  else if (x->chain_kind == CHAIN_INLINE)
     {
       guint32 index = inline_stacks->maps[run][x->chain];
 
-      if (index == G_MAXUINT32)
-        return KYMO_NO_STACK;
-      if (inline_stacks->stacks[index] == G_MAXUINT32 - 1)
+      if (index != G_MAXUINT32 && inline_stacks->stacks[index] == G_MAXUINT32 - 1)
         {
           const guint8 *chain = d->data + inline_stacks->all->at[index];
 
           inline_stacks->stacks[index] = add_stack (s, stacks, chain + 4, d9_u32 (chain));
         }
-      return inline_stacks->stacks[index];
+    }
+}
+
+/* A kept sample's stack, once meet_stack() met every one (on any thread). */
+static inline guint32
+sample_stack (const D9InlineStacks *inline_stacks,
+              const guint32        *pool_ids,
+              const D9SideSample   *x,
+              guint                 run)
+{
+  if (x->chain_kind == CHAIN_POOLED)
+    return pool_ids[x->chain];
+  if (x->chain_kind == CHAIN_INLINE)
+    {
+      guint32 index = inline_stacks->maps[run][x->chain];
+
+      return index == G_MAXUINT32 ? KYMO_NO_STACK : inline_stacks->stacks[index];
     }
   return KYMO_NO_STACK;
 }
@@ -527,88 +537,208 @@ pivot_time (D9Loader *l,
   return probes[n_probes / 2];
 }
 
-static void
-add_samples (D9Loader      *l,
-             D9SampleOrder *order)
-{
-  KymoStacks *stacks = kymo_trace_get_stacks (l->trace);
-  D9Data *d = l->d;
-  guint32 kind_cpu = kymo_trace_intern (l->trace, "cpu");
-  guint32 kind_sched = kymo_trace_intern (l->trace, "sched");
-  g_autofree guint32 *pool_ids = g_new (guint32, d->pool_stacks->len + 1);
-  /* By the chain's bytes, not its offset: older files repeat the same
-   * inline chain in every sample, and symbolising each copy again cost
-   * more than the rest of the load. */
-  D9InlineStacks inline_stacks;
-  Symboliser s = { l->trace, d, g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL),
-                   g_array_new (FALSE, FALSE, sizeof (KymoFrame)), g_array_new (FALSE, FALSE, sizeof (guint)),
-                   g_array_new (FALSE, FALSE, sizeof (KymoFrame)) };
-  gsize n = 0, n_kept = 0, n_low = 0, low = 0, high;
-  KymoTime pivot;
-  KymoStackSample *out;
+/* Samples a piece makes final at most (a merged part's are a piece each). */
+#define PIECE_SAMPLES ((gsize) 1 << 16)
 
-  for (guint i = 0; i <= d->pool_stacks->len; i++)
-    pool_ids[i] = G_MAXUINT32 - 1;
-  inline_stacks_init (&inline_stacks, l);
+/* Samples [from, to) of a run: their tracks found and their pooled
+ * chains' indexes, beside the pairing; how many are kept (their worker
+ * has a track), and of those how many come before the pivot. */
+typedef struct {
+  guint run;
+  gsize from;
+  gsize to;
+  gsize n_kept;
+  gsize n_low;
+} D9SamplePiece;
 
+/* The samples from the pieces to the two halves, through the end. */
+struct _D9SampleFill {
+  D9Loader       *l;
+  GArray         *pieces;         /* D9SamplePiece */
   /* The samples go to the stacks in time order: those before the pivot
    * first, each in the order they came, then the rest, so that each of
    * the two sorted on its own (side by side) is all of them sorted. */
+  KymoTime        pivot;
+  /* By the end: the stack of each pool stack and inline chain a kept
+   * sample has (G_MAXUINT32 - 1 for none), and the samples' kinds. */
+  guint32        *pool_ids;
+  D9InlineStacks  inline_stacks;
+  guint32         kind_cpu;
+  guint32         kind_sched;
+};
+
+static D9SampleFill *
+sample_fill_new (D9Loader *l)
+{
+  D9SampleFill *f = g_new0 (D9SampleFill, 1);
+  gsize n = 0;
+
+  f->l = l;
+  f->pieces = g_array_new (FALSE, FALSE, sizeof (D9SamplePiece));
   for (guint r = 0; r < l->side_runs->len; r++)
     {
       const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
 
       n += run->samples_to - run->samples_from;
+      for (gsize from = run->samples_from; from < run->samples_to; from += PIECE_SAMPLES)
+        {
+          D9SamplePiece piece = { r, from, MIN (from + PIECE_SAMPLES, run->samples_to), 0, 0 };
+          g_array_append_val (f->pieces, piece);
+        }
     }
-  pivot = n >= SPLIT_MIN ? pivot_time (l, n) : G_MAXINT64;
-  for (guint r = 0; r < l->side_runs->len; r++)
-    {
-      const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
-      const D9SideSample *samples = (const D9SideSample *) (gpointer) run->samples->data;
+  f->pivot = n >= SPLIT_MIN ? pivot_time (l, n) : G_MAXINT64;
+  return f;
+}
 
-      for (gsize i = run->samples_from; i < run->samples_to; i++)
-        if (worker_track (l, samples[i].worker) != KYMO_NO_TRACK)
-          {
-            n_kept++;
-            n_low += samples[i].ts < pivot;
-          }
+static void
+sample_fill_free (D9SampleFill *f)
+{
+  if (f == NULL)
+    return;
+  if (f->pool_ids != NULL)
+    {
+      g_free (f->pool_ids);
+      inline_stacks_clear (&f->inline_stacks, f->l);
+    }
+  g_array_unref (f->pieces);
+  g_free (f);
+}
+
+/* On any thread: each sample's worker becomes its track, a pooled chain
+ * its index in the pool stacks (none when it has none). */
+static void
+sample_piece (D9SampleFill *f,
+              guint         index)
+{
+  D9Loader *l = f->l;
+  D9Data *d = l->d;
+  D9SamplePiece *piece = &g_array_index (f->pieces, D9SamplePiece, index);
+  const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, piece->run);
+  D9SideSample *samples = (D9SideSample *) (gpointer) run->samples->data;
+  gsize n_kept = 0, n_low = 0;
+
+  for (gsize i = piece->from; i < piece->to; i++)
+    {
+      D9SideSample *x = &samples[i];
+      guint32 track = worker_track (l, x->worker);
+
+      x->worker = track;
+      if (track == KYMO_NO_TRACK)
+        continue;
+      n_kept++;
+      n_low += x->ts < f->pivot;
+      if (x->chain_kind == CHAIN_POOLED)
+        {
+          guint32 stack = d9_data_stack_index (d, (guint32) (x->chain >> 32) + run->segment_base, (guint32) x->chain);
+
+          x->chain = stack;
+          if (stack == G_MAXUINT32 || stack >= d->pool_stacks->len)
+            x->chain_kind = CHAIN_NONE;
+        }
+    }
+  piece->n_kept = n_kept;
+  piece->n_low = n_low;
+}
+
+/* Once every piece is done, on the loading thread: the stacks of the kept
+ * samples, added in the order the samples come. */
+static void
+add_samples (D9Loader      *l,
+             D9SampleFill  *f,
+             D9SampleOrder *order)
+{
+  KymoStacks *stacks = kymo_trace_get_stacks (l->trace);
+  D9Data *d = l->d;
+  Symboliser s = { l->trace, d, g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL),
+                   g_array_new (FALSE, FALSE, sizeof (KymoFrame)), g_array_new (FALSE, FALSE, sizeof (guint)),
+                   g_array_new (FALSE, FALSE, sizeof (KymoFrame)) };
+  gsize n_kept = 0, n_low = 0;
+
+  f->kind_cpu = kymo_trace_intern (l->trace, "cpu");
+  f->kind_sched = kymo_trace_intern (l->trace, "sched");
+  f->pool_ids = g_new (guint32, d->pool_stacks->len + 1);
+  for (guint i = 0; i <= d->pool_stacks->len; i++)
+    f->pool_ids[i] = G_MAXUINT32 - 1;
+  /* By the chain's bytes, not its offset: older files repeat the same
+   * inline chain in every sample, and symbolising each copy again cost
+   * more than the rest of the load. */
+  inline_stacks_init (&f->inline_stacks, l);
+
+  for (guint i = 0; i < f->pieces->len; i++)
+    {
+      const D9SamplePiece *piece = &g_array_index (f->pieces, D9SamplePiece, i);
+
+      n_kept += piece->n_kept;
+      n_low += piece->n_low;
     }
   /* More than the stacks hold: none. */
   if (n_kept >= G_MAXUINT / 2)
     n_kept = n_low = 0;
-  out = kymo_stacks_append_samples (stacks, n_kept);
-  high = n_low;
 
-  for (guint r = 0; r < l->side_runs->len && n_kept > 0; r++)
+  for (guint i = 0; i < f->pieces->len && n_kept > 0; i++)
     {
-      const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
+      const D9SamplePiece *piece = &g_array_index (f->pieces, D9SamplePiece, i);
+      const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, piece->run);
       const D9SideSample *samples = (const D9SideSample *) (gpointer) run->samples->data;
 
-      for (gsize i = run->samples_from; i < run->samples_to; i++)
-        {
-          const D9SideSample *x = &samples[i];
-          guint32 track = worker_track (l, x->worker);
-          KymoStackSample *o;
-
-          if (track == KYMO_NO_TRACK)
-            continue;
-          o = x->ts < pivot ? &out[low++] : &out[high++];
-          o->ts = x->ts;
-          o->track = track;
-          o->stack = sample_stack (&s, stacks, &inline_stacks, pool_ids, x, r, run->segment_base);
-          o->kind = x->sched ? kind_sched : kind_cpu;
-          o->source = x->source + run->ordinal_base;
-        }
+      for (gsize k = piece->from; k < piece->to; k++)
+        if (samples[k].worker != KYMO_NO_TRACK && samples[k].chain_kind != CHAIN_NONE)
+          meet_stack (&s, stacks, &f->inline_stacks, f->pool_ids, &samples[k], piece->run);
     }
-  inline_stacks_clear (&inline_stacks, l);
   g_hash_table_unref (s.by_addr);
   g_array_unref (s.cache);
   g_array_unref (s.lens);
   g_array_unref (s.frames);
   order->stacks = stacks;
-  order->samples = out;
+  order->samples = kymo_stacks_append_samples (stacks, n_kept);
   order->n_low = n_low;
   order->n = n_kept;
+  order->fill = f;
+}
+
+void
+d9_sample_order_fill (D9SampleOrder *order,
+                      guint          half)
+{
+  D9SampleFill *f = order->fill;
+  D9Loader *l;
+  KymoStackSample *out = order->samples;
+  gsize at = half == 0 ? 0 : order->n_low, to = half == 0 ? order->n_low : order->n;
+  gboolean low = half == 0;
+
+  if (f == NULL)
+    return;
+  l = f->l;
+  for (guint i = 0; i < f->pieces->len && at < to; i++)
+    {
+      const D9SamplePiece *piece = &g_array_index (f->pieces, D9SamplePiece, i);
+      const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, piece->run);
+      const D9SideSample *samples = (const D9SideSample *) (gpointer) run->samples->data;
+
+      if ((low ? piece->n_low : piece->n_kept - piece->n_low) == 0)
+        continue;
+      for (gsize k = piece->from; k < piece->to; k++)
+        {
+          const D9SideSample *x = &samples[k];
+          KymoStackSample *o;
+
+          if (x->worker == KYMO_NO_TRACK || (x->ts < f->pivot) != low)
+            continue;
+          o = &out[at++];
+          o->ts = x->ts;
+          o->track = (guint32) x->worker;
+          o->stack = sample_stack (&f->inline_stacks, f->pool_ids, x, piece->run);
+          o->kind = x->sched ? f->kind_sched : f->kind_cpu;
+          o->source = x->source + run->ordinal_base;
+        }
+    }
+  g_assert (at == to);
+}
+
+void
+d9_sample_order_clear (D9SampleOrder *order)
+{
+  g_clear_pointer (&order->fill, sample_fill_free);
 }
 
 #define SAMPLE_LESS(x, y) ((x)->ts < (y)->ts)
@@ -621,11 +751,15 @@ d9_sample_order_sort (D9SampleOrder *order,
 {
   gsize from = half == 0 ? 0 : order->n_low, to = half == 0 ? order->n_low : order->n;
 
+  d9_sample_order_fill (order, half);
   if (order->samples != NULL)
     sort_samples (order->samples + from, to - from);
   /* The last half done ends the stacks (which then find them in order). */
   if (g_atomic_int_dec_and_test (&order->left))
-    kymo_stacks_finish (order->stacks);
+    {
+      d9_sample_order_clear (order);
+      kymo_stacks_finish (order->stacks);
+    }
 }
 
 /* A record as taken made final: its kind interned, its track found, in
@@ -692,12 +826,13 @@ typedef struct {
 } D9SidePiece;
 
 struct _D9SideBuild {
-  D9Loader   *l;
-  guint32     kinds[N_REC];
-  KymoRecord *records;
-  gsize       n_records;
-  gboolean    in_place;  /* @records is the loader's own array */
-  GArray     *pieces;    /* D9SidePiece */
+  D9Loader     *l;
+  guint32       kinds[N_REC];
+  KymoRecord   *records;
+  gsize         n_records;
+  gboolean      in_place;  /* @records is the loader's own array */
+  GArray       *pieces;    /* D9SidePiece; the samples' pieces come after */
+  D9SampleFill *samples;
 };
 
 D9SideBuild *
@@ -758,7 +893,8 @@ d9_side_build_begin (D9Loader  *l,
           at += run->records_to - run->records_from;
         }
     }
-  *n_pieces = b->pieces->len;
+  b->samples = sample_fill_new (l);
+  *n_pieces = b->pieces->len + b->samples->pieces->len;
   return b;
 }
 
@@ -809,11 +945,22 @@ d9_side_build_piece (D9SideBuild *b,
                      guint        index)
 {
   D9Loader *l = b->l;
-  D9SidePiece *piece = &g_array_index (b->pieces, D9SidePiece, index);
-  const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, piece->run);
-  const guint8 *in = run->records->data + piece->from * sizeof (KymoRecord);
-  D9Finish f = { b, piece, b->in_place ? 0 : run->ordinal_base, 0, TRUE };
-  gsize n = piece->to - piece->from, move_min, map_from;
+  D9SidePiece *piece;
+  const D9SideRun *run;
+  const guint8 *in;
+  D9Finish f;
+  gsize n, move_min, map_from;
+
+  if (index >= b->pieces->len)
+    {
+      sample_piece (b->samples, index - b->pieces->len);
+      return;
+    }
+  piece = &g_array_index (b->pieces, D9SidePiece, index);
+  run = &g_array_index (l->side_runs, D9SideRun, piece->run);
+  in = run->records->data + piece->from * sizeof (KymoRecord);
+  f = (D9Finish) { b, piece, b->in_place ? 0 : run->ordinal_base, 0, TRUE };
+  n = piece->to - piece->from;
 
   /* A part's records, in a mapping of their own, have their pages moved
    * into place and are made final as they are shifted down over them: one
@@ -867,9 +1014,9 @@ d9_side_build_end (D9SideBuild   *b,
       else
         kymo_records_take (kymo_trace_get_records (l->trace), g_steal_pointer (&b->records), b->n_records);
     }
-  *order = (D9SampleOrder) { kymo_trace_get_stacks (l->trace), NULL, 0, 0, 2 };
-  if (l->d->n_events > 0)
-    add_samples (l, order);
+  *order = (D9SampleOrder) { kymo_trace_get_stacks (l->trace), NULL, 0, 0, 2, NULL };
+  if (b->samples != NULL)
+    add_samples (l, g_steal_pointer (&b->samples), order);
   d9_side_build_free (b);
 }
 
@@ -879,6 +1026,7 @@ d9_side_build_free (D9SideBuild *b)
   for (guint i = 0; i < b->pieces->len; i++)
     g_clear_pointer (&g_array_index (b->pieces, D9SidePiece, i).spawns, g_array_unref);
   g_array_unref (b->pieces);
+  sample_fill_free (b->samples);
   if (!b->in_place)
     g_free (b->records);
   g_free (b);

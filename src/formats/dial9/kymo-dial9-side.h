@@ -68,24 +68,33 @@ D9SideBuild *d9_side_build_begin (D9Loader     *l,
                                   GError      **error);
 void         d9_side_build_piece (D9SideBuild  *b,
                                   guint         index);
-/* The samples' stack samples as the end leaves them: in time order once
- * both halves are sorted (d9_sample_order_sort()), [0, @n_low) and
- * [@n_low, @n), which may be on two threads at once. */
+/* The samples' stack samples as the end leaves them, their stacks
+ * added: two halves, [0, @n_low) and [@n_low, @n), which are filled and
+ * sorted (d9_sample_order_sort()) on two threads at once, and are then in
+ * time order. */
+typedef struct _D9SampleFill D9SampleFill;
+
 typedef struct {
   KymoStacks      *stacks;
   KymoStackSample *samples;
   gsize            n_low;
   gsize            n;
   gint             left;    /* atomic: halves still to sort */
+  D9SampleFill    *fill;    /* what the halves are filled from */
 } D9SampleOrder;
 
 /* Sets *@order; frees @b. */
 void         d9_side_build_end   (D9SideBuild   *b,
                                   D9SampleOrder *order);
-/* Sorts half @half (0 or 1) of @order; the last done finishes the stacks
- * (kymo_stacks_finish()). */
+/* Fills half @half (0 or 1) of @order, on any thread. */
+void         d9_sample_order_fill (D9SampleOrder *order,
+                                   guint          half);
+/* Fills and sorts half @half; the last done frees what the halves were
+ * filled from and finishes the stacks (kymo_stacks_finish()). */
 void         d9_sample_order_sort (D9SampleOrder *order,
                                    guint          half);
+/* Frees what the halves are filled from, if a half was never sorted. */
+void         d9_sample_order_clear (D9SampleOrder *order);
 void         d9_side_build_free  (D9SideBuild  *b);
 
 G_END_DECLS
