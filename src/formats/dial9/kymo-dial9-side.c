@@ -392,107 +392,105 @@ add_stack (Symboliser   *s,
   return kymo_stacks_add (stacks, (const KymoFrame *) (gpointer) s->frames->data, s->frames->len);
 }
 
-/* The inline chains of the samples: those of every run (@map: a run's
- * index → @all's) as one set, and the stack each has once a sample kept
- * met it (@stacks, G_MAXUINT32 - 1 before). */
+/* The samples' chains as one set by their bytes (@all): every run's
+ * inline chains (@maps: a run's index → @all's) and the pool stacks
+ * (@pool_map), which the files of a folder define again and again; and
+ * the stack each has once a kept sample met it (@stacks, G_MAXUINT32 - 1
+ * before). G_MAXUINT32 in a map: a chain of its own. */
 typedef struct {
   D9Callchains  *all;
   guint32      **maps;     /* per run; the loader's own runs share one */
   guint32       *own_map;
+  guint32       *pool_map;
   guint32       *stacks;
-} D9InlineStacks;
+} D9ChainStacks;
 
 static void
-inline_stacks_init (D9InlineStacks *is,
-                    D9Loader       *l)
+chain_stacks_init (D9ChainStacks *cs,
+                   D9Loader      *l)
 {
   D9Callchains *own = l->side_chains;
+  D9Data *d = l->d;
 
-  is->all = d9_callchains_new (l->d->data);
-  is->maps = g_new0 (guint32 *, l->side_runs->len + 1);
-  is->own_map = NULL;
+  cs->all = d9_callchains_new (d->data);
+  cs->maps = g_new0 (guint32 *, l->side_runs->len + 1);
+  cs->own_map = NULL;
   for (guint r = 0; r < l->side_runs->len; r++)
     {
       const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
       guint32 *map;
 
-      if (run->chains == own && is->own_map != NULL)
+      if (run->chains == own && cs->own_map != NULL)
         {
-          is->maps[r] = is->own_map;
+          cs->maps[r] = cs->own_map;
           continue;
         }
       map = g_new (guint32, run->chains->n + 1);
       /* Only the distinct chains of each part are read again here. */
       for (guint32 i = 0; i < run->chains->n; i++)
-        map[i] = d9_callchains_add (is->all, run->chains->at[i]);
-      is->maps[r] = map;
+        map[i] = d9_callchains_add (cs->all, run->chains->at[i]);
+      cs->maps[r] = map;
       if (run->chains == own)
-        is->own_map = map;
+        cs->own_map = map;
     }
-  is->stacks = g_new (guint32, is->all->n + 1);
-  for (guint32 i = 0; i <= is->all->n; i++)
-    is->stacks[i] = G_MAXUINT32 - 1;
+  cs->pool_map = g_new (guint32, d->pool_stacks->len + 1);
+  for (guint i = 0; i < d->pool_stacks->len; i++)
+    {
+      const D9PoolStack *ps = &g_array_index (d->pool_stacks, D9PoolStack, i);
+
+      /* Defined as an inline chain is written: its count, then its frames. */
+      cs->pool_map[i] = ps->frames >= d->data + 4 && d9_u32 (ps->frames - 4) == ps->count
+                        ? d9_callchains_add (cs->all, (guint64) (ps->frames - 4 - d->data)) : G_MAXUINT32;
+    }
+  cs->stacks = g_new (guint32, cs->all->n + 1);
+  for (guint32 i = 0; i <= cs->all->n; i++)
+    cs->stacks[i] = G_MAXUINT32 - 1;
 }
 
 static void
-inline_stacks_clear (D9InlineStacks *is,
-                     D9Loader       *l)
+chain_stacks_clear (D9ChainStacks *cs,
+                    D9Loader      *l)
 {
   for (guint r = 0; r < l->side_runs->len; r++)
-    if (is->maps[r] != is->own_map)
-      g_free (is->maps[r]);
-  g_free (is->own_map);
-  g_free (is->maps);
-  g_free (is->stacks);
-  d9_callchains_free (is->all);
+    if (cs->maps[r] != cs->own_map)
+      g_free (cs->maps[r]);
+  g_free (cs->own_map);
+  g_free (cs->maps);
+  g_free (cs->pool_map);
+  g_free (cs->stacks);
+  d9_callchains_free (cs->all);
 }
 
-/* The stack of a kept sample's chain, added when a sample first met it:
- * on the end's thread, in sample order, as the names were always
- * interned. */
-static void
-meet_stack (Symboliser         *s,
-            KymoStacks         *stacks,
-            D9InlineStacks     *inline_stacks,
-            guint32            *pool_ids,
-            const D9SideSample *x,
-            guint               run)
+/* The stack of chain @index of @cs, added on first use. */
+static guint32
+chain_stack (D9ChainStacks *cs,
+             Symboliser    *s,
+             KymoStacks    *stacks,
+             guint32        index)
 {
-  D9Data *d = s->d;
-
-  if (x->chain_kind == CHAIN_POOLED && pool_ids[x->chain] == G_MAXUINT32 - 1)
+  if (cs->stacks[index] == G_MAXUINT32 - 1)
     {
-      const D9PoolStack *ps = &g_array_index (d->pool_stacks, D9PoolStack, x->chain);
+      const guint8 *chain = s->d->data + cs->all->at[index];
 
-      pool_ids[x->chain] = add_stack (s, stacks, ps->frames, ps->count);
+      cs->stacks[index] = add_stack (s, stacks, chain + 4, d9_u32 (chain));
     }
-  else if (x->chain_kind == CHAIN_INLINE)
-    {
-      guint32 index = inline_stacks->maps[run][x->chain];
-
-      if (index != G_MAXUINT32 && inline_stacks->stacks[index] == G_MAXUINT32 - 1)
-        {
-          const guint8 *chain = d->data + inline_stacks->all->at[index];
-
-          inline_stacks->stacks[index] = add_stack (s, stacks, chain + 4, d9_u32 (chain));
-        }
-    }
+  return cs->stacks[index];
 }
 
-/* A kept sample's stack, once meet_stack() met every one (on any thread). */
+/* A kept sample's stack, once the end added them all (on any thread). */
 static inline guint32
-sample_stack (const D9InlineStacks *inline_stacks,
-              const guint32        *pool_ids,
-              const D9SideSample   *x,
-              guint                 run)
+sample_stack (const D9ChainStacks *cs,
+              const guint32       *pool_ids,
+              const D9SideSample  *x,
+              guint                run)
 {
   if (x->chain_kind == CHAIN_POOLED)
     return pool_ids[x->chain];
   if (x->chain_kind == CHAIN_INLINE)
     {
-      guint32 index = inline_stacks->maps[run][x->chain];
+      guint32 index = cs->maps[run][x->chain];
 
-      return index == G_MAXUINT32 ? KYMO_NO_STACK : inline_stacks->stacks[index];
+      return index == G_MAXUINT32 ? KYMO_NO_STACK : cs->stacks[index];
     }
   return KYMO_NO_STACK;
 }
@@ -539,14 +537,18 @@ pivot_time (D9Loader *l,
 
 /* Samples a piece makes final at most (a merged part's are a piece each). */
 #define PIECE_SAMPLES ((gsize) 1 << 16)
+/* No kept sample has the chain (yet). */
+#define NOT_MET G_MAXSIZE
 
-/* Samples [from, to) of a run: their tracks found and their pooled
- * chains' indexes, beside the pairing; how many are kept (their worker
- * has a track), and of those how many come before the pivot. */
+/* Samples [from, to) of a run, the samples [@at, …) of them all: their
+ * tracks found and their pooled chains' indexes, beside the pairing; how
+ * many are kept (their worker has a track), and of those how many come
+ * before the pivot. */
 typedef struct {
   guint run;
   gsize from;
   gsize to;
+  gsize at;
   gsize n_kept;
   gsize n_low;
 } D9SamplePiece;
@@ -555,38 +557,68 @@ typedef struct {
 struct _D9SampleFill {
   D9Loader       *l;
   GArray         *pieces;         /* D9SamplePiece */
+  gsize           n;
   /* The samples go to the stacks in time order: those before the pivot
    * first, each in the order they came, then the rest, so that each of
    * the two sorted on its own (side by side) is all of them sorted. */
   KymoTime        pivot;
-  /* By the end: the stack of each pool stack and inline chain a kept
-   * sample has (G_MAXUINT32 - 1 for none), and the samples' kinds. */
+  /* Where a kept sample first has each pool stack, and each inline chain
+   * of a run (the loader's own runs share theirs), or NOT_MET: the end
+   * adds the stacks in that order, as the names were always interned,
+   * without reading the samples again. */
+  gsize          *pool_first;
+  gsize         **chain_first;
+  gsize          *own_first;
+  /* By the chains' piece: the chains as one set. By the end: the stack
+   * of each pool stack and inline chain a kept sample has, and the
+   * samples' kinds. */
+  gboolean        chains_done;
+  D9ChainStacks   chain_stacks;
   guint32        *pool_ids;
-  D9InlineStacks  inline_stacks;
   guint32         kind_cpu;
   guint32         kind_sched;
 };
+
+static gsize *
+not_met_new (gsize n)
+{
+  gsize *first = g_new (gsize, n + 1);
+
+  for (gsize i = 0; i <= n; i++)
+    first[i] = NOT_MET;
+  return first;
+}
 
 static D9SampleFill *
 sample_fill_new (D9Loader *l)
 {
   D9SampleFill *f = g_new0 (D9SampleFill, 1);
-  gsize n = 0;
 
   f->l = l;
   f->pieces = g_array_new (FALSE, FALSE, sizeof (D9SamplePiece));
+  f->chain_first = g_new0 (gsize *, l->side_runs->len + 1);
   for (guint r = 0; r < l->side_runs->len; r++)
     {
       const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
 
-      n += run->samples_to - run->samples_from;
       for (gsize from = run->samples_from; from < run->samples_to; from += PIECE_SAMPLES)
         {
-          D9SamplePiece piece = { r, from, MIN (from + PIECE_SAMPLES, run->samples_to), 0, 0 };
+          D9SamplePiece piece = { r, from, MIN (from + PIECE_SAMPLES, run->samples_to), f->n + from - run->samples_from,
+                                  0, 0 };
           g_array_append_val (f->pieces, piece);
         }
+      f->n += run->samples_to - run->samples_from;
+      if (run->chains != l->side_chains)
+        f->chain_first[r] = not_met_new (run->chains->n);
+      else
+        {
+          if (f->own_first == NULL)
+            f->own_first = not_met_new (run->chains->n);
+          f->chain_first[r] = f->own_first;
+        }
     }
-  f->pivot = n >= SPLIT_MIN ? pivot_time (l, n) : G_MAXINT64;
+  f->pool_first = not_met_new (l->d->pool_stacks->len);
+  f->pivot = f->n >= SPLIT_MIN ? pivot_time (l, f->n) : G_MAXINT64;
   return f;
 }
 
@@ -595,13 +627,29 @@ sample_fill_free (D9SampleFill *f)
 {
   if (f == NULL)
     return;
-  if (f->pool_ids != NULL)
-    {
-      g_free (f->pool_ids);
-      inline_stacks_clear (&f->inline_stacks, f->l);
-    }
+  for (guint r = 0; r < f->l->side_runs->len; r++)
+    if (f->chain_first[r] != f->own_first)
+      g_free (f->chain_first[r]);
+  g_free (f->own_first);
+  g_free (f->chain_first);
+  g_free (f->pool_first);
+  if (f->chains_done)
+    chain_stacks_clear (&f->chain_stacks, f->l);
+  g_free (f->pool_ids);
   g_array_unref (f->pieces);
   g_free (f);
+}
+
+/* Pieces write only where they are first: a later sample with the same
+ * chain reads and moves on. */
+static inline void
+meet_first (gsize *first,
+            gsize  at)
+{
+  gsize seen = __atomic_load_n (first, __ATOMIC_RELAXED);
+
+  while (at < seen && !__atomic_compare_exchange_n (first, &seen, at, TRUE, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    ;
 }
 
 /* On any thread: each sample's worker becomes its track, a pooled chain
@@ -615,6 +663,7 @@ sample_piece (D9SampleFill *f,
   D9SamplePiece *piece = &g_array_index (f->pieces, D9SamplePiece, index);
   const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, piece->run);
   D9SideSample *samples = (D9SideSample *) (gpointer) run->samples->data;
+  gsize *chain_first = f->chain_first[piece->run];
   gsize n_kept = 0, n_low = 0;
 
   for (gsize i = piece->from; i < piece->to; i++)
@@ -634,14 +683,45 @@ sample_piece (D9SampleFill *f,
           x->chain = stack;
           if (stack == G_MAXUINT32 || stack >= d->pool_stacks->len)
             x->chain_kind = CHAIN_NONE;
+          else
+            meet_first (&f->pool_first[stack], piece->at + i - piece->from);
         }
+      else if (x->chain_kind == CHAIN_INLINE)
+        meet_first (&chain_first[x->chain], piece->at + i - piece->from);
     }
   piece->n_kept = n_kept;
   piece->n_low = n_low;
 }
 
-/* Once every piece is done, on the loading thread: the stacks of the kept
- * samples, added in the order the samples come. */
+/* On any thread, beside the samples' pieces: every run's inline chains
+ * and the pool stacks as one set (by the chains' bytes, not their
+ * offsets: older files repeat the same inline chain in every sample, and
+ * symbolising each copy again cost more than the rest of the load), and
+ * room for the samples in the stacks, its pages populated. */
+static void
+chains_piece (D9SampleFill *f)
+{
+  chain_stacks_init (&f->chain_stacks, f->l);
+  f->chains_done = TRUE;
+  if (f->n < G_MAXUINT / 2)
+    kymo_stacks_reserve_samples (kymo_trace_get_stacks (f->l->trace), f->n);
+}
+
+/* A chain first met by a kept sample, at @at of all: a pool stack's index
+ * (@run G_MAXUINT), or a run's inline chain. */
+typedef struct {
+  gsize   at;
+  guint32 chain;
+  guint   run;
+} D9Met;
+
+#define MET_LESS(x, y) ((x)->at < (y)->at)
+
+KYMO_DEFINE_RUN_SORT (sort_met, D9Met, MET_LESS)
+
+/* Once every piece is done, on the loading thread: the stacks of the
+ * chains kept samples have, added in the order the samples first have
+ * them. */
 static void
 add_samples (D9Loader      *l,
              D9SampleFill  *f,
@@ -652,17 +732,17 @@ add_samples (D9Loader      *l,
   Symboliser s = { l->trace, d, g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL),
                    g_array_new (FALSE, FALSE, sizeof (KymoFrame)), g_array_new (FALSE, FALSE, sizeof (guint)),
                    g_array_new (FALSE, FALSE, sizeof (KymoFrame)) };
+  g_autoptr(GArray) met = g_array_new (FALSE, FALSE, sizeof (D9Met));
+  D9ChainStacks *cs = &f->chain_stacks;
   gsize n_kept = 0, n_low = 0;
+  gboolean own_met = FALSE;
 
+  g_assert (f->chains_done);
   f->kind_cpu = kymo_trace_intern (l->trace, "cpu");
   f->kind_sched = kymo_trace_intern (l->trace, "sched");
   f->pool_ids = g_new (guint32, d->pool_stacks->len + 1);
   for (guint i = 0; i <= d->pool_stacks->len; i++)
     f->pool_ids[i] = G_MAXUINT32 - 1;
-  /* By the chain's bytes, not its offset: older files repeat the same
-   * inline chain in every sample, and symbolising each copy again cost
-   * more than the rest of the load. */
-  inline_stacks_init (&f->inline_stacks, l);
 
   for (guint i = 0; i < f->pieces->len; i++)
     {
@@ -675,15 +755,47 @@ add_samples (D9Loader      *l,
   if (n_kept >= G_MAXUINT / 2)
     n_kept = n_low = 0;
 
-  for (guint i = 0; i < f->pieces->len && n_kept > 0; i++)
+  if (n_kept > 0)
     {
-      const D9SamplePiece *piece = &g_array_index (f->pieces, D9SamplePiece, i);
-      const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, piece->run);
-      const D9SideSample *samples = (const D9SideSample *) (gpointer) run->samples->data;
+      for (guint i = 0; i < d->pool_stacks->len; i++)
+        if (f->pool_first[i] != NOT_MET)
+          {
+            D9Met m = { f->pool_first[i], i, G_MAXUINT };
+            g_array_append_val (met, m);
+          }
+      for (guint r = 0; r < l->side_runs->len; r++)
+        {
+          const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
+          const gsize *first = f->chain_first[r];
 
-      for (gsize k = piece->from; k < piece->to; k++)
-        if (samples[k].worker != KYMO_NO_TRACK && samples[k].chain_kind != CHAIN_NONE)
-          meet_stack (&s, stacks, &f->inline_stacks, f->pool_ids, &samples[k], piece->run);
+          /* The loader's own runs share their chains: taken once. */
+          if (first == f->own_first && own_met)
+            continue;
+          own_met |= first == f->own_first;
+          for (guint32 c = 0; c < run->chains->n; c++)
+            if (first[c] != NOT_MET)
+              {
+                D9Met m = { first[c], c, r };
+                g_array_append_val (met, m);
+              }
+        }
+      sort_met ((D9Met *) (gpointer) met->data, met->len);
+    }
+  for (guint i = 0; i < met->len; i++)
+    {
+      const D9Met *m = &g_array_index (met, D9Met, i);
+
+      guint32 index = m->run == G_MAXUINT ? cs->pool_map[m->chain] : cs->maps[m->run][m->chain];
+
+      if (m->run != G_MAXUINT && index != G_MAXUINT32)
+        chain_stack (cs, &s, stacks, index);
+      else if (m->run == G_MAXUINT)
+        {
+          const D9PoolStack *ps = &g_array_index (d->pool_stacks, D9PoolStack, m->chain);
+
+          f->pool_ids[m->chain] = index != G_MAXUINT32 ? chain_stack (cs, &s, stacks, index)
+                                  : add_stack (&s, stacks, ps->frames, ps->count);
+        }
     }
   g_hash_table_unref (s.by_addr);
   g_array_unref (s.cache);
@@ -727,7 +839,7 @@ d9_sample_order_fill (D9SampleOrder *order,
           o = &out[at++];
           o->ts = x->ts;
           o->track = (guint32) x->worker;
-          o->stack = sample_stack (&f->inline_stacks, f->pool_ids, x, piece->run);
+          o->stack = sample_stack (&f->chain_stacks, f->pool_ids, x, piece->run);
           o->kind = x->sched ? f->kind_sched : f->kind_cpu;
           o->source = x->source + run->ordinal_base;
         }
@@ -894,7 +1006,7 @@ d9_side_build_begin (D9Loader  *l,
         }
     }
   b->samples = sample_fill_new (l);
-  *n_pieces = b->pieces->len + b->samples->pieces->len;
+  *n_pieces = b->pieces->len + b->samples->pieces->len + 1;
   return b;
 }
 
@@ -953,7 +1065,11 @@ d9_side_build_piece (D9SideBuild *b,
 
   if (index >= b->pieces->len)
     {
-      sample_piece (b->samples, index - b->pieces->len);
+      index -= b->pieces->len;
+      if (index < b->samples->pieces->len)
+        sample_piece (b->samples, index);
+      else
+        chains_piece (b->samples);
       return;
     }
   piece = &g_array_index (b->pieces, D9SidePiece, index);
