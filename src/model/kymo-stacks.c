@@ -150,8 +150,8 @@ kymo_stacks_reserve_samples (KymoStacks *self,
 }
 
 KymoStackSample *
-kymo_stacks_append_samples (KymoStacks *self,
-                            gsize       n_samples)
+kymo_stacks_append_samples_unpopulated (KymoStacks *self,
+                                        gsize       n_samples)
 {
   guint len;
 
@@ -160,10 +160,19 @@ kymo_stacks_append_samples (KymoStacks *self,
 
   len = self->samples->len;
   g_array_set_size (self->samples, len + (guint) n_samples);
-  /* Written whole, and at random: populated in one call. */
-  kymo_mapped_populate (self->samples->data + (gsize) len * sizeof (KymoStackSample),
-                        n_samples * sizeof (KymoStackSample));
   return (KymoStackSample *) (gpointer) self->samples->data + len;
+}
+
+KymoStackSample *
+kymo_stacks_append_samples (KymoStacks *self,
+                            gsize       n_samples)
+{
+  KymoStackSample *samples = kymo_stacks_append_samples_unpopulated (self, n_samples);
+
+  /* Written whole, and at random: populated in one call. */
+  if (samples != NULL)
+    kymo_mapped_populate (samples, n_samples * sizeof (KymoStackSample));
+  return samples;
 }
 
 guint

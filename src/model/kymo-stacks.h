@@ -51,6 +51,11 @@ void                   kymo_stacks_reserve_samples (KymoStacks      *self,
  * form of kymo_stacks_add_sample(). */
 KymoStackSample       *kymo_stacks_append_samples  (KymoStacks      *self,
                                                     gsize            n_samples);
+/* kymo_stacks_append_samples() with the pages of the samples left to the
+ * caller (kymo_mapped_populate()), e.g. to threads that each fill a
+ * stretch of them. */
+KymoStackSample       *kymo_stacks_append_samples_unpopulated (KymoStacks *self,
+                                                              gsize       n_samples);
 /* Building is over: no stack or sample comes after. Orders the samples
  * now, on the calling thread, rather than in kymo_trace_seal(). For a
  * decoder that adds them on one of its threads while others still build. */

@@ -12,6 +12,7 @@
 
 #include "kymo-dial9-side.h"
 #include "kymo-dial9-decode.h"
+#include "kymo-mapped.h"
 #include "kymo-parts.h"
 #include "kymo-run-sort.h"
 #include "kymo-short-path.h"
@@ -696,15 +697,12 @@ sample_piece (D9SampleFill *f,
 /* On any thread, beside the samples' pieces: every run's inline chains
  * and the pool stacks as one set (by the chains' bytes, not their
  * offsets: older files repeat the same inline chain in every sample, and
- * symbolising each copy again cost more than the rest of the load), and
- * room for the samples in the stacks, its pages populated. */
+ * symbolising each copy again cost more than the rest of the load). */
 static void
 chains_piece (D9SampleFill *f)
 {
   chain_stacks_init (&f->chain_stacks, f->l);
   f->chains_done = TRUE;
-  if (f->n < G_MAXUINT / 2)
-    kymo_stacks_reserve_samples (kymo_trace_get_stacks (f->l->trace), f->n);
 }
 
 /* A chain first met by a kept sample, at @at of all: a pool stack's index
@@ -802,7 +800,9 @@ add_samples (D9Loader      *l,
   g_array_unref (s.lens);
   g_array_unref (s.frames);
   order->stacks = stacks;
-  order->samples = kymo_stacks_append_samples (stacks, n_kept);
+  /* Not before the pairing is over, which holds the most memory; each
+   * half's pages are populated by the thread that fills it. */
+  order->samples = kymo_stacks_append_samples_unpopulated (stacks, n_kept);
   order->n_low = n_low;
   order->n = n_kept;
   order->fill = f;
@@ -821,6 +821,7 @@ d9_sample_order_fill (D9SampleOrder *order,
   if (f == NULL)
     return;
   l = f->l;
+  kymo_mapped_populate (out + at, (to - at) * sizeof (KymoStackSample));
   for (guint i = 0; i < f->pieces->len && at < to; i++)
     {
       const D9SamplePiece *piece = &g_array_index (f->pieces, D9SamplePiece, i);
