@@ -903,23 +903,43 @@ finish_record (D9Loader      *l,
   r->source += ordinal_base;
 }
 
-static void
-finish_spawn (D9Loader   *l,
-              KymoRecord *r)
+/* A spawn's location: where it is, and the pool string its task was
+ * spawned at (G_MAXUINT32: none), found while its piece is made final. */
+typedef struct {
+  gsize   at;
+  guint32 loc;
+} D9Spawn;
+
+static guint32
+spawn_loc (D9Loader *l,
+           guint64   task)
 {
   D9Data *d = l->d;
   /* Pool ids may be defined again later in a segment (the symbolizer
    * appends its strings): the location is the one decoding resolved. */
-  guint32 index = d9_map_lookup (&d->task_map, r->key);
-  const D9Task *t = index != G_MAXUINT32 ? &g_array_index (d->tasks, D9Task, index) : NULL;
+  guint32 index = d9_map_lookup (&d->task_map, task);
 
-  if (t != NULL && t->spawn_loc != G_MAXUINT32)
+  return index != G_MAXUINT32 ? g_array_index (d->tasks, D9Task, index).spawn_loc : G_MAXUINT32;
+}
+
+/* Interns a spawn's location, once per pool string (@names: its name + 1,
+ * or 0). */
+static void
+finish_spawn (D9Loader      *l,
+              KymoRecord    *r,
+              guint32        loc,
+              guint32       *names)
+{
+  if (loc == G_MAXUINT32)
+    return;
+  if (names[loc] == 0)
     {
-      const D9PoolString *ps = &g_array_index (d->pool_strings, D9PoolString, t->spawn_loc);
-      g_autofree char *loc = g_utf8_make_valid ((const char *) ps->data, ps->len);
+      const D9PoolString *ps = &g_array_index (l->d->pool_strings, D9PoolString, loc);
+      g_autofree char *name = g_utf8_make_valid ((const char *) ps->data, ps->len);
 
-      r->name = kymo_trace_intern (l->trace, loc);
+      names[loc] = kymo_trace_intern (l->trace, name) + 1;
     }
+  r->name = names[loc] - 1;
 }
 
 /* Records a piece makes final when the loader decoded alone, in place. */
@@ -931,7 +951,7 @@ typedef struct {
   gsize    from;
   gsize    to;
   gsize    at;
-  GArray  *spawns;   /* gsize: where its spawns are, or NULL */
+  GArray  *spawns;   /* D9Spawn, or NULL */
   /* The sources it made, in order or not, and its first and last. */
   gboolean ordered;
   guint32  first_source;
@@ -1039,11 +1059,11 @@ finish_run (gconstpointer  data,
 
       if (G_UNLIKELY (r.kind == REC_SPAWN))
         {
-          gsize at = (gsize) (to - b->records);
+          D9Spawn spawn = { (gsize) (to - b->records), spawn_loc (b->l, r.key) };
 
           if (f->piece->spawns == NULL)
-            f->piece->spawns = g_array_new (FALSE, FALSE, sizeof (gsize));
-          g_array_append_val (f->piece->spawns, at);
+            f->piece->spawns = g_array_new (FALSE, FALSE, sizeof (D9Spawn));
+          g_array_append_val (f->piece->spawns, spawn);
         }
       finish_record (b->l, &r, b->kinds, f->base);
       /* Sources wrap past 2^32 in the largest files: then seal sorts. */
@@ -1104,13 +1124,21 @@ d9_side_build_end (D9SideBuild   *b,
 
   if (b->n_records > 0)
     {
+      g_autofree guint32 *names = NULL;
+
       /* In record order, as their names were always interned. */
       for (guint i = 0; i < b->pieces->len; i++)
         {
           GArray *spawns = g_array_index (b->pieces, D9SidePiece, i).spawns;
 
+          if (spawns != NULL && names == NULL)
+            names = g_new0 (guint32, l->d->pool_strings->len + 1);
           for (guint k = 0; spawns != NULL && k < spawns->len; k++)
-            finish_spawn (l, &b->records[g_array_index (spawns, gsize, k)]);
+            {
+              const D9Spawn *spawn = &g_array_index (spawns, D9Spawn, k);
+
+              finish_spawn (l, &b->records[spawn->at], spawn->loc, names);
+            }
         }
       gboolean ordered = TRUE;
       guint32 last = 0;
