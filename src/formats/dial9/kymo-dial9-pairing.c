@@ -15,6 +15,7 @@
 #include "kymo-dial9-pairing.h"
 #include "kymo-mapped.h"
 #include "kymo-parts.h"
+#include "kymo-pivot.h"
 #include "kymo-run-sort.h"
 
 /* The order everything is paired in is one time-ordered pass over every
@@ -425,9 +426,6 @@ take_walked (D9Pairing *pg)
   return &pg->workers[index];
 }
 
-/* Probes of the wakes' keys for the time that splits them in two. */
-#define PIVOT_PROBES 1023
-
 static int
 compare_keys (gconstpointer a,
               gconstpointer b)
@@ -435,6 +433,14 @@ compare_keys (gconstpointer a,
   D9Key x = *(const D9Key *) a, y = *(const D9Key *) b;
 
   return x < y ? -1 : x > y;
+}
+
+static void
+read_wake_key (gsize    position,
+               gpointer key,
+               gpointer user_data)
+{
+  *(D9Key *) key = d9_wake_key (user_data, position);
 }
 
 /* The wakes' chains (the runs of each thread, as for a worker's edges),
@@ -455,13 +461,9 @@ wake_order_prepare (D9Pairing *pg)
   wo->merge = wo->chained && wo->segs->len > 1;
   if (wo->merge)
     {
-      D9Key probes[PIVOT_PROBES];
       guint n_heads = wo->heads->len;
 
-      for (guint k = 0; k < PIVOT_PROBES; k++)
-        probes[k] = d9_wake_key (wakes, (gsize) k * n / PIVOT_PROBES);
-      qsort (probes, PIVOT_PROBES, sizeof (D9Key), compare_keys);
-      wo->pivot = probes[PIVOT_PROBES / 2];
+      kymo_pivot_from_probes (n, sizeof wo->pivot, compare_keys, read_wake_key, (gpointer) wakes, &wo->pivot);
       wo->high = g_new0 (D9Leaf, n_heads + 1);
       for (guint c = 0; c < n_heads; c++)
         {
