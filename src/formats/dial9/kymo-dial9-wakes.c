@@ -8,6 +8,7 @@
 
 #include "config.h"
 
+#include "kymo-dial9-pair.h"
 #include "kymo-dial9-pairing-private.h"
 #include "kymo-pivot.h"
 #include "kymo-run-sort.h"
@@ -273,18 +274,7 @@ d9_resolve_wakes (D9Pairing *pg)
               *(KymoInstant *) d9_vec_push (l->wake_instants, sizeof instant) = instant;
               from = D9_FROM_WAKES;
             }
-          /* The first wake since the last poll is the one that scheduled it. */
-          if (wake->woken != G_MAXUINT32)
-            {
-              D9Task *task = &g_array_index (l->d->tasks, D9Task, wake->woken);
-
-              if (task->wake_track == KYMO_NO_TRACK)
-                {
-                  task->wake_track = from;
-                  task->wake_ts = wake->ts;
-                  task->wake_source = wake->source;
-                }
-            }
+          d9_note_woken (l, wake, from);
           next_wake++;
           key = next_wake < n_wakes ? d9_key (wakes[next_wake].ts, wakes[next_wake].source, 0) : D9_DONE;
         }
