@@ -87,8 +87,9 @@ build (gboolean    overlapping,
   *chains = g_ptr_array_new_with_free_func (g_free);
   for (guint seg = 0; seg < N_SEGMENTS; seg++)
     {
+      /* A segment's events take about half of @span. */
       guint64 span = (guint64) N_SAMPLES * 20;
-      guint64 start = 1000000 + seg * span - (overlapping && seg > 0 ? span / 2 : 0);
+      guint64 start = 1000000 + seg * (overlapping ? span / 4 : span);
 
       d9b_header (b);
       d9b_schema (b, EV_POLL_START, "PollStartEvent", TRUE, poll_start);
