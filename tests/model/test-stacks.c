@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "kymo.h"
+#include "kymo-mapped.h"
 
 /* The same frames give the same id, so a flame graph folds identical
  * stacks without comparing them again. */
@@ -107,6 +108,41 @@ test_finished_ahead (void)
   g_assert_cmpuint (kymo_stacks_get (stacks, stack, &n)[0].name, ==, f[0].name);
 }
 
+/* Samples appended in bulk, unpopulated, after one added alone: each
+ * thread fills its stretch and faults its pages in, and what was there
+ * stays. */
+static void
+test_appended_unpopulated (void)
+{
+  g_autoptr(KymoTrace) trace = kymo_trace_new ();
+  KymoStacks *stacks = kymo_trace_get_stacks (trace);
+  guint32 cpu = kymo_trace_intern (trace, "cpu");
+  const KymoStackSample *samples;
+  KymoStackSample *out;
+  const gsize n_bulk = 100000;
+  gsize n;
+
+  kymo_stacks_add_sample (stacks, 0, 5, KYMO_NO_STACK, cpu, 0);
+  out = kymo_stacks_append_samples_unpopulated (stacks, n_bulk);
+  g_assert_nonnull (out);
+  for (gsize half = 0; half < 2; half++)
+    {
+      gsize from = half * n_bulk / 2, to = (half + 1) * n_bulk / 2;
+
+      kymo_mapped_populate (out + from, (to - from) * sizeof (KymoStackSample));
+      for (gsize i = from; i < to; i++)
+        out[i] = (KymoStackSample) { (KymoTime) (n_bulk - i) * 10, 1, KYMO_NO_STACK, cpu, (guint32) i + 1 };
+    }
+  kymo_stacks_finish (stacks);
+  samples = kymo_stacks_get_samples (stacks, &n);
+  g_assert_cmpuint (n, ==, n_bulk + 1);
+  g_assert_cmpint (samples[0].ts, ==, 5);
+  g_assert_cmpuint (samples[0].source, ==, 0);
+  g_assert_cmpint (samples[1].ts, ==, 10);
+  g_assert_cmpuint (samples[1].source, ==, n_bulk);
+  g_assert_cmpint (samples[n - 1].ts, ==, (KymoTime) n_bulk * 10);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -115,5 +151,6 @@ main (int   argc,
   g_test_add_func ("/stacks/shared", test_stacks_shared);
   g_test_add_func ("/stacks/samples-in-time-order", test_samples_in_time_order);
   g_test_add_func ("/stacks/finished-ahead", test_finished_ahead);
+  g_test_add_func ("/stacks/appended-unpopulated", test_appended_unpopulated);
   return g_test_run ();
 }

@@ -58,13 +58,13 @@ typedef struct {
   D9Vec        *records;
   D9Vec        *samples;
   D9Callchains *chains;
-  gsize    records_from;
-  gsize    records_to;
-  gsize    samples_from;
-  gsize    samples_to;
-  guint32  ordinal_base;
-  guint32  segment_base;
-  gboolean own;
+  gsize         records_from;
+  gsize         records_to;
+  gsize         samples_from;
+  gsize         samples_to;
+  guint32       ordinal_base;
+  guint32       segment_base;
+  gboolean      own;
 } D9SideRun;
 
 static D9SideKind
@@ -792,15 +792,19 @@ add_samples (D9Loader      *l,
   for (guint i = 0; i < met->len; i++)
     {
       const D9Met *m = &g_array_index (met, D9Met, i);
+      guint32 index;
 
-      guint32 index = m->run == G_MAXUINT ? cs->pool_map[m->chain] : cs->maps[m->run][m->chain];
-
-      if (m->run != G_MAXUINT && index != G_MAXUINT32)
-        chain_stack (cs, &s, stacks, index);
-      else if (m->run == G_MAXUINT)
+      if (m->run != G_MAXUINT)
+        {
+          index = cs->maps[m->run][m->chain];
+          if (index != G_MAXUINT32)
+            chain_stack (cs, &s, stacks, index);
+        }
+      else
         {
           const D9PoolStack *ps = &g_array_index (d->pool_stacks, D9PoolStack, m->chain);
 
+          index = cs->pool_map[m->chain];
           f->pool_ids[m->chain] = index != G_MAXUINT32 ? chain_stack (cs, &s, stacks, index)
                                   : add_stack (&s, stacks, ps->frames, ps->count);
         }
@@ -828,7 +832,7 @@ d9_sample_order_fill (D9SampleOrder *order,
   gsize at = half == 0 ? 0 : order->n_low, to = half == 0 ? order->n_low : order->n;
   gboolean low = half == 0;
 
-  if (f == NULL)
+  if (f == NULL || at == to)
     return;
   l = f->l;
   kymo_mapped_populate (out + at, (to - at) * sizeof (KymoStackSample));
