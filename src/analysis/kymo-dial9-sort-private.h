@@ -21,6 +21,14 @@ guint64 *_kymo_dial9_sort_keys (guint64 *keys,
                                 gsize    n,
                                 guint    lo_bit);
 
+/* The same by bits [@lo_bit, @hi_bit) alone: a range whose top bits
+ * every key shares costs no pass over them, not even a count. */
+guint64 *_kymo_dial9_sort_key_bits (guint64 *keys,
+                                    guint64 *scratch,
+                                    gsize    n,
+                                    guint    lo_bit,
+                                    guint    hi_bit);
+
 /* A key with the index of what it sorts. */
 typedef struct {
   guint64 key;
