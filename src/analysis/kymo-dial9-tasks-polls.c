@@ -12,6 +12,7 @@
 
 #include "kymo-dial9-tasks-private.h"
 #include "kymo-dial9-poi-private.h"
+#include "kymo-dial9-sort-private.h"
 
 static Lane *
 lane_for (Builder *b,
@@ -237,7 +238,8 @@ is_plain_id (Builder *b,
 }
 
 /* The late flows into @t's polls: where each ends, looked up on this
- * lane's thread while its spans are near. */
+ * lane's thread while its spans are near, in time order, so that each
+ * lookup starts a few spans from where the last ended. */
 static void
 lane_late_flows (Builder *b,
                  Lane    *lane,
@@ -246,12 +248,47 @@ lane_late_flows (Builder *b,
   gsize n_flows;
   const KymoFlow *flows = kymo_trace_get_flows (b->trace, &n_flows);
 
-  for (guint i = 0; i < b->late_flows->len; i++)
+  for (guint32 k = b->late_first[t]; k < b->late_first[t + 1]; k++)
+    {
+      guint32 i = b->late_order[k];
+      const KymoFlow *f = &flows[g_array_index (b->late_flows, guint32, i)];
+
+      b->late_spans[i] = lane_span_at (lane, f->to_ts);
+    }
+}
+
+/* The late flows by the track they end in, each track's by time. */
+static void
+late_flows_by_track (Builder *b)
+{
+  guint n_tracks = b->self->n_tracks;
+  guint32 n = b->late_flows->len;
+  gsize n_flows;
+  const KymoFlow *flows = kymo_trace_get_flows (b->trace, &n_flows);
+  g_autofree KymoDial9SortKey *keys = g_new (KymoDial9SortKey, MAX (n, 1));
+  g_autofree KymoDial9SortKey *scratch = g_new (KymoDial9SortKey, MAX (n, 1));
+  g_autofree guint32 *at = NULL;
+  const KymoDial9SortKey *sorted;
+
+  b->late_first = g_new0 (guint32, n_tracks + 2);
+  b->late_order = g_new (guint32, MAX (n, 1));
+  for (guint32 i = 0; i < n; i++)
     {
       const KymoFlow *f = &flows[g_array_index (b->late_flows, guint32, i)];
 
-      if (f->to_track == t)
-        b->late_spans[i] = lane_span_at (lane, f->to_ts);
+      /* Signed to unsigned order. */
+      keys[i] = (KymoDial9SortKey) { (guint64) f->to_ts ^ G_GUINT64_CONSTANT (0x8000000000000000), i, 0 };
+      b->late_first[f->to_track + 1]++;
+    }
+  for (guint t = 0; t < n_tracks; t++)
+    b->late_first[t + 1] += b->late_first[t];
+  at = g_memdup2 (b->late_first, sizeof (guint32) * (n_tracks + 1));
+  sorted = _kymo_dial9_sort_indexed (keys, scratch, n);
+  for (guint32 k = 0; k < n; k++)
+    {
+      guint32 i = sorted[k].index;
+
+      b->late_order[at[flows[g_array_index (b->late_flows, guint32, i)].to_track]++] = i;
     }
 }
 
@@ -435,6 +472,7 @@ _kymo_dial9_tasks_read_polls (Builder *b)
       /* PENDING: no lane's pass looked it up. */
       b->late_spans = g_new (guint32, b->late_flows->len + 1);
       memset (b->late_spans, 0xff, sizeof (guint32) * (b->late_flows->len + 1));
+      late_flows_by_track (b);
     }
   kymo_parts_run_helped (NULL, b->n_records, PARALLEL_MIN, b->self->n_tracks, read_lane_part, join_lane_part, NULL, b);
 }

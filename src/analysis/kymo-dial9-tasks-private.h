@@ -174,6 +174,7 @@ struct _Builder
   guint32                  kind_cpu;      /* G_MAXUINT32 without lanes */
   Chunk                   *chunks;        /* the records' pass, see read_chunk() */
   guint                    n_chunks;
+  guint                    n_extra;       /* parts before the chunks' */
   KymoCpuReadings         *cpu;           /* [n_chunks] when the lanes are made too */
   /* Poll records by source: a bit per source from the first record's,
    * and where each word's polls start in the poll_tasks of its chunk. A
@@ -186,11 +187,13 @@ struct _Builder
   WakeCounts               wake_counts; /* by woken task id */
   GArray                  *later;       /* record indexes of spawns and terminations */
   GArray                  *unparks;     /* record indexes of unparks past the threshold */
-  /* Made on the parts' threads after the records' chunks (see read_part()). */
+  /* Made on the parts' threads before the records' chunks (see read_part()). */
   guint32                 *sample_first; /* [n_tracks + 1] into sample_ts */
   KymoTime                *sample_ts;   /* the samples' times, by track */
   GArray                  *late_flows;  /* indexes of flows past the wake threshold */
   guint32                 *late_spans;  /* per late flow: the span it ends in, from its lane's pass */
+  guint32                 *late_first;  /* [n_tracks + 1] into late_order */
+  guint32                 *late_order;  /* positions in late_flows, by track, each track's by time */
   guint64                 *plain_ids;   /* sorted: task ids a spawn says are not instrumented */
   gsize                    n_plain_ids;
   GArray                  *pois;        /* KymoPoi, as found */

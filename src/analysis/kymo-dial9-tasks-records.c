@@ -302,9 +302,9 @@ _kymo_dial9_tasks_read_part (guint    index,
 {
   Builder *b = user_data;
 
-  if (index < b->n_chunks)
-    read_chunk (b, &b->chunks[index]);
-  else if (index == b->n_chunks)
+  if (index >= b->n_extra)
+    read_chunk (b, &b->chunks[index - b->n_extra]);
+  else if (index == 0)
     samples_by_track (b);
   else
     find_late_flows (b);
