@@ -262,6 +262,8 @@ typedef struct {
   guint32        count[2][N_CLASSES];     /* each half's points per class */
   guint32        at[2][N_CLASSES];        /* where each half's next point of a class goes */
   guint32        first[N_CLASSES];        /* where each class starts, worst first */
+  guint32        key_at[2][N_CLASSES];    /* the same in keys, for the classes to sort */
+  guint32        key_first[N_CLASSES];
   guint64       *keys;
   guint64       *scratch;
   guint32       *worst;
@@ -335,7 +337,7 @@ scatter_half (guint    half,
               gpointer user_data)
 {
   Worst *w = user_data;
-  guint32 *at = w->at[half];
+  guint32 *at = w->at[half], *key_at = w->key_at[half];
   guint idx_bits = w->idx_bits;
 
   for (guint32 o = half_first (w->n, half); o < half_end (w->n, half); o++)
@@ -347,9 +349,9 @@ scatter_half (guint    half,
       if (b == 0)
         w->worst[at[c]++] = o;
       else if (class_is_wide (w, c))
-        w->keys[at[c]++] = o;
+        w->keys[key_at[c]++] = o;
       else
-        w->keys[at[c]++] = (((G_GUINT64_CONSTANT (1) << b) - 1) - (excess - (G_GUINT64_CONSTANT (1) << b))) << idx_bits | o;
+        w->keys[key_at[c]++] = (((G_GUINT64_CONSTANT (1) << b) - 1) - (excess - (G_GUINT64_CONSTANT (1) << b))) << idx_bits | o;
     }
 }
 
@@ -368,7 +370,7 @@ sort_wide (Worst *w,
 
   for (guint32 i = 0; i < n; i++)
     {
-      guint32 o = (guint32) w->keys[first + i];
+      guint32 o = (guint32) w->keys[w->key_first[c] + i];
 
       /* From the points: the severities' room is other classes' scratch. */
       guint64 excess = ORDERED (w->pois[w->timed[o]].severity) - w->floor;
@@ -397,7 +399,7 @@ sort_class (guint    part,
       sort_wide (w, c);
       return;
     }
-  sorted = _kymo_dial9_sort_key_bits (w->keys + first, w->scratch + first, n, w->idx_bits,
+  sorted = _kymo_dial9_sort_key_bits (w->keys + w->key_first[c], w->scratch + w->key_first[c], n, w->idx_bits,
                                       w->idx_bits + class_bits (c));
   for (guint32 i = 0; i < n; i++)
     w->worst[first + i] = (guint32) (sorted[i] & mask);
@@ -416,7 +418,7 @@ order_worst (const KymoPoi *pois,
   Worst w = { pois, timed, n, MAX (_kymo_dial9_bits_for (n), 1), };
   g_autofree guint64 *severity = NULL;
   g_autofree guint64 *keys = NULL;
-  guint32 at = 0;
+  guint32 at = 0, key_at = 0;
 
   if (n == 0)
     return;
@@ -432,8 +434,15 @@ order_worst (const KymoPoi *pois,
       w.at[0][c] = at;
       w.at[1][c] = at + w.count[0][c];
       at += w.count[0][c] + w.count[1][c];
+      if (class_bits (c) == 0)
+        continue;
+      w.key_first[c] = key_at;
+      w.key_at[0][c] = key_at;
+      w.key_at[1][c] = key_at + w.count[0][c];
+      key_at += w.count[0][c] + w.count[1][c];
     }
-  keys = w.keys = g_new (guint64, n);
+  /* Keys only for the points to sort: a few percent of them. */
+  keys = w.keys = g_new (guint64, MAX (key_at, 1));
   w.worst = worst;
   kymo_parts_run (NULL, n, parallel_min, 2, 0, scatter_half, NULL, &w);
   /* The severities are read: their room is the sorts' scratch. */

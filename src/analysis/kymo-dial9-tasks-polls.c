@@ -292,6 +292,24 @@ late_flows_by_track (Builder *b)
     }
 }
 
+/* The samples of track @t in @span, met with a cursor over every track's
+ * samples (see _kymo_dial9_tasks_scan_samples()). */
+static inline guint32
+scan_samples_in (const KymoStackSample *samples,
+                 gsize                  n_samples,
+                 gsize                 *at,
+                 const KymoSpan        *span,
+                 guint                  t)
+{
+  guint32 count = 0;
+
+  while (*at < n_samples && samples[*at].ts < span->start)
+    (*at)++;
+  for (gsize j = *at; j < n_samples && samples[j].ts <= span->end; j++)
+    count += samples[j].track == t;
+  return count;
+}
+
 /* One polled worker's spans in order, each meeting its poll record by
  * source (on any thread; only this lane is written): its tasks' polls,
  * and the points of interest a poll makes by itself: long polls, and
@@ -301,15 +319,24 @@ read_lane (Builder *b,
            guint    t)
 {
   gboolean pois = b->thresholds != NULL;
+  gboolean scan = pois && b->sample_first == NULL;
   const KymoTime *sample_ts = b->sample_ts;
   Lane *lane = b->lanes[t].polled ? lane_for (b, t) : NULL;
-  guint32 k = pois ? b->sample_first[t] : 0, k_end = pois ? b->sample_first[t + 1] : 0;
+  guint32 k = pois && !scan ? b->sample_first[t] : 0, k_end = pois && !scan ? b->sample_first[t + 1] : 0;
+  KymoStacks *stacks = kymo_trace_get_stacks (b->trace);
+  const KymoStackSample *samples = NULL;
+  gsize n_samples = 0, at_sample = 0;
   KymoTime running = G_MININT64;
   const guint32 *task_ids[LOOKUP_BLOCK];
 
   if (lane == NULL)
     return;
   lane->row_of = g_new0 (guint32, lane->n);
+  if (scan)
+    {
+      samples = kymo_stacks_get_samples (stacks, &n_samples);
+      at_sample = kymo_stacks_lower_bound (stacks, lane->spans[0].start);
+    }
   lane->mask = 63;
   lane->slots = g_new0 (guint32, lane->mask + 1);
   lane->tasks = g_new (LaneTask, (lane->mask + 1) / 2);
@@ -379,10 +406,15 @@ read_lane (Builder *b,
         }
       if (dur > b->thresholds->long_poll_ns)
         lane_poi (lane, KYMO_POI_LONG_POLL, span, (guint32) (lane->first + i), 0);
-      while (k < k_end && sample_ts[k] < span->start)
-        k++;
-      for (guint32 j = k; j < k_end && sample_ts[j] <= span->end; j++)
-        count++;
+      if (scan)
+        count = scan_samples_in (samples, n_samples, &at_sample, span, t);
+      else
+        {
+          while (k < k_end && sample_ts[k] < span->start)
+            k++;
+          for (guint32 j = k; j < k_end && sample_ts[j] <= span->end; j++)
+            count++;
+        }
       if (count > 0)
         lane_poi (lane, KYMO_POI_CPU_SAMPLES, span, (guint32) (lane->first + i), count);
     }

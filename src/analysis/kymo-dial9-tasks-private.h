@@ -188,7 +188,8 @@ struct _Builder
   GArray                  *later;       /* record indexes of spawns and terminations */
   GArray                  *unparks;     /* record indexes of unparks past the threshold */
   /* Made on the parts' threads before the records' chunks (see read_part()). */
-  guint32                 *sample_first; /* [n_tracks + 1] into sample_ts */
+  gboolean                 scan_samples; /* see _kymo_dial9_tasks_scan_samples() */
+  guint32                 *sample_first; /* [n_tracks + 1] into sample_ts; NULL when scanned */
   KymoTime                *sample_ts;   /* the samples' times, by track */
   GArray                  *late_flows;  /* indexes of flows past the wake threshold */
   guint32                 *late_spans;  /* per late flow: the span it ends in, from its lane's pass */
@@ -308,6 +309,7 @@ void     _kymo_dial9_tasks_join_chunk        (Builder    *b,
                                               Chunk      *c);
 void     _kymo_dial9_tasks_count_polls       (Builder    *b);
 void     _kymo_dial9_tasks_wake_counts_clear (WakeCounts *w);
+gboolean _kymo_dial9_tasks_scan_samples      (KymoTrace  *trace);
 
 /* kymo-dial9-tasks-rows.c */
 guint32     _kymo_dial9_tasks_row_for      (Builder             *b,

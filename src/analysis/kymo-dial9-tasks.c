@@ -161,6 +161,7 @@ tasks_new (KymoTrace               *trace,
    * one thread takes the samples (a million in a large trace) while the
    * others start on the chunks, which then even out the end. */
   b->n_extra = thresholds != NULL ? 2 : 0;
+  b->scan_samples = thresholds != NULL && _kymo_dial9_tasks_scan_samples (trace);
   parts = kymo_parts_new (NULL, b->n_records, PARALLEL_MIN, b->n_extra + b->n_chunks, 0,
                           _kymo_dial9_tasks_read_part, b);
   kymo_parts_set_help (parts, TRUE);
