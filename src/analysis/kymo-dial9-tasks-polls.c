@@ -346,7 +346,6 @@ read_lane (Builder *b,
     {
       lane->reach = g_new (KymoTime, (lane->n >> REACH_SHIFT) + 1);
       lane->pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
-      lane->plain = g_array_new (FALSE, FALSE, sizeof (PlainPoll));
     }
   for (gsize i = 0; i < lane->n; i++)
     {
@@ -386,7 +385,10 @@ read_lane (Builder *b,
       lane->row_of[i] = at + 1;
       task = &lane->tasks[at];
       if (G_UNLIKELY (lane->n_tasks != n_tasks) && pois)
-        task->maybe_plain = is_plain_id (b, task->id);
+        {
+          task->maybe_plain = is_plain_id (b, task->id);
+          lane->any_plain |= task->maybe_plain;
+        }
       dur = span->end - span->start;
       task->polls++;
       task->total += dur;
@@ -399,11 +401,6 @@ read_lane (Builder *b,
         }
       if (!pois)
         continue;
-      if (G_UNLIKELY (task->maybe_plain))
-        {
-          PlainPoll poll = { (guint32) i, at };
-          g_array_append_val (lane->plain, poll);
-        }
       if (dur > b->thresholds->long_poll_ns)
         lane_poi (lane, KYMO_POI_LONG_POLL, span, (guint32) (lane->first + i), 0);
       if (scan)
@@ -583,10 +580,12 @@ lane_plain_tasks (Builder       *b,
                   Lane          *lane,
                   const guint32 *rank)
 {
-  guint8 *plain = g_new (guint8, MAX (lane->n_tasks, 1));
+  guint8 *plain = g_new (guint8, lane->n_tasks + 1);
 
+  /* By row_of's values: position + 1, 0 for a span no task polls. */
+  plain[0] = FALSE;
   for (guint32 k = 0; k < lane->n_tasks; k++)
-    plain[k] = !b->self->rows[rank[lane->row_of_task[k]]].instrumented;
+    plain[k + 1] = !b->self->rows[rank[lane->row_of_task[k]]].instrumented;
   return plain;
 }
 
@@ -606,29 +605,29 @@ uninstrumented_lane (guint    t,
   Uninstrumented *u = user_data;
   Lane *lane = &u->b->lanes[t];
   g_autofree guint8 *plain = NULL;
+  const guint32 *row_of = lane->row_of;
   KymoPoi *out;
 
-  if (lane->row_of == NULL || lane->plain == NULL)
+  if (row_of == NULL || !lane->any_plain)
     return;
+  /* 1 + position in the lane's tasks to 1 for a task not instrumented. */
   plain = lane_plain_tasks (u->b, lane, u->rank);
   out = u->out + u->at[t];
-  for (guint j = 0; j < lane->plain->len; j++)
-    {
-      const PlainPoll *p = &g_array_index (lane->plain, PlainPoll, j);
-      const KymoSpan *span = &lane->spans[p->span];
+  for (gsize i = 0; i < lane->n; i++)
+    if (row_of[i] != 0 && plain[row_of[i]])
+      {
+        const KymoSpan *span = &lane->spans[i];
 
-      if (plain[p->task])
         *out++ = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED,
-                             t, (guint32) (lane->first + p->span), 0 };
-    }
-  g_clear_pointer (&lane->plain, g_array_unref);
+                             t, (guint32) (lane->first + i), 0 };
+      }
 }
 
 /* The polls of uninstrumented tasks are points of interest, after those
- * the polls made by themselves, track by track in span order: those the
- * lanes' pass noted, of the tasks whose row says so. They may be most of
- * the points: counted first, then the lanes write theirs on the parts'
- * threads. */
+ * the polls made by themselves, track by track in span order: the polls
+ * of the lanes' tasks whose row says so (only a task a spawn may say is
+ * not instrumented can be). They may be most of the points: counted by
+ * task first, then the lanes write theirs on the parts' threads. */
 void
 _kymo_dial9_tasks_add_uninstrumented (Builder       *b,
                                       const guint32 *rank)
@@ -641,14 +640,12 @@ _kymo_dial9_tasks_add_uninstrumented (Builder       *b,
   for (guint t = 0; t < self->n_tracks; t++)
     {
       Lane *lane = &b->lanes[t];
-      g_autofree guint8 *plain = NULL;
-
       at[t] = n_pois;
-      if (lane->row_of == NULL || lane->plain == NULL)
+      if (lane->row_of == NULL || !lane->any_plain)
         continue;
-      plain = lane_plain_tasks (b, lane, rank);
-      for (guint j = 0; j < lane->plain->len; j++)
-        n_pois += plain[g_array_index (lane->plain, PlainPoll, j).task];
+      for (guint32 k = 0; k < lane->n_tasks; k++)
+        if (!self->rows[rank[lane->row_of_task[k]]].instrumented)
+          n_pois += lane->tasks[k].polls;
     }
   g_array_set_size (b->pois, first + n_pois);
   u.out = &g_array_index (b->pois, KymoPoi, first);

@@ -59,13 +59,6 @@ typedef struct {
   gboolean maybe_plain;          /* a spawn of its id says not instrumented */
 } LaneTask;
 
-/* A poll of a task that may not be instrumented: its depth-0 span and
- * the task's position in its lane's tasks. */
-typedef struct {
-  guint32 span;
-  guint32 task;
-} PlainPoll;
-
 /* A worker's depth-0 spans (its polls and parks), with where the previous
  * lookup by time ended: records of one worker come in time order within a
  * batch, so the next lookup is a few spans on. */
@@ -90,7 +83,7 @@ typedef struct {
   gsize           n_of_id;
   guint32        *row_of_task;
   GArray         *pois;          /* KymoPoi, in span order */
-  GArray         *plain;         /* PlainPoll: the polls of maybe_plain tasks, in span order */
+  gboolean        any_plain;     /* a task of the lane is maybe_plain */
 } Lane;
 
 /* How far ahead a pass over the records asks for them. */

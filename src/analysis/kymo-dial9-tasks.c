@@ -52,7 +52,6 @@ builder_free (Builder *b)
       g_free (b->lanes[t].row_of);
       g_free (b->lanes[t].row_of_task);
       g_free (b->lanes[t].tasks);
-      g_clear_pointer (&b->lanes[t].plain, g_array_unref);
     }
   g_free (b->lanes);
   g_free (b->first_row);
