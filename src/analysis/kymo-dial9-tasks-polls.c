@@ -387,7 +387,6 @@ read_lane (Builder *b,
       if (G_UNLIKELY (lane->n_tasks != n_tasks) && pois)
         {
           task->maybe_plain = is_plain_id (b, task->id);
-          lane->any_plain |= task->maybe_plain;
         }
       dur = span->end - span->start;
       task->polls++;
@@ -401,6 +400,15 @@ read_lane (Builder *b,
         }
       if (!pois)
         continue;
+      if (G_UNLIKELY (task->maybe_plain))
+        {
+          if (lane->n_plain == lane->plain_room)
+            {
+              lane->plain_room = MAX (lane->plain_room * 2, 1024);
+              lane->plain = g_renew (guint32, lane->plain, lane->plain_room);
+            }
+          lane->plain[lane->n_plain++] = (guint32) i;
+        }
       if (dur > b->thresholds->long_poll_ns)
         lane_poi (lane, KYMO_POI_LONG_POLL, span, (guint32) (lane->first + i), 0);
       if (scan)
@@ -608,26 +616,31 @@ uninstrumented_lane (guint    t,
   const guint32 *row_of = lane->row_of;
   KymoPoi *out;
 
-  if (row_of == NULL || !lane->any_plain)
+  if (row_of == NULL || lane->n_plain == 0)
     return;
-  /* 1 + position in the lane's tasks to 1 for a task not instrumented. */
+  /* By row_of's values: position in the lane's tasks + 1. */
   plain = lane_plain_tasks (u->b, lane, u->rank);
   out = u->out + u->at[t];
-  for (gsize i = 0; i < lane->n; i++)
-    if (row_of[i] != 0 && plain[row_of[i]])
-      {
-        const KymoSpan *span = &lane->spans[i];
+  for (gsize j = 0; j < lane->n_plain; j++)
+    {
+      guint32 i = lane->plain[j];
 
-        *out++ = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED,
-                             t, (guint32) (lane->first + i), 0 };
-      }
+      if (plain[row_of[i]])
+        {
+          const KymoSpan *span = &lane->spans[i];
+
+          *out++ = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED,
+                               t, (guint32) (lane->first + i), 0 };
+        }
+    }
+  g_clear_pointer (&lane->plain, g_free);
 }
 
 /* The polls of uninstrumented tasks are points of interest, after those
- * the polls made by themselves, track by track in span order: the polls
- * of the lanes' tasks whose row says so (only a task a spawn may say is
- * not instrumented can be). They may be most of the points: counted by
- * task first, then the lanes write theirs on the parts' threads. */
+ * the polls made by themselves, track by track in span order: those the
+ * lanes' pass noted, of the tasks whose row says so. They may be most of
+ * the points: counted by task first, then the lanes write theirs on the
+ * parts' threads. */
 void
 _kymo_dial9_tasks_add_uninstrumented (Builder       *b,
                                       const guint32 *rank)
@@ -641,7 +654,7 @@ _kymo_dial9_tasks_add_uninstrumented (Builder       *b,
     {
       Lane *lane = &b->lanes[t];
       at[t] = n_pois;
-      if (lane->row_of == NULL || !lane->any_plain)
+      if (lane->row_of == NULL || lane->n_plain == 0)
         continue;
       for (guint32 k = 0; k < lane->n_tasks; k++)
         if (!self->rows[rank[lane->row_of_task[k]]].instrumented)

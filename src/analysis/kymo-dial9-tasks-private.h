@@ -83,7 +83,9 @@ typedef struct {
   gsize           n_of_id;
   guint32        *row_of_task;
   GArray         *pois;          /* KymoPoi, in span order */
-  gboolean        any_plain;     /* a task of the lane is maybe_plain */
+  guint32        *plain;         /* the spans of maybe_plain tasks' polls, in order */
+  gsize           n_plain;
+  gsize           plain_room;
 } Lane;
 
 /* How far ahead a pass over the records asks for them. */

@@ -52,6 +52,7 @@ builder_free (Builder *b)
       g_free (b->lanes[t].row_of);
       g_free (b->lanes[t].row_of_task);
       g_free (b->lanes[t].tasks);
+      g_free (b->lanes[t].plain);
     }
   g_free (b->lanes);
   g_free (b->first_row);
