@@ -100,6 +100,8 @@ typedef struct {
   guint32       *tail_order;              /* its indexes in pois */
   guint32        tail_at;
   guint32       *timed;
+  guint64       *severity;                /* per position in timed, ORDERED */
+  guint64        least[2];                /* the least of each half */
 } Merge;
 
 /* The points of @half of every run in time order, into @m's timed: a
@@ -114,6 +116,7 @@ merge_half (guint    half,
   guint tree[MAX_RUNS], winners[2 * MAX_RUNS];
   guint n_runs = m->n_runs, k = 1, w;
   guint32 n = 0, *out = m->timed + m->at[half];
+  guint64 *severity = m->severity + m->at[half], least = G_MAXUINT64;
 
   for (guint r = 0; r < n_runs; r++)
     {
@@ -141,6 +144,9 @@ merge_half (guint    half,
       const KymoPoi *p = at[w]++;
 
       out[o] = G_LIKELY (w != m->tail_run) ? (guint32) (p - m->pois) : m->tail_at + m->tail_order[p - m->tail];
+      /* For the worst first, while the point is at hand. */
+      severity[o] = ORDERED (p->severity);
+      least = MIN (least, severity[o]);
       for (guint node = (k + w) >> 1; node > 0; node >>= 1)
         {
           guint l = tree[node];
@@ -152,6 +158,7 @@ merge_half (guint    half,
             }
         }
     }
+  m->least[half] = least;
 }
 
 /* The first point of a run of @n (in time order) starting at or after
@@ -186,7 +193,9 @@ static gboolean
 merge_timed (const KymoPoi *pois,
              guint32        n,
              gsize          parallel_min,
-             guint32       *timed)
+             guint32       *timed,
+             guint64       *severity,
+             guint64       *least)
 {
   Merge m = { 0 };
   g_autofree KymoPoi *tail = NULL;
@@ -196,6 +205,7 @@ merge_timed (const KymoPoi *pois,
 
   m.pois = pois;
   m.timed = timed;
+  m.severity = severity;
   m.tail_run = G_MAXUINT;
   for (i = 0; i < n; i++)
     if (i == 0 || compare_timed (&pois[i - 1], &pois[i]) > 0)
@@ -239,6 +249,7 @@ merge_timed (const KymoPoi *pois,
   m.at[0] = 0;
   m.at[1] = n_first;
   kymo_parts_run (NULL, n, parallel_min, 2, 0, merge_half, NULL, &m);
+  *least = MIN (m.least[0], m.least[1]);
   return TRUE;
 }
 
@@ -413,18 +424,25 @@ order_worst (const KymoPoi *pois,
              const guint32 *timed,
              guint32        n,
              gsize          parallel_min,
+             guint64       *severity,
+             gboolean       have_severity,
+             guint64        least,
              guint32       *worst)
 {
   Worst w = { pois, timed, n, MAX (_kymo_dial9_bits_for (n), 1), };
-  g_autofree guint64 *severity = NULL;
   g_autofree guint64 *keys = NULL;
   guint32 at = 0, key_at = 0;
 
   if (n == 0)
     return;
-  severity = w.severity = g_new (guint64, n);
-  kymo_parts_run (NULL, n, parallel_min, 2, 0, severities_half, NULL, &w);
-  w.floor = MIN (w.least[0], w.least[1]);
+  w.severity = severity;
+  if (have_severity)
+    w.floor = least;
+  else
+    {
+      kymo_parts_run (NULL, n, parallel_min, 2, 0, severities_half, NULL, &w);
+      w.floor = MIN (w.least[0], w.least[1]);
+    }
   kymo_parts_run (NULL, n, parallel_min, 2, 0, classes_half, NULL, &w);
   /* Worst class first; in each, the first half's points before the
    * second's. */
@@ -504,7 +522,11 @@ _kymo_dial9_pois_order (const KymoPoi *pois,
                         guint32       *timed,
                         guint32       *worst)
 {
-  if (!merge_timed (pois, n, parallel_min, timed))
+  g_autofree guint64 *severity = g_new (guint64, MAX (n, 1));
+  guint64 least = G_MAXUINT64;
+  gboolean merged = merge_timed (pois, n, parallel_min, timed, severity, &least);
+
+  if (!merged)
     sort_timed (pois, n, timed);
-  order_worst (pois, timed, n, parallel_min, worst);
+  order_worst (pois, timed, n, parallel_min, severity, merged, least, worst);
 }
