@@ -39,10 +39,7 @@ kymo_cli_flamegraph (const KymoCliOptions  *options,
     }
 #ifndef KYMO_HAVE_RENDER
   if (options->svg != NULL)
-    {
-      fprintf (stderr, "kymo-cli: this build has no renderer (built with -Dui=false)\n");
-      return KYMO_CLI_USAGE;
-    }
+    return kymo_cli_run_renderer (options);
 #endif
 
   trace = kymo_cli_load (options, paths, &status);

@@ -33,6 +33,7 @@ typedef struct {
   char    *svg;
   char    *clock;
   int      threads;
+  char   **argv;      /* as given, for the drawing process (kymo_cli_run_renderer()) */
 } KymoCliOptions;
 
 /* Opens and loads the trace named by @paths; prints the error and sets
@@ -43,6 +44,11 @@ KymoTrace *kymo_cli_load        (const KymoCliOptions *options,
 KymoInput *kymo_cli_open_input  (char                **paths,
                                  int                  *status);
 void       kymo_cli_print_error (const GError         *error);
+/* kymo-cli links no GTK, whose libraries take a fresh process longer to
+ * start than most commands take to run: what draws (render, flamegraph
+ * --svg) runs in kymo-cli-render, which this replaces the process with,
+ * given the same arguments. Returns only when it cannot, with the status. */
+int        kymo_cli_run_renderer (const KymoCliOptions *options);
 /* Parses "--from/--to" values (ns); returns FALSE with a message on bad input. */
 gboolean   kymo_cli_parse_time  (const char           *text,
                                  KymoTime             *out);

@@ -103,8 +103,7 @@ int
 kymo_cli_render (const KymoCliOptions  *options,
                  char                 **paths)
 {
-  fprintf (stderr, "kymo-cli: this build has no renderer (built with -Dui=false)\n");
-  return KYMO_CLI_USAGE;
+  return kymo_cli_run_renderer (options);
 }
 
 #endif

@@ -127,6 +127,7 @@ options_clear (KymoCliOptions *options)
   g_clear_pointer (&options->to, g_free);
   g_clear_pointer (&options->svg, g_free);
   g_clear_pointer (&options->clock, g_free);
+  g_clear_pointer (&options->argv, g_strfreev);
 }
 
 /* Freed on every return so that LeakSanitizer runs of kymo-cli stay clean. */
@@ -179,6 +180,8 @@ main (int   argc,
     }
 
   command = argv[1];
+  /* Parsing takes the options out of argv. */
+  options.argv = g_strdupv (argv);
   context = g_option_context_new ("TRACE");
   g_option_context_add_main_entries (context, entries, NULL);
   {

@@ -181,6 +181,27 @@ d9_pair_edge (D9Loader     *l,
     }
 }
 
+/* @wake, from @from (a track, a worker or D9_FROM_WAKES), noted on the
+ * task it wakes: the first wake since the task's last poll is the one
+ * that scheduled the next. */
+static inline void
+d9_note_woken (D9Loader     *l,
+               const D9Wake *wake,
+               guint         from)
+{
+  if (wake->woken != G_MAXUINT32)
+    {
+      D9Task *t = &g_array_index (l->d->tasks, D9Task, wake->woken);
+
+      if (t->wake_track == KYMO_NO_TRACK)
+        {
+          t->wake_track = from;
+          t->wake_ts = wake->ts;
+          t->wake_source = wake->source;
+        }
+    }
+}
+
 static inline void
 d9_pair_wake (D9Loader     *l,
               const D9Wake *wake)
@@ -219,17 +240,7 @@ d9_pair_wake (D9Loader     *l,
                               wake->source);
     }
 
-  /* The first wake since the last poll is the one that scheduled it. */
-  if (wake->woken != G_MAXUINT32)
-    {
-      D9Task *t = &g_array_index (l->d->tasks, D9Task, wake->woken);
-      if (t->wake_track == KYMO_NO_TRACK)
-        {
-          t->wake_track = from_track;
-          t->wake_ts = wake->ts;
-          t->wake_source = wake->source;
-        }
-    }
+  d9_note_woken (l, wake, from_track);
 }
 
 G_END_DECLS

@@ -1,4 +1,5 @@
-/* kymo-dial9-pairing.c: each worker's edges paired on its own, then the wakes
+/* kymo-dial9-pairing.c: each worker's edges paired on its own, on the
+ * load's threads, beside the wakes (kymo-dial9-wakes.c)
  *
  * Copyright 2026 The Kymo authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -8,11 +9,10 @@
 #include "config.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "kymo-dial9-chains.h"
 #include "kymo-dial9-pair.h"
-#include "kymo-dial9-pairing.h"
+#include "kymo-dial9-pairing-private.h"
 #include "kymo-mapped.h"
 #include "kymo-parts.h"
 #include "kymo-run-sort.h"
@@ -20,18 +20,16 @@
 /* The order everything is paired in is one time-ordered pass over every
  * edge and wake: by time, then by the event's place in the file (an event
  * makes one edge or one wake, so no two elements tie; the place in its
- * array orders what a damaged file might repeat). A worker's spans depend on its own edges
- * alone, so each worker is paired on its own, on the load's threads. What
- * crosses workers is the tasks: a wake comes from the worker polling its
- * waker at its time, and a poll takes its task's first wake since the
- * task's previous poll (a flow). So each worker notes its polls of tasks
- * (the edges that start and end them), and one pass in time order over
- * those notes and the wakes replays just that. */
+ * array orders what a damaged file might repeat). A worker's spans
+ * depend on its own edges alone, so each worker is paired on its own, on
+ * the load's threads. What crosses workers is the tasks: a wake comes
+ * from the worker polling its waker at its time, and a poll takes its
+ * task's first wake since the task's previous poll (a flow). So each
+ * worker notes its polls of tasks (the edges that start and end them),
+ * and one pass in time order over those notes and the wakes replays just
+ * that (d9_resolve_wakes()). */
 
-#define TS_LESS(x, y) ((x)->ts < (y)->ts || ((x)->ts == (y)->ts && (x)->source < (y)->source))
-
-KYMO_DEFINE_RUN_SORT (sort_edges, D9Edge, TS_LESS)
-KYMO_DEFINE_RUN_SORT (sort_wakes, D9Wake, TS_LESS)
+KYMO_DEFINE_RUN_SORT (sort_edges, D9Edge, D9_TS_LESS)
 
 /* Below this many edges and wakes, more threads cost more than they save. */
 #define PAIR_THREAD_MIN (1 << 18)
@@ -42,14 +40,6 @@ KYMO_DEFINE_RUN_SORT (sort_wakes, D9Wake, TS_LESS)
 /* Edges paired between two rounds of giving their pages back. */
 #define RELEASE_STEP ((gsize) 1 << 18)
 
-/* Where the progress bar is once every worker is paired, and once the
- * wakes are resolved (building starts at D9_PROGRESS_DECODED). */
-#define PAIRED_AT   0.8
-#define RESOLVED_AT 0.83
-
-/* Steps of the wakes' pass between progress reports. */
-#define RESOLVE_STEP ((gsize) 1 << 18)
-
 static gint reference_for_testing;
 
 void
@@ -57,84 +47,6 @@ d9_pair_set_reference_for_testing (gboolean reference)
 {
   g_atomic_int_set (&reference_for_testing, reference);
 }
-
-/* A poll of a task on a worker: the time and place in the file of the
- * edges that started and ended it, which is all the wakes' pass needs of
- * the edges (an event's place in the file is its alone: no two edges or
- * wakes share one, so the place in an array never decides). */
-typedef struct {
-  KymoTime start_ts;
-  KymoTime end_ts;
-  guint32  start_source;
-  guint32  end_source;
-  guint32  task;
-  gboolean ended;    /* FALSE: still open when the edges end */
-} D9Poll;
-
-typedef struct _D9Pairing D9Pairing;
-
-/* The wakes put in time order as two halves at once: their chains (see
- * wake_order_prepare()) merged, those before @pivot into the start of
- * @ordered, the rest after them. */
-typedef struct {
-  GArray   *segs;
-  GArray   *heads;
-  gboolean  chained;   /* FALSE: too many chains, sorted instead */
-  gboolean  merge;     /* FALSE: half 0 sorts or keeps them, in place */
-  D9Key     pivot;
-  gsize     n_low;
-  D9Leaf   *high;      /* per chain: where its keys from @pivot on start */
-  GArray   *ordered;
-  gint      left;      /* atomic: halves still to do */
-  gboolean  ready;     /* under the pairing's lock */
-} D9WakeOrder;
-
-typedef struct {
-  D9Pairing    *pg;
-  D9Loader     *l;
-  D9Worker     *w;
-  KymoTrack    *track;     /* taken before the loading thread adds tracks */
-  guint         index;
-  const D9Edge *edges;
-  gsize         n_edges;
-  D9Poll       *polls;     /* in time order: room for one per edge */
-  gsize         n_polls;
-  guint32       open;      /* the open poll in @polls, or G_MAXUINT32 */
-  D9Key         first_lq;  /* the edge that makes the local queue track */
-} D9WorkerPairing;
-
-struct _D9Pairing {
-  D9Loader        *l;
-  D9WorkerPairing *workers;
-  guint            n_workers;
-  GThread         *loading;   /* the thread that may report progress */
-  gsize            total;     /* edges and wakes */
-  gsize            done;      /* atomic: edges paired */
-  gint             cancel;    /* atomic */
-  guint           *order;     /* pairing parts, largest first */
-  guint            n_extra;
-  KymoPartFunc     extra;
-  KymoPartStartFunc extra_end;
-  guint            n_after;
-  KymoPartFunc     after;
-  gpointer         extra_data;
-  D9PairedFunc     paired;
-  D9Key            first_wake;
-  gboolean         resolved;
-  GError         **error;
-  /* Workers paired, in the order they were, for the parts that then run
-   * @paired: each takes the next (waiting for one if need be: every
-   * pairing was taken by a thread before these parts were). */
-  GMutex           lock;
-  GCond            cond;
-  guint           *walked;
-  guint            n_walked;
-  guint            n_taken;
-  guint            n_extra_done;
-  gboolean         end_done;  /* @extra_end ran (or never will) */
-  D9WakeOrder      wo;
-  gboolean         beside;    /* more than one thread: see part_kind() */
-};
 
 static inline void
 pair_lq (D9WorkerPairing *p,
@@ -244,25 +156,6 @@ free_worker_edges (D9WorkerPairing *p)
   p->edges = NULL;
 }
 
-/* The waker's task index in place of its id (G_MAXUINT32 for none), so
- * that the wakes' pass, which runs alone, looks nothing up: what
- * d9_loader_find_task() finds, without filling its table of small ids.
- * The tasks are final once decoding is done, and nothing writes them
- * meanwhile. */
-static inline void
-index_waker (D9Loader *l,
-             D9Wake   *wake)
-{
-  guint64 id = wake->waker;
-
-  if (id == 0)
-    wake->waker = G_MAXUINT32;
-  else if (id < l->n_task_direct && l->task_direct[id] != 0)
-    wake->waker = l->task_direct[id] - 1;
-  else
-    wake->waker = d9_map_lookup (&l->d->task_map, id);
-}
-
 /* Counts @n more edges paired; the loading thread reports how far all
  * threads are. FALSE once the load is cancelled. */
 static gboolean
@@ -272,7 +165,7 @@ pairing_progress (D9Pairing *pg,
   gsize done = (gsize) g_atomic_pointer_add (&pg->done, n) + n;
 
   if (g_thread_self () == pg->loading &&
-      !kymo_load_job_progress (pg->l->job, PAIRED_AT - (PAIRED_AT - D9_PROGRESS_DECODED) * (pg->total - MIN (done, pg->total)) / MAX (pg->total, 1),
+      !kymo_load_job_progress (pg->l->job, D9_PROGRESS_PAIRED - (D9_PROGRESS_PAIRED - D9_PROGRESS_DECODED) * (pg->total - MIN (done, pg->total)) / MAX (pg->total, 1),
                                "Building the timeline", pg->error))
     g_atomic_int_set (&pg->cancel, 1);
   return !g_atomic_int_get (&pg->cancel);
@@ -425,160 +318,26 @@ take_walked (D9Pairing *pg)
   return &pg->workers[index];
 }
 
-/* Probes of the wakes' keys for the time that splits them in two. */
-#define PIVOT_PROBES 1023
-
-static int
-compare_keys (gconstpointer a,
-              gconstpointer b)
-{
-  D9Key x = *(const D9Key *) a, y = *(const D9Key *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-/* The wakes' chains (the runs of each thread, as for a worker's edges),
- * and where each chain crosses a key that about halves the wakes: those
- * below it and those above can be merged side by side. */
+/* The tracks made on first use, in the order of their first use. */
 static void
-wake_order_prepare (D9Pairing *pg)
+create_tracks (D9Pairing *pg)
 {
   D9Loader *l = pg->l;
-  D9WakeOrder *wo = &pg->wo;
-  const D9Wake *wakes = (const D9Wake *) (gpointer) l->wakes->data;
-  D9Stream s = { (const guint8 *) wakes, sizeof (D9Wake), G_STRUCT_OFFSET (D9Wake, source) };
-  gsize n = l->wakes->len;
+  g_autoptr(GArray) creations = g_array_new (FALSE, FALSE, sizeof (D9Creation));
 
-  wo->segs = g_array_new (FALSE, FALSE, sizeof (D9Seg));
-  wo->heads = g_array_new (FALSE, FALSE, sizeof (guint32));
-  wo->chained = d9_chain_runs (&s, n, wo->segs, wo->heads);
-  wo->merge = wo->chained && wo->segs->len > 1;
-  if (wo->merge)
+  for (guint i = 0; i < pg->n_workers; i++)
+    if (pg->workers[i].w->lq_samples->len > 0)
+      {
+        D9Creation c = { pg->workers[i].first_lq, i };
+        g_array_append_val (creations, c);
+      }
+  if (l->wake_instants->len > 0)
     {
-      D9Key probes[PIVOT_PROBES];
-      guint n_heads = wo->heads->len;
-
-      for (guint k = 0; k < PIVOT_PROBES; k++)
-        probes[k] = d9_wake_key (wakes, (gsize) k * n / PIVOT_PROBES);
-      qsort (probes, PIVOT_PROBES, sizeof (D9Key), compare_keys);
-      wo->pivot = probes[PIVOT_PROBES / 2];
-      wo->high = g_new0 (D9Leaf, n_heads + 1);
-      for (guint c = 0; c < n_heads; c++)
-        {
-          guint32 at = g_array_index (wo->heads, guint32, c);
-          D9Leaf *leaf = &wo->high[c];
-
-          /* Along the chain to the run that crosses the pivot. */
-          leaf->seg = G_MAXUINT32;
-          while (at != G_MAXUINT32)
-            {
-              const D9Seg *seg = &g_array_index (wo->segs, D9Seg, at);
-              gsize lo = seg->from, hi = seg->to;
-
-              while (lo < hi)
-                {
-                  gsize mid = lo + (hi - lo) / 2;
-
-                  if (d9_wake_key (wakes, mid) < wo->pivot)
-                    lo = mid + 1;
-                  else
-                    hi = mid;
-                }
-              wo->n_low += lo - seg->from;
-              if (lo < seg->to)
-                {
-                  *leaf = (D9Leaf) { lo, seg->to, at, at, NULL };
-                  break;
-                }
-              at = seg->next;
-            }
-        }
-      wo->ordered = g_array_sized_new (FALSE, FALSE, sizeof (D9Wake), n);
-      g_array_set_size (wo->ordered, n);
+      D9Creation c = { pg->first_wake, D9_FROM_WAKES };
+      g_array_append_val (creations, c);
     }
-  g_mutex_lock (&pg->lock);
-  wo->ready = TRUE;
-  g_cond_broadcast (&pg->cond);
-  g_mutex_unlock (&pg->lock);
+  d9_create_tracks_in_order (l, creations);
 }
-
-/* Half @half of the wakes merged into place, each waker's id made its
- * task index; the last half done puts them in the loader's place. */
-static void
-wake_order_half (D9Pairing *pg,
-                 guint      half)
-{
-  D9Loader *l = pg->l;
-  D9WakeOrder *wo = &pg->wo;
-  D9Wake *wakes = (D9Wake *) (gpointer) l->wakes->data;
-  gsize n = l->wakes->len;
-
-  g_mutex_lock (&pg->lock);
-  while (!wo->ready)
-    g_cond_wait (&pg->cond, &pg->lock);
-  g_mutex_unlock (&pg->lock);
-
-  if (!wo->merge && half == 0)
-    {
-      /* Too many chains to merge, or one run: in order already. */
-      if (!wo->chained)
-        sort_wakes (wakes, n);
-      for (gsize i = 0; i < n; i++)
-        index_waker (l, &wakes[i]);
-    }
-  else if (wo->merge)
-    {
-      g_autofree D9Leaf *leaves = NULL;
-      D9Wake *out = (D9Wake *) (gpointer) wo->ordered->data + (half == 0 ? 0 : wo->n_low);
-      /* The first half stops at the pivot; the second starts there. */
-      D9Key stop = half == 0 ? wo->pivot : D9_DONE;
-      D9Tourney t;
-      gsize k = 0;
-      guint top;
-
-      leaves = d9_leaves_new (wo->segs, wo->heads, &t);
-      for (guint c = 0; c < wo->heads->len; c++)
-        {
-          if (half == 1)
-            leaves[c] = wo->high[c];
-          t.keys[c] = half == 1 && leaves[c].seg == G_MAXUINT32 ? D9_DONE : d9_wake_key (wakes, leaves[c].next);
-          if (t.keys[c] >= stop)
-            t.keys[c] = D9_DONE;
-        }
-      d9_tourney_build (&t);
-      top = t.tree[0];
-      while (t.keys[top] != D9_DONE)
-        {
-          D9Leaf *leaf = &leaves[top];
-          D9Key key;
-
-          __builtin_prefetch (wakes + leaf->next + D9_PREFETCH_AHEAD);
-          out[k] = wakes[leaf->next];
-          index_waker (l, &out[k++]);
-          key = d9_leaf_next (leaf, wo->segs) ? d9_wake_key (wakes, leaf->next) : D9_DONE;
-          top = d9_tourney_replace (&t, key < stop ? key : D9_DONE);
-        }
-      d9_tourney_clear (&t);
-      g_assert (k == (half == 0 ? wo->n_low : n - wo->n_low));
-    }
-  if (g_atomic_int_dec_and_test (&wo->left) && wo->merge)
-    {
-      g_array_unref (l->wakes);
-      l->wakes = g_steal_pointer (&wo->ordered);
-    }
-}
-
-static void
-wake_order_clear (D9WakeOrder *wo)
-{
-  g_clear_pointer (&wo->segs, g_array_unref);
-  g_clear_pointer (&wo->heads, g_array_unref);
-  g_clear_pointer (&wo->high, g_free);
-  g_clear_pointer (&wo->ordered, g_array_unref);
-}
-
-static gboolean resolve_wakes (D9Pairing *pg);
-static void     create_tracks (D9Pairing *pg);
 
 /* The parts, in the order the threads take them. With threads to spare:
  * the wakes' chains and where they split in two, the caller's (short),
@@ -676,17 +435,17 @@ pairing_part (guint    index,
       g_mutex_unlock (&pg->lock);
       break;
     case PART_WAKES_PREPARE:
-      wake_order_prepare (pg);
+      d9_wake_order_prepare (pg);
       break;
     case PART_WAKES:
       if (i == 2)
         {
-          wake_order_prepare (pg);
-          wake_order_half (pg, 0);
-          wake_order_half (pg, 1);
+          d9_wake_order_prepare (pg);
+          d9_wake_order_half (pg, 0);
+          d9_wake_order_half (pg, 1);
         }
       else
-        wake_order_half (pg, i);
+        d9_wake_order_half (pg, i);
       break;
     case PART_PAIR:
       pair_worker (&pg->workers[pg->order[i]]);
@@ -735,7 +494,7 @@ pairing_join (guint    index,
     return FALSE;
   if (last_pair)
     {
-      if (!resolve_wakes (pg))
+      if (!d9_resolve_wakes (pg))
         return FALSE;
       create_tracks (pg);
       pg->resolved = TRUE;
@@ -746,151 +505,8 @@ pairing_join (guint    index,
     end_extra (pg);
   if (!pg->resolved)
     return TRUE;
-  return kymo_load_job_progress (pg->l->job, RESOLVED_AT + 0.02 * (index + 1) / n, "Building the timeline",
+  return kymo_load_job_progress (pg->l->job, D9_PROGRESS_RESOLVED + 0.02 * (index + 1) / n, "Building the timeline",
                                  pg->error);
-}
-
-
-/* A worker's next poll event (start of poll pos/2, or its end), or
- * D9_DONE. */
-static inline D9Key
-poll_event_key (const D9WorkerPairing *p,
-                gsize                  pos)
-{
-  const D9Poll *poll;
-
-  if (pos >= 2 * p->n_polls)
-    return D9_DONE;
-  poll = &p->polls[pos / 2];
-  if (pos % 2 == 0)
-    return d9_key (poll->start_ts, poll->start_source, 0);
-  return poll->ended ? d9_key (poll->end_ts, poll->end_source, 0) : D9_DONE;
-}
-
-/* The wakes, in time order with the workers' polls of tasks: where each
- * wake comes from, which poll each wake schedules (a flow). Only the
- * workers that polled a task take part (the blocking pool and other
- * threads poll none): fewer levels to the tournament. */
-static gboolean
-resolve_wakes (D9Pairing *pg)
-{
-  D9Loader *l = pg->l;
-  const D9Wake *wakes = (const D9Wake *) (gpointer) l->wakes->data;
-  gsize n_wakes = l->wakes->len, next_wake = 0, steps = 0;
-  g_autofree gsize *pos = g_new0 (gsize, pg->n_workers + 1);
-  g_autofree guint *polling = g_new (guint, pg->n_workers + 1);
-  guint n_polling = 0, wake_leaf;
-  D9Tourney t;
-  guint top;
-
-  for (guint k = 0; k < pg->n_workers; k++)
-    if (pg->workers[k].n_polls > 0)
-      polling[n_polling++] = k;
-  wake_leaf = n_polling;
-  d9_tourney_init (&t, n_polling + 1);
-  for (guint k = 0; k < n_polling; k++)
-    t.keys[k] = poll_event_key (&pg->workers[polling[k]], 0);
-  t.keys[wake_leaf] = n_wakes > 0 ? d9_key (wakes[0].ts, wakes[0].source, 0) : D9_DONE;
-  d9_tourney_build (&t);
-  top = t.tree[0];
-  while (t.keys[top] != D9_DONE)
-    {
-      D9Key key;
-
-      if (G_UNLIKELY (++steps % RESOLVE_STEP == 0) &&
-          !kymo_load_job_progress (l->job, PAIRED_AT + (RESOLVED_AT - PAIRED_AT) * next_wake / MAX (n_wakes, 1),
-                                   "Building the timeline", pg->error))
-        {
-          d9_tourney_clear (&t);
-          return FALSE;
-        }
-      if (top == wake_leaf)
-        {
-          const D9Wake *wake = &wakes[next_wake];
-          /* order_wakes() made the waker its task index. */
-          guint32 waker = (guint32) wake->waker;
-          guint32 worker = waker != G_MAXUINT32 ? g_array_index (l->d->tasks, D9Task, waker).worker : G_MAXUINT32;
-          KymoInstant instant = { wake->ts, l->name_wake, wake->source };
-          guint from;
-
-          if (worker != G_MAXUINT32)
-            {
-              D9Worker *w = g_ptr_array_index (l->workers, worker);
-
-              *(KymoInstant *) d9_vec_push (w->wakes, sizeof instant) = instant;
-              from = worker;
-            }
-          else
-            {
-              if (l->wake_instants->len == 0)
-                pg->first_wake = t.keys[top];
-              *(KymoInstant *) d9_vec_push (l->wake_instants, sizeof instant) = instant;
-              from = D9_FROM_WAKES;
-            }
-          /* The first wake since the last poll is the one that scheduled it. */
-          if (wake->woken != G_MAXUINT32)
-            {
-              D9Task *task = &g_array_index (l->d->tasks, D9Task, wake->woken);
-
-              if (task->wake_track == KYMO_NO_TRACK)
-                {
-                  task->wake_track = from;
-                  task->wake_ts = wake->ts;
-                  task->wake_source = wake->source;
-                }
-            }
-          next_wake++;
-          key = next_wake < n_wakes ? d9_key (wakes[next_wake].ts, wakes[next_wake].source, 0) : D9_DONE;
-        }
-      else
-        {
-          guint worker = polling[top];
-          D9WorkerPairing *p = &pg->workers[worker];
-          const D9Poll *poll = &p->polls[pos[top] / 2];
-          D9Task *task = &g_array_index (l->d->tasks, D9Task, poll->task);
-
-          if (pos[top] % 2 == 0)
-            {
-              task->worker = worker;
-              task->polls++;
-              if (task->wake_track != KYMO_NO_TRACK)
-                {
-                  D9Flow flow = { task->wake_ts, poll->start_ts, task->wake_track, worker,
-                                  task->wake_source, 0 };
-
-                  *(D9Flow *) d9_vec_push (l->flows, sizeof flow) = flow;
-                  task->wake_track = KYMO_NO_TRACK;
-                }
-            }
-          else
-            task->worker = G_MAXUINT32;
-          key = poll_event_key (p, ++pos[top]);
-        }
-      top = d9_tourney_replace (&t, key);
-    }
-  d9_tourney_clear (&t);
-  return TRUE;
-}
-
-/* The tracks made on first use, in the order of their first use. */
-static void
-create_tracks (D9Pairing *pg)
-{
-  D9Loader *l = pg->l;
-  g_autoptr(GArray) creations = g_array_new (FALSE, FALSE, sizeof (D9Creation));
-
-  for (guint i = 0; i < pg->n_workers; i++)
-    if (pg->workers[i].w->lq_samples->len > 0)
-      {
-        D9Creation c = { pg->workers[i].first_lq, i };
-        g_array_append_val (creations, c);
-      }
-  if (l->wake_instants->len > 0)
-    {
-      D9Creation c = { pg->first_wake, D9_FROM_WAKES };
-      g_array_append_val (creations, c);
-    }
-  d9_create_tracks_in_order (l, creations);
 }
 
 /* One element of the reference pass: stream i < n_workers is worker i's
@@ -1054,7 +670,7 @@ d9_pair_workers (D9Loader          *l,
   g_free (pg.walked);
   g_mutex_clear (&pg.lock);
   g_cond_clear (&pg.cond);
-  wake_order_clear (&pg.wo);
+  d9_wake_order_clear (&pg.wo);
   free_edges (l);
   return ok;
 }

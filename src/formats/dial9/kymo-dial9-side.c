@@ -13,6 +13,7 @@
 #include "kymo-dial9-side.h"
 #include "kymo-dial9-decode.h"
 #include "kymo-parts.h"
+#include "kymo-pivot.h"
 #include "kymo-run-sort.h"
 #include "kymo-short-path.h"
 
@@ -453,8 +454,6 @@ sample_stack (Symboliser         *s,
 
 /* Below this many samples they are sorted in one piece. */
 #define SPLIT_MIN ((gsize) 1 << 16)
-/* Times looked at to split the samples in two about evenly. */
-#define PIVOT_PROBES 1023
 
 static int
 compare_times (gconstpointer a,
@@ -465,30 +464,41 @@ compare_times (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
-/* A time about halfway through the samples' (all of them: a split needs
- * not be even to be right). */
+/* The side runs' samples read as one array: the pivot's probes come in
+ * order, so the runs are walked, not searched. */
+typedef struct {
+  GArray *runs;
+  guint   run;
+  gsize   at;   /* the position of the run's first sample */
+} D9SampleCursor;
+
+static void
+read_sample_time (gsize    position,
+                  gpointer key,
+                  gpointer user_data)
+{
+  D9SampleCursor *c = user_data;
+  const D9SideRun *run = &g_array_index (c->runs, D9SideRun, c->run);
+
+  while (position - c->at >= run->samples_to - run->samples_from)
+    {
+      c->at += run->samples_to - run->samples_from;
+      run = &g_array_index (c->runs, D9SideRun, ++c->run);
+    }
+  *(KymoTime *) key = ((const D9SideSample *) (gpointer) run->samples->data)[run->samples_from + position - c->at].ts;
+}
+
+/* A time about halfway through the samples' (all @n of them: a split
+ * needs not be even to be right). */
 static KymoTime
 pivot_time (D9Loader *l,
             gsize     n)
 {
-  KymoTime probes[PIVOT_PROBES];
-  guint n_probes = 0;
-  gsize at = 0;
+  D9SampleCursor cursor = { l->side_runs, 0, 0 };
+  KymoTime pivot = G_MAXINT64;
 
-  for (guint r = 0; r < l->side_runs->len; r++)
-    {
-      const D9SideRun *run = &g_array_index (l->side_runs, D9SideRun, r);
-      const D9SideSample *samples = (const D9SideSample *) (gpointer) run->samples->data;
-      gsize len = run->samples_to - run->samples_from;
-
-      for (; n_probes < PIVOT_PROBES && (n_probes * n) / PIVOT_PROBES < at + len; n_probes++)
-        probes[n_probes] = samples[run->samples_from + (n_probes * n) / PIVOT_PROBES - at].ts;
-      at += len;
-    }
-  if (n_probes == 0)
-    return G_MAXINT64;
-  qsort (probes, n_probes, sizeof (KymoTime), compare_times);
-  return probes[n_probes / 2];
+  kymo_pivot_from_probes (n, sizeof pivot, compare_times, read_sample_time, &cursor, &pivot);
+  return pivot;
 }
 
 static void
