@@ -294,8 +294,9 @@ half_end (guint32 n,
   return half == 0 ? n / 2 : n;
 }
 
-/* The severities in time order, gathered once: the passes after read them
- * straight through rather than from the points all over. */
+/* When the points were sorted rather than merged: their severities in
+ * time order, gathered once, so that the passes after read them straight
+ * through rather than from the points all over. */
 static void
 severities_half (guint    half,
                  gpointer user_data)
@@ -355,14 +356,14 @@ scatter_half (guint    half,
     {
       guint64 excess = w->severity[o] - w->floor;
       guint c = _kymo_dial9_bits_for (excess);
-      guint b = class_bits (c);
+      guint64 top = G_GUINT64_CONSTANT (1) << class_bits (c);
 
-      if (b == 0)
+      if (class_bits (c) == 0)
         w->worst[at[c]++] = o;
       else if (class_is_wide (w, c))
         w->keys[key_at[c]++] = o;
       else
-        w->keys[key_at[c]++] = (((G_GUINT64_CONSTANT (1) << b) - 1) - (excess - (G_GUINT64_CONSTANT (1) << b))) << idx_bits | o;
+        w->keys[key_at[c]++] = ((top - 1) - (excess - top)) << idx_bits | o;
     }
 }
 

@@ -385,9 +385,7 @@ read_lane (Builder *b,
       lane->row_of[i] = at + 1;
       task = &lane->tasks[at];
       if (G_UNLIKELY (lane->n_tasks != n_tasks) && pois)
-        {
-          task->maybe_plain = is_plain_id (b, task->id);
-        }
+        task->maybe_plain = is_plain_id (b, task->id);
       dur = span->end - span->start;
       task->polls++;
       task->total += dur;

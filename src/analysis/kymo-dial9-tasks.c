@@ -158,8 +158,9 @@ tasks_new (KymoTrace               *trace,
   _kymo_dial9_tasks_prepare_records (b);
   _kymo_dial9_tasks_make_chunks (b, b->n_records >= PARALLEL_MIN ? N_CHUNKS : 1);
   /* The samples and the late flows, for the lanes' points, come first:
-   * one thread takes the samples (a million in a large trace) while the
-   * others start on the chunks, which then even out the end. */
+   * one thread copies the samples by track (a million in a large trace;
+   * see _kymo_dial9_tasks_scan_samples()) while the others start on the
+   * chunks, which then even out the end. */
   b->n_extra = thresholds != NULL ? 2 : 0;
   b->scan_samples = thresholds != NULL && _kymo_dial9_tasks_scan_samples (trace);
   parts = kymo_parts_new (NULL, b->n_records, PARALLEL_MIN, b->n_extra + b->n_chunks, 0,
