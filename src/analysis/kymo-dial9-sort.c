@@ -90,16 +90,6 @@ DEFINE_SORT (sort_plain, guint64, PLAIN_KEY)
 DEFINE_SORT (sort_indexed, KymoDial9SortKey, INDEXED_KEY)
 
 guint64 *
-_kymo_dial9_sort_keys (guint64 *keys,
-                       guint64 *scratch,
-                       gsize    n,
-                       guint    lo_bit)
-{
-  g_return_val_if_fail (n <= G_MAXUINT32, keys);
-  return sort_plain (keys, scratch, n, lo_bit, 64);
-}
-
-guint64 *
 _kymo_dial9_sort_key_bits (guint64 *keys,
                            guint64 *scratch,
                            gsize    n,
