@@ -161,6 +161,27 @@ merge_half (guint    half,
   m->least[half] = least;
 }
 
+/* Where the points stop coming in time order, each half's first
+ * MAX_RUNS (no more can matter), found on a thread each. */
+typedef struct {
+  const KymoPoi *pois;
+  guint32        n;
+  guint32        at[2][MAX_RUNS];
+  guint          n_at[2];
+} Breaks;
+
+static void
+breaks_half (guint    half,
+             gpointer user_data)
+{
+  Breaks *br = user_data;
+  guint32 end = half == 0 ? br->n / 2 : br->n;
+
+  for (guint32 i = half == 0 ? 0 : br->n / 2; i < end && br->n_at[half] < MAX_RUNS; i++)
+    if (i == 0 || compare_timed (&br->pois[i - 1], &br->pois[i]) > 0)
+      br->at[half][br->n_at[half]++] = i;
+}
+
 /* The first point of a run of @n (in time order) starting at or after
  * @ts. */
 static const KymoPoi *
@@ -198,6 +219,7 @@ merge_timed (const KymoPoi *pois,
              guint64       *least)
 {
   Merge m = { 0 };
+  Breaks br = { pois, n, { { 0 } }, { 0 } };
   g_autofree KymoPoi *tail = NULL;
   g_autofree guint32 *tail_order = NULL;
   guint32 i, longest = 0, n_first = 0;
@@ -207,14 +229,21 @@ merge_timed (const KymoPoi *pois,
   m.timed = timed;
   m.severity = severity;
   m.tail_run = G_MAXUINT;
-  for (i = 0; i < n; i++)
-    if (i == 0 || compare_timed (&pois[i - 1], &pois[i]) > 0)
+  kymo_parts_run (NULL, n, parallel_min, 2, 0, breaks_half, NULL, &br);
+  i = n;
+  for (guint h = 0; h < 2 && i == n; h++)
+    for (guint k = 0; k < br.n_at[h]; k++)
       {
+        guint32 at = br.at[h][k];
+
         if (m.n_runs == MAX_RUNS - 1)
-          break;
+          {
+            i = at;
+            break;
+          }
         if (m.n_runs > 0)
-          m.last[m.n_runs - 1] = &pois[i];
-        m.first[m.n_runs++] = &pois[i];
+          m.last[m.n_runs - 1] = &pois[at];
+        m.first[m.n_runs++] = &pois[at];
       }
   if (m.n_runs > 0)
     m.last[m.n_runs - 1] = &pois[i];
