@@ -13,6 +13,7 @@
 #include "kymo-dial9-tasks-private.h"
 #include "kymo-dial9-poi-private.h"
 #include "kymo-dial9-sort-private.h"
+#include "kymo-mapped.h"
 
 static Lane *
 lane_for (Builder *b,
@@ -619,6 +620,9 @@ uninstrumented_lane (guint    t,
   /* By row_of's values: position in the lane's tasks + 1. */
   plain = lane_plain_tasks (u->b, lane, u->rank);
   out = u->out + u->at[t];
+  /* Memory fresh from the kernel, written whole: its pages in one call
+   * rather than a fault each (a tenth of this pass). */
+  kymo_mapped_populate (out, (u->at[t + 1] - u->at[t]) * sizeof (KymoPoi));
   for (gsize j = 0; j < lane->n_plain; j++)
     {
       guint32 i = lane->plain[j];
@@ -658,6 +662,7 @@ _kymo_dial9_tasks_add_uninstrumented (Builder       *b,
         if (!self->rows[rank[lane->row_of_task[k]]].instrumented)
           n_pois += lane->tasks[k].polls;
     }
+  at[self->n_tracks] = n_pois;
   g_array_set_size (b->pois, first + n_pois);
   u.out = &g_array_index (b->pois, KymoPoi, first);
   kymo_parts_run (NULL, n_pois, b->pois_parallel_min, self->n_tracks, 0, uninstrumented_lane, NULL, &u);
