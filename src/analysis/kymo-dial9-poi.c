@@ -100,6 +100,8 @@ typedef struct {
   guint32       *tail_order;              /* its indexes in pois */
   guint32        tail_at;
   guint32       *timed;
+  guint64       *severity;                /* per position in timed, ORDERED */
+  guint64        least[2];                /* the least of each half */
 } Merge;
 
 /* The points of @half of every run in time order, into @m's timed: a
@@ -114,6 +116,7 @@ merge_half (guint    half,
   guint tree[MAX_RUNS], winners[2 * MAX_RUNS];
   guint n_runs = m->n_runs, k = 1, w;
   guint32 n = 0, *out = m->timed + m->at[half];
+  guint64 *severity = m->severity + m->at[half], least = G_MAXUINT64;
 
   for (guint r = 0; r < n_runs; r++)
     {
@@ -141,6 +144,9 @@ merge_half (guint    half,
       const KymoPoi *p = at[w]++;
 
       out[o] = G_LIKELY (w != m->tail_run) ? (guint32) (p - m->pois) : m->tail_at + m->tail_order[p - m->tail];
+      /* For the worst first, while the point is at hand. */
+      severity[o] = ORDERED (p->severity);
+      least = MIN (least, severity[o]);
       for (guint node = (k + w) >> 1; node > 0; node >>= 1)
         {
           guint l = tree[node];
@@ -152,6 +158,28 @@ merge_half (guint    half,
             }
         }
     }
+  m->least[half] = least;
+}
+
+/* Where the points stop coming in time order, each half's first
+ * MAX_RUNS (no more can matter), found on a thread each. */
+typedef struct {
+  const KymoPoi *pois;
+  guint32        n;
+  guint32        at[2][MAX_RUNS];
+  guint          n_at[2];
+} Breaks;
+
+static void
+breaks_half (guint    half,
+             gpointer user_data)
+{
+  Breaks *br = user_data;
+  guint32 end = half == 0 ? br->n / 2 : br->n;
+
+  for (guint32 i = half == 0 ? 0 : br->n / 2; i < end && br->n_at[half] < MAX_RUNS; i++)
+    if (i == 0 || compare_timed (&br->pois[i - 1], &br->pois[i]) > 0)
+      br->at[half][br->n_at[half]++] = i;
 }
 
 /* The first point of a run of @n (in time order) starting at or after
@@ -186,9 +214,12 @@ static gboolean
 merge_timed (const KymoPoi *pois,
              guint32        n,
              gsize          parallel_min,
-             guint32       *timed)
+             guint32       *timed,
+             guint64       *severity,
+             guint64       *least)
 {
   Merge m = { 0 };
+  Breaks br = { pois, n, { { 0 } }, { 0 } };
   g_autofree KymoPoi *tail = NULL;
   g_autofree guint32 *tail_order = NULL;
   guint32 i, longest = 0, n_first = 0;
@@ -196,15 +227,23 @@ merge_timed (const KymoPoi *pois,
 
   m.pois = pois;
   m.timed = timed;
+  m.severity = severity;
   m.tail_run = G_MAXUINT;
-  for (i = 0; i < n; i++)
-    if (i == 0 || compare_timed (&pois[i - 1], &pois[i]) > 0)
+  kymo_parts_run (NULL, n, parallel_min, 2, 0, breaks_half, NULL, &br);
+  i = n;
+  for (guint h = 0; h < 2 && i == n; h++)
+    for (guint k = 0; k < br.n_at[h]; k++)
       {
+        guint32 at = br.at[h][k];
+
         if (m.n_runs == MAX_RUNS - 1)
-          break;
+          {
+            i = at;
+            break;
+          }
         if (m.n_runs > 0)
-          m.last[m.n_runs - 1] = &pois[i];
-        m.first[m.n_runs++] = &pois[i];
+          m.last[m.n_runs - 1] = &pois[at];
+        m.first[m.n_runs++] = &pois[at];
       }
   if (m.n_runs > 0)
     m.last[m.n_runs - 1] = &pois[i];
@@ -239,21 +278,35 @@ merge_timed (const KymoPoi *pois,
   m.at[0] = 0;
   m.at[1] = n_first;
   kymo_parts_run (NULL, n, parallel_min, 2, 0, merge_half, NULL, &m);
+  *least = MIN (m.least[0], m.least[1]);
   return TRUE;
 }
 
-/* What the passes of order_worst() share; each works on half of the
- * points, on a thread of its own. */
+/* Worst first falls in classes: by the bits a point's excess over the
+ * least severe takes (0 to 64), the largest first. Within a class only
+ * the bits below its top one are left to sort, and most points need no
+ * sort at all: the polls of uninstrumented tasks, nearly all of them,
+ * take no time, as the least severe do. */
+#define N_CLASSES 65
+
+/* What the passes of order_worst() share; the first ones work on half of
+ * the points each, on a thread of its own, the last on a class each. */
 typedef struct {
   const KymoPoi *pois;
   const guint32 *timed;
   guint32        n;
   guint          idx_bits;
   guint64        least[2];
-  guint64        most[2];
-  guint64        base;       /* the most severe of all */
-  guint32       *position;
+  guint64        floor;                   /* the least severe of all */
+  guint64       *severity;                /* per position in timed, ORDERED */
+  guint32        count[2][N_CLASSES];     /* each half's points per class */
+  guint32        at[2][N_CLASSES];        /* where each half's next point of a class goes */
+  guint32        first[N_CLASSES];        /* where each class starts, worst first */
+  guint32        key_at[2][N_CLASSES];    /* the same in keys, for the classes to sort */
+  guint32        key_first[N_CLASSES];
   guint64       *keys;
+  guint64       *scratch;
+  guint32       *worst;
 } Worst;
 
 static inline guint32
@@ -270,129 +323,179 @@ half_end (guint32 n,
   return half == 0 ? n / 2 : n;
 }
 
+/* When the points were sorted rather than merged: their severities in
+ * time order, gathered once, so that the passes after read them straight
+ * through rather than from the points all over. */
 static void
 severities_half (guint    half,
                  gpointer user_data)
 {
   Worst *w = user_data;
-  guint64 least = G_MAXUINT64, most = 0;
-
-  for (guint32 i = half_first (w->n, half); i < half_end (w->n, half); i++)
-    {
-      guint64 x = ORDERED (w->pois[i].severity);
-
-      least = MIN (least, x);
-      most = MAX (most, x);
-    }
-  w->least[half] = least;
-  w->most[half] = most;
-}
-
-static void
-positions_half (guint    half,
-                gpointer user_data)
-{
-  Worst *w = user_data;
+  guint64 least = G_MAXUINT64;
 
   for (guint32 o = half_first (w->n, half); o < half_end (w->n, half); o++)
-    w->position[w->timed[o]] = o;
+    {
+      guint64 x = ORDERED (w->pois[w->timed[o]].severity);
+
+      w->severity[o] = x;
+      least = MIN (least, x);
+    }
+  w->least[half] = least;
 }
 
-/* When every point is near: a key per point where it lies. */
 static void
-keys_half (guint    half,
-           gpointer user_data)
+classes_half (guint    half,
+              gpointer user_data)
 {
   Worst *w = user_data;
+  guint32 *count = w->count[half];
 
-  for (guint32 i = half_first (w->n, half); i < half_end (w->n, half); i++)
-    w->keys[i] = (w->base - ORDERED (w->pois[i].severity)) << w->idx_bits | w->position[i];
+  for (guint32 o = half_first (w->n, half); o < half_end (w->n, half); o++)
+    count[_kymo_dial9_bits_for (w->severity[o] - w->floor)]++;
 }
 
-/* Worst first as positions in the time order, stably. The points less
- * than 2^(64 - index bits) more severe than the least severe (in practice
- * all but a few far-off delays of a damaged or stitched clock) sort as
- * 8-byte keys: how much less severe than the worst of them, above the
- * position. The others, all more severe than those, come first, sorted
- * as 16-byte keys. The keys are made in the order the points were found,
- * which is the order they lie in. */
+/* A class's bits below its top one, and whether they fit in a key above
+ * the position. */
+static inline guint
+class_bits (guint c)
+{
+  return c > 0 ? c - 1 : 0;
+}
+
+static inline gboolean
+class_is_wide (const Worst *w,
+               guint        c)
+{
+  return class_bits (c) + w->idx_bits > 64;
+}
+
+/* Each point to its class, in time order: a key of how much less severe
+ * than the class's most it is, above its position (a wide class: the
+ * position alone, see sort_class()). A class with nothing left to sort
+ * takes the positions as they come. */
+static void
+scatter_half (guint    half,
+              gpointer user_data)
+{
+  Worst *w = user_data;
+  guint32 *at = w->at[half], *key_at = w->key_at[half];
+  guint idx_bits = w->idx_bits;
+
+  for (guint32 o = half_first (w->n, half); o < half_end (w->n, half); o++)
+    {
+      guint64 excess = w->severity[o] - w->floor;
+      guint c = _kymo_dial9_bits_for (excess);
+      guint64 top = G_GUINT64_CONSTANT (1) << class_bits (c);
+
+      if (class_bits (c) == 0)
+        w->worst[at[c]++] = o;
+      else if (class_is_wide (w, c))
+        w->keys[key_at[c]++] = o;
+      else
+        w->keys[key_at[c]++] = ((top - 1) - (excess - top)) << idx_bits | o;
+    }
+}
+
+/* A wide class (an excess of 2^(64 - index bits) or more: the far-off
+ * delays of a damaged or stitched clock) sorts as 16-byte keys. */
+static void
+sort_wide (Worst *w,
+           guint  c)
+{
+  guint32 first = w->first[c], n = w->count[0][c] + w->count[1][c];
+  guint b = class_bits (c);
+  guint64 top = G_GUINT64_CONSTANT (1) << b;
+  g_autofree KymoDial9SortKey *keys = g_new (KymoDial9SortKey, n);
+  g_autofree KymoDial9SortKey *scratch = g_new (KymoDial9SortKey, n);
+  const KymoDial9SortKey *sorted;
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      guint32 o = (guint32) w->keys[w->key_first[c] + i];
+
+      /* From the points: the severities' room is other classes' scratch. */
+      guint64 excess = ORDERED (w->pois[w->timed[o]].severity) - w->floor;
+
+      keys[i] = (KymoDial9SortKey) { (top - 1) - (excess - top), o, 0 };
+    }
+  sorted = _kymo_dial9_sort_indexed (keys, scratch, n);
+  for (guint32 i = 0; i < n; i++)
+    w->worst[first + i] = sorted[i].index;
+}
+
+static void
+sort_class (guint    part,
+            gpointer user_data)
+{
+  Worst *w = user_data;
+  guint c = N_CLASSES - 1 - part;
+  guint32 first = w->first[c], n = w->count[0][c] + w->count[1][c];
+  guint64 mask = (G_GUINT64_CONSTANT (1) << w->idx_bits) - 1;
+  const guint64 *sorted;
+
+  if (n == 0 || class_bits (c) == 0)
+    return;
+  if (class_is_wide (w, c))
+    {
+      sort_wide (w, c);
+      return;
+    }
+  sorted = _kymo_dial9_sort_key_bits (w->keys + w->key_first[c], w->scratch + w->key_first[c], n, w->idx_bits,
+                                      w->idx_bits + class_bits (c));
+  for (guint32 i = 0; i < n; i++)
+    w->worst[first + i] = (guint32) (sorted[i] & mask);
+}
+
+/* Worst first as positions in the time order, stably: by severity, then
+ * by position. The keys are made in time order, so that a sort by the
+ * severity's bits alone keeps equals in it. */
 static void
 order_worst (const KymoPoi *pois,
              const guint32 *timed,
              guint32        n,
              gsize          parallel_min,
+             guint64       *severity,
+             gboolean       have_severity,
+             guint64        least,
              guint32       *worst)
 {
-  Worst w = { pois, timed, n, _kymo_dial9_bits_for (n), { 0 }, { 0 }, 0, NULL, NULL };
-  guint64 most = 0, least, limit;
-  g_autofree guint32 *position = NULL;
+  Worst w = { pois, timed, n, MAX (_kymo_dial9_bits_for (n), 1), };
   g_autofree guint64 *keys = NULL;
-  g_autofree guint64 *scratch = NULL;
-  g_autofree KymoDial9SortKey *far = NULL;
-  g_autofree KymoDial9SortKey *far_scratch = NULL;
-  const KymoDial9SortKey *far_sorted;
-  const guint64 *sorted;
-  guint idx_bits = w.idx_bits;
-  guint32 n_near = 0, n_far = 0;
+  guint32 at = 0, key_at = 0;
 
   if (n == 0)
     return;
-  kymo_parts_run (NULL, n, parallel_min, 2, 0, severities_half, NULL, &w);
-  least = MIN (w.least[0], w.least[1]);
-  /* idx_bits is 1 to 32: the shift is in range. */
-  limit = least + MIN ((G_GUINT64_CONSTANT (1) << (64 - idx_bits)) - 1, G_MAXUINT64 - least);
-  if (MAX (w.most[0], w.most[1]) <= limit)
-    most = MAX (w.most[0], w.most[1]);
+  w.severity = severity;
+  if (have_severity)
+    w.floor = least;
   else
-    for (guint32 i = 0; i < n; i++)
-      {
-        guint64 x = ORDERED (pois[i].severity);
-
-        if (x <= limit)
-          most = MAX (most, x);
-        else
-          n_far++;
-      }
-  position = w.position = g_new (guint32, n);
-  kymo_parts_run (NULL, n, parallel_min, 2, 0, positions_half, NULL, &w);
-  keys = w.keys = g_new (guint64, MAX (n - n_far, 1));
-  scratch = g_new (guint64, MAX (n - n_far, 1));
-  w.base = most;
-  if (n_far == 0)
     {
-      kymo_parts_run (NULL, n, parallel_min, 2, 0, keys_half, NULL, &w);
-      n_near = n;
+      kymo_parts_run (NULL, n, parallel_min, 2, 0, severities_half, NULL, &w);
+      w.floor = MIN (w.least[0], w.least[1]);
     }
-  else
-    for (guint32 i = 0; i < n; i++)
-      {
-        guint64 x = ORDERED (pois[i].severity);
-
-        if (x <= limit)
-          keys[n_near++] = (most - x) << idx_bits | position[i];
-      }
-  if (n_far > 0)
+  kymo_parts_run (NULL, n, parallel_min, 2, 0, classes_half, NULL, &w);
+  /* Worst class first; in each, the first half's points before the
+   * second's. */
+  for (guint c = N_CLASSES; c-- > 0;)
     {
-      far = g_new (KymoDial9SortKey, n_far);
-      far_scratch = g_new (KymoDial9SortKey, n_far);
-      n_far = 0;
-      /* In time order, which the stable sort keeps among equals. */
-      for (guint32 o = 0; o < n; o++)
-        {
-          guint64 x = ORDERED (pois[timed[o]].severity);
-
-          if (x > limit)
-            far[n_far++] = (KymoDial9SortKey) { ~x, o, 0 };
-        }
-      far_sorted = _kymo_dial9_sort_indexed (far, far_scratch, n_far);
-      for (guint32 i = 0; i < n_far; i++)
-        worst[i] = far_sorted[i].index;
+      w.first[c] = at;
+      w.at[0][c] = at;
+      w.at[1][c] = at + w.count[0][c];
+      at += w.count[0][c] + w.count[1][c];
+      if (class_bits (c) == 0)
+        continue;
+      w.key_first[c] = key_at;
+      w.key_at[0][c] = key_at;
+      w.key_at[1][c] = key_at + w.count[0][c];
+      key_at += w.count[0][c] + w.count[1][c];
     }
-  /* The keys were made in the order found, not in time order: the
-   * positions are sorted too. */
-  sorted = _kymo_dial9_sort_keys (keys, scratch, n_near, 0);
-  for (guint32 i = 0; i < n_near; i++)
-    worst[n_far + i] = (guint32) (sorted[i] & ((G_GUINT64_CONSTANT (1) << idx_bits) - 1));
+  /* Keys only for the points to sort: a few percent of them. */
+  keys = w.keys = g_new (guint64, MAX (key_at, 1));
+  w.worst = worst;
+  kymo_parts_run (NULL, n, parallel_min, 2, 0, scatter_half, NULL, &w);
+  /* The severities are read: their room is the sorts' scratch. */
+  w.scratch = severity;
+  kymo_parts_run (NULL, n, parallel_min, N_CLASSES, 0, sort_class, NULL, &w);
 }
 
 /* Time order by radix passes over 16-byte keys. A trace shorter than 52
@@ -449,7 +552,11 @@ _kymo_dial9_pois_order (const KymoPoi *pois,
                         guint32       *timed,
                         guint32       *worst)
 {
-  if (!merge_timed (pois, n, parallel_min, timed))
+  g_autofree guint64 *severity = g_new (guint64, MAX (n, 1));
+  guint64 least = G_MAXUINT64;
+  gboolean merged = merge_timed (pois, n, parallel_min, timed, severity, &least);
+
+  if (!merged)
     sort_timed (pois, n, timed);
-  order_worst (pois, timed, n, parallel_min, worst);
+  order_worst (pois, timed, n, parallel_min, severity, merged, least, worst);
 }

@@ -9,17 +9,20 @@
 
 G_BEGIN_DECLS
 
-/* Sorts @n keys by their bits [@lo_bit, 64), stably: keys whose bits
- * there are equal keep their order, so a position packed into the low
- * bits (increasing as given) breaks ties the way a stable sort would, at
- * no cost. One pass takes the counts of every digit, and a digit every
- * key shares costs nothing more; the sorts here carry 8 bytes a key where
- * a key and an index would take 16. Returns whichever of @keys and
- * @scratch (@n keys of room) holds the result. */
-guint64 *_kymo_dial9_sort_keys (guint64 *keys,
-                                guint64 *scratch,
-                                gsize    n,
-                                guint    lo_bit);
+/* Sorts @n keys by their bits [@lo_bit, @hi_bit), stably: keys whose
+ * bits there are equal keep their order, so a position packed into the
+ * bits below (increasing as given) breaks ties the way a stable sort
+ * would, at no cost. One pass takes the counts of every digit, and a
+ * digit every key shares costs nothing more; the range says which bits
+ * can differ at all, and the fewer, the fewer passes and buckets. The
+ * sorts here carry 8 bytes a key where a key and an index would take 16.
+ * Returns whichever of @keys and @scratch (@n keys of room) holds the
+ * result. */
+guint64 *_kymo_dial9_sort_key_bits (guint64 *keys,
+                                    guint64 *scratch,
+                                    gsize    n,
+                                    guint    lo_bit,
+                                    guint    hi_bit);
 
 /* A key with the index of what it sorts. */
 typedef struct {

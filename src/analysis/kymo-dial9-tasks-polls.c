@@ -12,6 +12,8 @@
 
 #include "kymo-dial9-tasks-private.h"
 #include "kymo-dial9-poi-private.h"
+#include "kymo-dial9-sort-private.h"
+#include "kymo-mapped.h"
 
 static Lane *
 lane_for (Builder *b,
@@ -237,7 +239,8 @@ is_plain_id (Builder *b,
 }
 
 /* The late flows into @t's polls: where each ends, looked up on this
- * lane's thread while its spans are near. */
+ * lane's thread while its spans are near, in time order, so that each
+ * lookup starts a few spans from where the last ended. */
 static void
 lane_late_flows (Builder *b,
                  Lane    *lane,
@@ -246,13 +249,66 @@ lane_late_flows (Builder *b,
   gsize n_flows;
   const KymoFlow *flows = kymo_trace_get_flows (b->trace, &n_flows);
 
-  for (guint i = 0; i < b->late_flows->len; i++)
+  for (guint32 k = b->late_first[t]; k < b->late_first[t + 1]; k++)
+    {
+      guint32 i = b->late_order[k];
+      const KymoFlow *f = &flows[g_array_index (b->late_flows, guint32, i)];
+
+      b->late_spans[i] = lane_span_at (lane, f->to_ts);
+    }
+}
+
+/* The late flows by the track they end in, each track's by time. */
+static void
+late_flows_by_track (Builder *b)
+{
+  guint n_tracks = b->self->n_tracks;
+  guint32 n = b->late_flows->len;
+  gsize n_flows;
+  const KymoFlow *flows = kymo_trace_get_flows (b->trace, &n_flows);
+  g_autofree KymoDial9SortKey *keys = g_new (KymoDial9SortKey, MAX (n, 1));
+  g_autofree KymoDial9SortKey *scratch = g_new (KymoDial9SortKey, MAX (n, 1));
+  g_autofree guint32 *at = NULL;
+  const KymoDial9SortKey *sorted;
+
+  b->late_first = g_new0 (guint32, n_tracks + 2);
+  b->late_order = g_new (guint32, MAX (n, 1));
+  for (guint32 i = 0; i < n; i++)
     {
       const KymoFlow *f = &flows[g_array_index (b->late_flows, guint32, i)];
 
-      if (f->to_track == t)
-        b->late_spans[i] = lane_span_at (lane, f->to_ts);
+      /* Signed to unsigned order. */
+      keys[i] = (KymoDial9SortKey) { (guint64) f->to_ts ^ G_GUINT64_CONSTANT (0x8000000000000000), i, 0 };
+      b->late_first[f->to_track + 1]++;
     }
+  for (guint t = 0; t < n_tracks; t++)
+    b->late_first[t + 1] += b->late_first[t];
+  at = g_memdup2 (b->late_first, sizeof (guint32) * (n_tracks + 1));
+  sorted = _kymo_dial9_sort_indexed (keys, scratch, n);
+  for (guint32 k = 0; k < n; k++)
+    {
+      guint32 i = sorted[k].index;
+
+      b->late_order[at[flows[g_array_index (b->late_flows, guint32, i)].to_track]++] = i;
+    }
+}
+
+/* The samples of track @t in @span, met with a cursor over every track's
+ * samples (see _kymo_dial9_tasks_scan_samples()). */
+static inline guint32
+scan_samples_in (const KymoStackSample *samples,
+                 gsize                  n_samples,
+                 gsize                 *at,
+                 const KymoSpan        *span,
+                 guint                  t)
+{
+  guint32 count = 0;
+
+  while (*at < n_samples && samples[*at].ts < span->start)
+    (*at)++;
+  for (gsize j = *at; j < n_samples && samples[j].ts <= span->end; j++)
+    count += samples[j].track == t;
+  return count;
 }
 
 /* One polled worker's spans in order, each meeting its poll record by
@@ -264,15 +320,24 @@ read_lane (Builder *b,
            guint    t)
 {
   gboolean pois = b->thresholds != NULL;
+  gboolean scan = pois && b->sample_first == NULL;
   const KymoTime *sample_ts = b->sample_ts;
   Lane *lane = b->lanes[t].polled ? lane_for (b, t) : NULL;
-  guint32 k = pois ? b->sample_first[t] : 0, k_end = pois ? b->sample_first[t + 1] : 0;
+  guint32 k = pois && !scan ? b->sample_first[t] : 0, k_end = pois && !scan ? b->sample_first[t + 1] : 0;
+  KymoStacks *stacks = kymo_trace_get_stacks (b->trace);
+  const KymoStackSample *samples = NULL;
+  gsize n_samples = 0, at_sample = 0;
   KymoTime running = G_MININT64;
   const guint32 *task_ids[LOOKUP_BLOCK];
 
   if (lane == NULL)
     return;
   lane->row_of = g_new0 (guint32, lane->n);
+  if (scan)
+    {
+      samples = kymo_stacks_get_samples (stacks, &n_samples);
+      at_sample = kymo_stacks_lower_bound (stacks, lane->spans[0].start);
+    }
   lane->mask = 63;
   lane->slots = g_new0 (guint32, lane->mask + 1);
   lane->tasks = g_new (LaneTask, (lane->mask + 1) / 2);
@@ -282,7 +347,6 @@ read_lane (Builder *b,
     {
       lane->reach = g_new (KymoTime, (lane->n >> REACH_SHIFT) + 1);
       lane->pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
-      lane->plain = g_array_new (FALSE, FALSE, sizeof (PlainPoll));
     }
   for (gsize i = 0; i < lane->n; i++)
     {
@@ -337,15 +401,24 @@ read_lane (Builder *b,
         continue;
       if (G_UNLIKELY (task->maybe_plain))
         {
-          PlainPoll poll = { (guint32) i, at };
-          g_array_append_val (lane->plain, poll);
+          if (lane->n_plain == lane->plain_room)
+            {
+              lane->plain_room = MAX (lane->plain_room * 2, 1024);
+              lane->plain = g_renew (guint32, lane->plain, lane->plain_room);
+            }
+          lane->plain[lane->n_plain++] = (guint32) i;
         }
       if (dur > b->thresholds->long_poll_ns)
         lane_poi (lane, KYMO_POI_LONG_POLL, span, (guint32) (lane->first + i), 0);
-      while (k < k_end && sample_ts[k] < span->start)
-        k++;
-      for (guint32 j = k; j < k_end && sample_ts[j] <= span->end; j++)
-        count++;
+      if (scan)
+        count = scan_samples_in (samples, n_samples, &at_sample, span, t);
+      else
+        {
+          while (k < k_end && sample_ts[k] < span->start)
+            k++;
+          for (guint32 j = k; j < k_end && sample_ts[j] <= span->end; j++)
+            count++;
+        }
       if (count > 0)
         lane_poi (lane, KYMO_POI_CPU_SAMPLES, span, (guint32) (lane->first + i), count);
     }
@@ -435,6 +508,7 @@ _kymo_dial9_tasks_read_polls (Builder *b)
       /* PENDING: no lane's pass looked it up. */
       b->late_spans = g_new (guint32, b->late_flows->len + 1);
       memset (b->late_spans, 0xff, sizeof (guint32) * (b->late_flows->len + 1));
+      late_flows_by_track (b);
     }
   kymo_parts_run_helped (NULL, b->n_records, PARALLEL_MIN, b->self->n_tracks, read_lane_part, join_lane_part, NULL, b);
 }
@@ -513,10 +587,12 @@ lane_plain_tasks (Builder       *b,
                   Lane          *lane,
                   const guint32 *rank)
 {
-  guint8 *plain = g_new (guint8, MAX (lane->n_tasks, 1));
+  guint8 *plain = g_new (guint8, lane->n_tasks + 1);
 
+  /* By row_of's values: position + 1, 0 for a span no task polls. */
+  plain[0] = FALSE;
   for (guint32 k = 0; k < lane->n_tasks; k++)
-    plain[k] = !b->self->rows[rank[lane->row_of_task[k]]].instrumented;
+    plain[k + 1] = !b->self->rows[rank[lane->row_of_task[k]]].instrumented;
   return plain;
 }
 
@@ -536,29 +612,37 @@ uninstrumented_lane (guint    t,
   Uninstrumented *u = user_data;
   Lane *lane = &u->b->lanes[t];
   g_autofree guint8 *plain = NULL;
+  const guint32 *row_of = lane->row_of;
   KymoPoi *out;
 
-  if (lane->row_of == NULL || lane->plain == NULL)
+  if (row_of == NULL || lane->n_plain == 0)
     return;
+  /* By row_of's values: position in the lane's tasks + 1. */
   plain = lane_plain_tasks (u->b, lane, u->rank);
   out = u->out + u->at[t];
-  for (guint j = 0; j < lane->plain->len; j++)
+  /* Memory fresh from the kernel, written whole: its pages in one call
+   * rather than a fault each (a tenth of this pass). */
+  kymo_mapped_populate (out, (u->at[t + 1] - u->at[t]) * sizeof (KymoPoi));
+  for (gsize j = 0; j < lane->n_plain; j++)
     {
-      const PlainPoll *p = &g_array_index (lane->plain, PlainPoll, j);
-      const KymoSpan *span = &lane->spans[p->span];
+      guint32 i = lane->plain[j];
 
-      if (plain[p->task])
-        *out++ = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED,
-                             t, (guint32) (lane->first + p->span), 0 };
+      if (plain[row_of[i]])
+        {
+          const KymoSpan *span = &lane->spans[i];
+
+          *out++ = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED,
+                               t, (guint32) (lane->first + i), 0 };
+        }
     }
-  g_clear_pointer (&lane->plain, g_array_unref);
+  g_clear_pointer (&lane->plain, g_free);
 }
 
 /* The polls of uninstrumented tasks are points of interest, after those
  * the polls made by themselves, track by track in span order: those the
  * lanes' pass noted, of the tasks whose row says so. They may be most of
- * the points: counted first, then the lanes write theirs on the parts'
- * threads. */
+ * the points: counted by task first, then the lanes write theirs on the
+ * parts' threads. */
 void
 _kymo_dial9_tasks_add_uninstrumented (Builder       *b,
                                       const guint32 *rank)
@@ -571,15 +655,14 @@ _kymo_dial9_tasks_add_uninstrumented (Builder       *b,
   for (guint t = 0; t < self->n_tracks; t++)
     {
       Lane *lane = &b->lanes[t];
-      g_autofree guint8 *plain = NULL;
-
       at[t] = n_pois;
-      if (lane->row_of == NULL || lane->plain == NULL)
+      if (lane->row_of == NULL || lane->n_plain == 0)
         continue;
-      plain = lane_plain_tasks (b, lane, rank);
-      for (guint j = 0; j < lane->plain->len; j++)
-        n_pois += plain[g_array_index (lane->plain, PlainPoll, j).task];
+      for (guint32 k = 0; k < lane->n_tasks; k++)
+        if (!self->rows[rank[lane->row_of_task[k]]].instrumented)
+          n_pois += lane->tasks[k].polls;
     }
+  at[self->n_tracks] = n_pois;
   g_array_set_size (b->pois, first + n_pois);
   u.out = &g_array_index (b->pois, KymoPoi, first);
   kymo_parts_run (NULL, n_pois, b->pois_parallel_min, self->n_tracks, 0, uninstrumented_lane, NULL, &u);

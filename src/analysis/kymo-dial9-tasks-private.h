@@ -59,13 +59,6 @@ typedef struct {
   gboolean maybe_plain;          /* a spawn of its id says not instrumented */
 } LaneTask;
 
-/* A poll of a task that may not be instrumented: its depth-0 span and
- * the task's position in its lane's tasks. */
-typedef struct {
-  guint32 span;
-  guint32 task;
-} PlainPoll;
-
 /* A worker's depth-0 spans (its polls and parks), with where the previous
  * lookup by time ended: records of one worker come in time order within a
  * batch, so the next lookup is a few spans on. */
@@ -90,7 +83,9 @@ typedef struct {
   gsize           n_of_id;
   guint32        *row_of_task;
   GArray         *pois;          /* KymoPoi, in span order */
-  GArray         *plain;         /* PlainPoll: the polls of maybe_plain tasks, in span order */
+  guint32        *plain;         /* the spans of maybe_plain tasks' polls, in order */
+  gsize           n_plain;
+  gsize           plain_room;
 } Lane;
 
 /* How far ahead a pass over the records asks for them. */
@@ -174,6 +169,7 @@ struct _Builder
   guint32                  kind_cpu;      /* G_MAXUINT32 without lanes */
   Chunk                   *chunks;        /* the records' pass, see read_chunk() */
   guint                    n_chunks;
+  guint                    n_extra;       /* parts before the chunks' */
   KymoCpuReadings         *cpu;           /* [n_chunks] when the lanes are made too */
   /* Poll records by source: a bit per source from the first record's,
    * and where each word's polls start in the poll_tasks of its chunk. A
@@ -186,11 +182,14 @@ struct _Builder
   WakeCounts               wake_counts; /* by woken task id */
   GArray                  *later;       /* record indexes of spawns and terminations */
   GArray                  *unparks;     /* record indexes of unparks past the threshold */
-  /* Made on the parts' threads after the records' chunks (see read_part()). */
-  guint32                 *sample_first; /* [n_tracks + 1] into sample_ts */
+  /* Made on the parts' threads before the records' chunks (see read_part()). */
+  gboolean                 scan_samples; /* see _kymo_dial9_tasks_scan_samples() */
+  guint32                 *sample_first; /* [n_tracks + 1] into sample_ts; NULL when scanned */
   KymoTime                *sample_ts;   /* the samples' times, by track */
   GArray                  *late_flows;  /* indexes of flows past the wake threshold */
   guint32                 *late_spans;  /* per late flow: the span it ends in, from its lane's pass */
+  guint32                 *late_first;  /* [n_tracks + 1] into late_order */
+  guint32                 *late_order;  /* positions in late_flows, by track, each track's by time */
   guint64                 *plain_ids;   /* sorted: task ids a spawn says are not instrumented */
   gsize                    n_plain_ids;
   GArray                  *pois;        /* KymoPoi, as found */
@@ -305,6 +304,7 @@ void     _kymo_dial9_tasks_join_chunk        (Builder    *b,
                                               Chunk      *c);
 void     _kymo_dial9_tasks_count_polls       (Builder    *b);
 void     _kymo_dial9_tasks_wake_counts_clear (WakeCounts *w);
+gboolean _kymo_dial9_tasks_scan_samples      (KymoTrace  *trace);
 
 /* kymo-dial9-tasks-rows.c */
 guint32     _kymo_dial9_tasks_row_for      (Builder             *b,

@@ -254,6 +254,29 @@ _kymo_dial9_tasks_count_polls (Builder *b)
     }
 }
 
+/* Whether the lanes' passes meet the samples of their track with a
+ * cursor over every track's samples, rather than over a copy of the
+ * samples by track. Each lane then reads all the samples, once; the copy
+ * reads them twice and writes their times into memory faulted in for
+ * them: on a trace of a few workers (lanes are workers, tracks with
+ * spans), reading them is the cheaper. */
+#define SCAN_SAMPLES_MAX_LANES 3
+
+gboolean
+_kymo_dial9_tasks_scan_samples (KymoTrace *trace)
+{
+  guint n_lanes = 0;
+
+  for (guint t = 0; t < kymo_trace_get_n_tracks (trace); t++)
+    {
+      gsize n;
+
+      kymo_track_get_depth_spans (kymo_trace_get_track (trace, t), 0, &n, NULL);
+      n_lanes += n > 0;
+    }
+  return n_lanes <= SCAN_SAMPLES_MAX_LANES;
+}
+
 /* The times of each track's samples, in the samples' order (time order
  * once sealed), one array the lanes' cursors read straight through. */
 static void
@@ -302,10 +325,13 @@ _kymo_dial9_tasks_read_part (guint    index,
 {
   Builder *b = user_data;
 
-  if (index < b->n_chunks)
-    read_chunk (b, &b->chunks[index]);
-  else if (index == b->n_chunks)
-    samples_by_track (b);
+  if (index >= b->n_extra)
+    read_chunk (b, &b->chunks[index - b->n_extra]);
+  else if (index == 0)
+    {
+      if (!b->scan_samples)
+        samples_by_track (b);
+    }
   else
     find_late_flows (b);
 }

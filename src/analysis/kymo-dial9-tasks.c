@@ -35,6 +35,8 @@ builder_trim (Builder *b)
   g_clear_pointer (&b->pois, g_array_unref);
   g_clear_pointer (&b->late_flows, g_array_unref);
   g_clear_pointer (&b->late_spans, g_free);
+  g_clear_pointer (&b->late_first, g_free);
+  g_clear_pointer (&b->late_order, g_free);
   g_clear_pointer (&b->plain_ids, g_free);
   g_clear_pointer (&b->sample_first, g_free);
   g_clear_pointer (&b->sample_ts, g_free);
@@ -50,7 +52,7 @@ builder_free (Builder *b)
       g_free (b->lanes[t].row_of);
       g_free (b->lanes[t].row_of_task);
       g_free (b->lanes[t].tasks);
-      g_clear_pointer (&b->lanes[t].plain, g_array_unref);
+      g_free (b->lanes[t].plain);
     }
   g_free (b->lanes);
   g_free (b->first_row);
@@ -155,21 +157,22 @@ tasks_new (KymoTrace               *trace,
   b->kind_cpu = lanes != NULL ? kymo_trace_lookup_name (trace, "cpu") : G_MAXUINT32;
   _kymo_dial9_tasks_prepare_records (b);
   _kymo_dial9_tasks_make_chunks (b, b->n_records >= PARALLEL_MIN ? N_CHUNKS : 1);
-  parts = kymo_parts_new (NULL, b->n_records, PARALLEL_MIN, b->n_chunks + (thresholds != NULL ? 2 : 0), 0,
+  /* The samples and the late flows, for the lanes' points, come first:
+   * one thread copies the samples by track (a million in a large trace;
+   * see _kymo_dial9_tasks_scan_samples()) while the others start on the
+   * chunks, which then even out the end. */
+  b->n_extra = thresholds != NULL ? 2 : 0;
+  b->scan_samples = thresholds != NULL && _kymo_dial9_tasks_scan_samples (trace);
+  parts = kymo_parts_new (NULL, b->n_records, PARALLEL_MIN, b->n_extra + b->n_chunks, 0,
                           _kymo_dial9_tasks_read_part, b);
   kymo_parts_set_help (parts, TRUE);
-  for (guint k = 0; k < b->n_chunks; k++)
+  for (guint k = 0; k < b->n_extra + b->n_chunks; k++)
     {
       kymo_parts_wait (parts, k);
-      _kymo_dial9_tasks_join_chunk (b, &b->chunks[k]);
+      if (k >= b->n_extra)
+        _kymo_dial9_tasks_join_chunk (b, &b->chunks[k - b->n_extra]);
     }
   _kymo_dial9_tasks_count_polls (b);
-  /* The samples and the late flows, for the lanes' points. */
-  if (thresholds != NULL)
-    {
-      kymo_parts_wait (parts, b->n_chunks);
-      kymo_parts_wait (parts, b->n_chunks + 1);
-    }
   _kymo_dial9_tasks_read_polls (b);
   /* What is left of the table and the points is one thread's work: the
    * other threads make the lanes' periods meanwhile. */

@@ -433,6 +433,55 @@ test_pois (void)
   }
 }
 
+static void
+cpu_sample (Writer *w, guint64 worker, guint64 ts)
+{
+  at (w, T_CPU, ts); d9b_varint (w->b, worker); d9b_u32 (w->b, 10); d9b_u8 (w->b, 0); d9b_u8 (w->b, 0);
+  d9b_u32 (w->b, 77); d9b_u8 (w->b, 0);
+}
+
+/* Worker w polls task w + 1 for 50 µs, the workers' polls overlapping in
+ * time, with w + 1 CPU samples in it (the first at its very start, the
+ * last at its very end) and one more just after it. Each poll is a point
+ * with its own samples only, however many workers there are: a few
+ * workers' lanes meet the samples in the trace's array of all of them, a
+ * lane per worker in a copy of them by track. */
+static void
+test_poi_samples (void)
+{
+  for (guint n_workers = 1; n_workers <= 6; n_workers++)
+    {
+      Writer w = { g_byte_array_new (), 0 };
+      g_autoptr(GByteArray) b = w.b;
+      g_autoptr(KymoTrace) trace = NULL;
+      g_autoptr(KymoDial9Tasks) tasks = NULL;
+      KymoPoiThresholds t;
+
+      schemas (&w);
+      for (guint k = 0; k < n_workers; k++)
+        {
+          guint64 start = 1000000 + k * 1000, end = start + 50000;
+
+          poll (&w, k, k + 1, 1, start, end);
+          for (guint j = 0; j <= k; j++)
+            cpu_sample (&w, k, j == k && k > 0 ? end : start + j * 100);
+          cpu_sample (&w, k, end + 1);
+        }
+      trace = load (b);
+      kymo_poi_thresholds_init_default (&t);
+      tasks = kymo_dial9_tasks_new (trace, &t);
+      g_assert_cmpuint (kymo_dial9_tasks_get_n_pois (tasks), ==, n_workers);
+      for (guint k = 0; k < n_workers; k++)
+        {
+          const KymoPoi *poi = kymo_dial9_tasks_get_poi (tasks, KYMO_POI_TIME_ORDER, k);
+
+          g_assert_cmpint (poi->kind, ==, KYMO_POI_CPU_SAMPLES);
+          g_assert_cmpint (poi->start, ==, 1000000 + k * 1000);
+          g_assert_cmpuint (poi->count, ==, k + 1);
+        }
+    }
+}
+
 /* Every prefix of the scenario (a file cut anywhere): whatever loads is
  * analysed without a crash, and never finds more than the whole file has. */
 static void
@@ -729,7 +778,7 @@ test_poi_order (void)
   guint32 n = 20000;
   g_autofree KymoPoi *pois = g_new0 (KymoPoi, n);
 
-  for (guint shape = 0; shape < 5; shape++)
+  for (guint shape = 0; shape < 6; shape++)
     {
       guint32 run_len = shape == 1 ? 7 : 4000;
 
@@ -757,6 +806,10 @@ test_poi_order (void)
             p->severity = (KymoTime) (seed & G_GUINT64_CONSTANT (0xf000000000000003));
           if (shape == 3)
             p->start -= G_GINT64_CONSTANT (1) << 62;
+          /* Most points take no time (uninstrumented tasks' polls); the
+           * others of every magnitude, some equal. */
+          if (shape == 5)
+            p->severity = i % 8 != 0 ? 0 : (KymoTime) ((seed >> 8) & ((G_GUINT64_CONSTANT (1) << ((seed >> 2) % 50)) - 1));
           p->span = i;
           p->end = p->start + p->severity;
         }
@@ -780,6 +833,7 @@ main (int   argc,
   g_test_add_func ("/dial9-analysis/tasks-cli", test_tasks_cli);
   g_test_add_func ("/dial9-analysis/cpu-records", test_cpu_records);
   g_test_add_func ("/dial9-analysis/pois", test_pois);
+  g_test_add_func ("/dial9-analysis/poi-samples", test_poi_samples);
   g_test_add_func ("/dial9-analysis/poi-order", test_poi_order);
   g_test_add_func ("/dial9-analysis/truncated", test_truncated);
   g_test_add_func ("/dial9-analysis/absolute-time", test_absolute_time);
