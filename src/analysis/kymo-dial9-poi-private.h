@@ -9,14 +9,28 @@
 
 G_BEGIN_DECLS
 
-/* Fills @timed (@n) with the indexes of @pois (@n of them, as found) in
- * time order, and @worst (@n) with positions in @timed, worst first; on
- * the threads the load's default gives from @parallel_min points
- * (G_MAXSIZE: on this one). */
-void _kymo_dial9_pois_order (const KymoPoi *pois,
-                             guint32        n,
-                             gsize          parallel_min,
-                             guint32       *timed,
-                             guint32       *worst);
+/* A lane's polls of uninstrumented tasks: the points they make, in span
+ * order (@index: positions in @spans, rising). */
+typedef struct {
+  const KymoSpan *spans;
+  gsize           first;   /* @spans' first index in its track */
+  guint32         track;
+  const guint32  *index;
+  guint32         n;
+} KymoDial9PoiLane;
+
+/* The points in time order (returned, *@n_out of them): @found's (@n_found,
+ * as found) with @lanes' points found after the first @lanes_at of them;
+ * and *@worst (as many) positions in it, worst first. On the threads the
+ * load's default gives from @parallel_min points (G_MAXSIZE: on this
+ * one). */
+KymoPoi *_kymo_dial9_pois_order (const KymoPoi          *found,
+                                 guint32                 n_found,
+                                 guint32                 lanes_at,
+                                 const KymoDial9PoiLane *lanes,
+                                 guint                   n_lanes,
+                                 gsize                   parallel_min,
+                                 guint32                *n_out,
+                                 guint32               **worst);
 
 G_END_DECLS

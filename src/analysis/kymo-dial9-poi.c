@@ -12,6 +12,7 @@
 #include "kymo-dial9-poi.h"
 #include "kymo-dial9-poi-private.h"
 #include "kymo-dial9-sort-private.h"
+#include "kymo-mapped.h"
 #include "kymo-parts.h"
 
 void
@@ -63,13 +64,56 @@ compare_timed (const KymoPoi *x,
   return 0;
 }
 
+/* A run of points in time order: a run of @pois, or a lane's polls of
+ * uninstrumented tasks, whose points are made as they are merged. */
+typedef struct {
+  const KymoPoi          *pois;
+  const KymoDial9PoiLane *lane;           /* when @pois is NULL */
+  guint32                 first;
+  guint32                 split;          /* where the second half starts */
+  guint32                 last;           /* past the run's end */
+} Run;
+
+static inline KymoTime
+run_start (const Run *r,
+           guint32    at)
+{
+  return r->pois != NULL ? r->pois[at].start : r->lane->spans[r->lane->index[at]].start;
+}
+
+#define RUN_PREFETCH_AHEAD 16 /* points */
+
+static inline void
+run_point (const Run *r,
+           guint32    at,
+           KymoPoi   *p)
+{
+  const KymoDial9PoiLane *lane = r->lane;
+  const KymoSpan *span;
+
+  if (r->pois != NULL)
+    {
+      *p = r->pois[at];
+      return;
+    }
+  /* A lane's polls of uninstrumented tasks are a few of its spans, far
+   * apart, and several lanes' are read at a time: too many streams for
+   * the hardware's prefetch. */
+  if (G_LIKELY (at + RUN_PREFETCH_AHEAD < lane->n))
+    __builtin_prefetch (&lane->spans[lane->index[at + RUN_PREFETCH_AHEAD]]);
+  span = &lane->spans[lane->index[at]];
+  *p = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED, lane->track,
+                   (guint32) (lane->first + lane->index[at]), 0 };
+}
+
 /* Whether run @x's next point comes first, ties to the earlier run; a
  * done run comes last. */
 static inline gboolean
-run_before (const KymoPoi **at,
-            const KymoPoi **end,
-            guint           x,
-            guint           y)
+run_before (const guint32 *at,
+            const guint32 *end,
+            const KymoPoi *next,
+            guint          x,
+            guint          y)
 {
   int c;
 
@@ -77,7 +121,7 @@ run_before (const KymoPoi **at,
     return TRUE;
   if (at[x] == end[x])
     return FALSE;
-  c = compare_timed (at[x], at[y]);
+  c = compare_timed (&next[x], &next[y]);
   return c < 0 || (c == 0 && x < y);
 }
 
@@ -85,55 +129,63 @@ static void sort_timed (const KymoPoi *pois,
                         guint32        n,
                         guint32       *timed);
 
+/* A stretch of points, as found, gives its first MAX_RUNS - 1 runs in
+ * time order as they are; what follows (the delays, in the order of
+ * their records) is sorted as one more run. */
 #define MAX_RUNS 64
 
 /* The runs the points come in, for merging them. */
 typedef struct {
-  const KymoPoi *pois;
-  guint          n_runs;
-  const KymoPoi *first[MAX_RUNS + 1];
-  const KymoPoi *last[MAX_RUNS + 1];      /* past the run's end */
-  const KymoPoi *split[MAX_RUNS + 1];     /* where the second half starts */
-  guint32        at[2];                   /* where each half's output starts */
-  guint          tail_run;                /* G_MAXUINT for none */
-  KymoPoi       *tail;                    /* the sorted tail, a copy */
-  guint32       *tail_order;              /* its indexes in pois */
-  guint32        tail_at;
-  guint32       *timed;
-  guint64       *severity;                /* per position in timed, ORDERED */
-  guint64        least[2];                /* the least of each half */
+  Run     *runs;
+  guint    n_runs;
+  guint32  at[2];                         /* where each half's output starts */
+  KymoPoi *out;
+  guint64 *severity;                      /* per position in out, ORDERED */
+  guint64  least[2];                      /* the least of each half */
 } Merge;
 
-/* The points of @half of every run in time order, into @m's timed: a
- * tree of losers over the runs' next points, ties to the earlier run,
- * which is what a stable sort gives. */
+/* The points of @half of every run in time order, into @m's out: a tree
+ * of losers over the runs' next points, ties to the earlier run, which
+ * is what a stable sort of the points as found gives. */
 static void
 merge_half (guint    half,
             gpointer user_data)
 {
   Merge *m = user_data;
-  const KymoPoi *at[MAX_RUNS + 1], *end[MAX_RUNS + 1];
-  guint tree[MAX_RUNS], winners[2 * MAX_RUNS];
   guint n_runs = m->n_runs, k = 1, w;
-  guint32 n = 0, *out = m->timed + m->at[half];
+  g_autofree guint32 *at = g_new (guint32, n_runs + 1);
+  g_autofree guint32 *end = g_new (guint32, n_runs + 1);
+  g_autofree KymoPoi *next = g_new (KymoPoi, n_runs + 1);
+  g_autofree guint *tree = NULL, *winners = NULL;
+  guint32 n = 0;
+  KymoPoi *out = m->out + m->at[half];
   guint64 *severity = m->severity + m->at[half], least = G_MAXUINT64;
 
   for (guint r = 0; r < n_runs; r++)
     {
-      at[r] = half == 0 ? m->first[r] : m->split[r];
-      end[r] = half == 0 ? m->split[r] : m->last[r];
-      n += (guint32) (end[r] - at[r]);
+      const Run *run = &m->runs[r];
+
+      at[r] = half == 0 ? run->first : run->split;
+      end[r] = half == 0 ? run->split : run->last;
+      n += end[r] - at[r];
+      if (at[r] < end[r])
+        run_point (run, at[r], &next[r]);
     }
   /* The padding's run: done from the start. */
-  at[n_runs] = end[n_runs] = NULL;
+  at[n_runs] = end[n_runs] = 0;
   while (k < n_runs)
     k *= 2;
+  tree = g_new (guint, k);
+  winners = g_new (guint, 2 * k);
+  /* Memory fresh from the kernel, written whole: its pages in one call
+   * rather than a fault each. */
+  kymo_mapped_populate (out, n * sizeof (KymoPoi));
   for (guint j = 0; j < k; j++)
     winners[k + j] = MIN (j, n_runs);
   for (guint node = k - 1; node > 0; node--)
     {
       guint x = winners[2 * node], y = winners[2 * node + 1];
-      gboolean xw = run_before (at, end, x, y);
+      gboolean xw = run_before (at, end, next, x, y);
 
       winners[node] = xw ? x : y;
       tree[node] = xw ? y : x;
@@ -141,17 +193,17 @@ merge_half (guint    half,
   w = winners[1];
   for (guint32 o = 0; o < n; o++)
     {
-      const KymoPoi *p = at[w]++;
-
-      out[o] = G_LIKELY (w != m->tail_run) ? (guint32) (p - m->pois) : m->tail_at + m->tail_order[p - m->tail];
+      out[o] = next[w];
       /* For the worst first, while the point is at hand. */
-      severity[o] = ORDERED (p->severity);
+      severity[o] = ORDERED (out[o].severity);
       least = MIN (least, severity[o]);
+      if (++at[w] < end[w])
+        run_point (&m->runs[w], at[w], &next[w]);
       for (guint node = (k + w) >> 1; node > 0; node >>= 1)
         {
           guint l = tree[node];
 
-          if (run_before (at, end, l, w))
+          if (run_before (at, end, next, l, w))
             {
               tree[node] = w;
               w = l;
@@ -161,125 +213,95 @@ merge_half (guint    half,
   m->least[half] = least;
 }
 
-/* Where the points stop coming in time order, each half's first
- * MAX_RUNS (no more can matter), found on a thread each. */
-typedef struct {
-  const KymoPoi *pois;
-  guint32        n;
-  guint32        at[2][MAX_RUNS];
-  guint          n_at[2];
-} Breaks;
-
-static void
-breaks_half (guint    half,
-             gpointer user_data)
+/* The runs of @n points as found at @pois, into @runs; the points past
+ * the first MAX_RUNS - 1 runs sorted into a copy (returned, or NULL). */
+static KymoPoi *
+add_stretch (GArray        *runs,
+             const KymoPoi *pois,
+             guint32        n)
 {
-  Breaks *br = user_data;
-  guint32 end = half == 0 ? br->n / 2 : br->n;
+  guint n_runs = 0;
+  guint32 i = 0;
+  KymoPoi *tail = NULL;
+  Run run = { pois, NULL, 0, 0, 0 };
 
-  for (guint32 i = half == 0 ? 0 : br->n / 2; i < end && br->n_at[half] < MAX_RUNS; i++)
-    if (i == 0 || compare_timed (&br->pois[i - 1], &br->pois[i]) > 0)
-      br->at[half][br->n_at[half]++] = i;
+  while (i < n && n_runs < MAX_RUNS - 1)
+    {
+      run.first = i;
+      for (i++; i < n && compare_timed (&pois[i - 1], &pois[i]) <= 0; i++)
+        ;
+      run.last = i;
+      g_array_append_val (runs, run);
+      n_runs++;
+    }
+  if (i < n)
+    {
+      g_autofree guint32 *order = g_new (guint32, n - i);
+
+      sort_timed (&pois[i], n - i, order);
+      tail = g_new (KymoPoi, n - i);
+      for (guint32 j = 0; j < n - i; j++)
+        tail[j] = pois[i + order[j]];
+      run = (Run) { tail, NULL, 0, 0, n - i };
+      g_array_append_val (runs, run);
+    }
+  return tail;
 }
 
-/* The first point of a run of @n (in time order) starting at or after
- * @ts. */
-static const KymoPoi *
-run_lower_bound (const KymoPoi *run,
-                 gsize          n,
-                 KymoTime       ts)
+/* The first position of @r at or after @first starting at or after @ts. */
+static guint32
+run_lower_bound (const Run *r,
+                 KymoTime   ts)
 {
-  gsize lo = 0, hi = n;
+  guint32 lo = r->first, hi = r->last;
 
   while (lo < hi)
     {
-      gsize mid = lo + (hi - lo) / 2;
+      guint32 mid = lo + (hi - lo) / 2;
 
-      if (run[mid].start < ts)
+      if (run_start (r, mid) < ts)
         lo = mid + 1;
       else
         hi = mid;
     }
-  return run + lo;
+  return lo;
 }
 
-/* The points in time order, as indexes, when most come as a few runs
- * already in it (each lane's polls do, in span order). The points past
- * the last run that fits (the delays, in the order of their records) are
- * sorted as one more run. FALSE when they are more than half. The runs
- * are cut in two at a time, each half merged on a thread of its own:
- * points of the same time stay in one half, so the order is the one
- * merging them all gives. */
-static gboolean
-merge_timed (const KymoPoi *pois,
-             guint32        n,
-             gsize          parallel_min,
-             guint32       *timed,
-             guint64       *severity,
-             guint64       *least)
+/* The points in time order, merged from the runs they come in: each
+ * lane's polls in span order, the delays sorted. The runs are cut in two
+ * at a time, each half merged on a thread of its own: points of the same
+ * time stay in one half, so the order is the one merging them all
+ * gives. */
+static void
+merge_timed (GArray   *runs,
+             guint32   n,
+             gsize     parallel_min,
+             KymoPoi  *out,
+             guint64  *severity,
+             guint64  *least)
 {
-  Merge m = { 0 };
-  Breaks br = { pois, n, { { 0 } }, { 0 } };
-  g_autofree KymoPoi *tail = NULL;
-  g_autofree guint32 *tail_order = NULL;
-  guint32 i, longest = 0, n_first = 0;
+  Merge m = { (Run *) (gpointer) runs->data, runs->len, { 0 }, out, severity, { G_MAXUINT64, G_MAXUINT64 } };
+  guint longest = 0;
+  guint32 n_first = 0;
   KymoTime cut;
 
-  m.pois = pois;
-  m.timed = timed;
-  m.severity = severity;
-  m.tail_run = G_MAXUINT;
-  kymo_parts_run (NULL, n, parallel_min, 2, 0, breaks_half, NULL, &br);
-  i = n;
-  for (guint h = 0; h < 2 && i == n; h++)
-    for (guint k = 0; k < br.n_at[h]; k++)
-      {
-        guint32 at = br.at[h][k];
-
-        if (m.n_runs == MAX_RUNS - 1)
-          {
-            i = at;
-            break;
-          }
-        if (m.n_runs > 0)
-          m.last[m.n_runs - 1] = &pois[at];
-        m.first[m.n_runs++] = &pois[at];
-      }
-  if (m.n_runs > 0)
-    m.last[m.n_runs - 1] = &pois[i];
-  if (i < n)
-    {
-      if (n - i > n / 2)
-        return FALSE;
-      tail_order = g_new (guint32, n - i);
-      sort_timed (&pois[i], n - i, tail_order);
-      tail = g_new (KymoPoi, n - i);
-      for (guint32 j = 0; j < n - i; j++)
-        tail[j] = pois[i + tail_order[j]];
-      m.tail_run = m.n_runs;
-      m.tail = tail;
-      m.tail_order = tail_order;
-      m.tail_at = i;
-      m.first[m.n_runs] = tail;
-      m.last[m.n_runs++] = tail + (n - i);
-    }
   /* Cut at the middle of the longest run: the others come near it in
    * time when they are long. */
   for (guint r = 1; r < m.n_runs; r++)
-    if (m.last[r] - m.first[r] > m.last[longest] - m.first[longest])
+    if (m.runs[r].last - m.runs[r].first > m.runs[longest].last - m.runs[longest].first)
       longest = r;
-  cut = m.n_runs > 0 && m.last[longest] > m.first[longest]
-        ? m.first[longest][(m.last[longest] - m.first[longest]) / 2].start : G_MININT64;
+  cut = m.n_runs > 0 && m.runs[longest].last > m.runs[longest].first
+        ? run_start (&m.runs[longest], m.runs[longest].first + (m.runs[longest].last - m.runs[longest].first) / 2)
+        : G_MININT64;
   for (guint r = 0; r < m.n_runs; r++)
     {
-      m.split[r] = run_lower_bound (m.first[r], m.last[r] - m.first[r], cut);
-      n_first += (guint32) (m.split[r] - m.first[r]);
+      m.runs[r].split = run_lower_bound (&m.runs[r], cut);
+      n_first += m.runs[r].split - m.runs[r].first;
     }
   m.at[0] = 0;
   m.at[1] = n_first;
   kymo_parts_run (NULL, n, parallel_min, 2, 0, merge_half, NULL, &m);
   *least = MIN (m.least[0], m.least[1]);
-  return TRUE;
 }
 
 /* Worst first falls in classes: by the bits a point's excess over the
@@ -292,13 +314,11 @@ merge_timed (const KymoPoi *pois,
 /* What the passes of order_worst() share; the first ones work on half of
  * the points each, on a thread of its own, the last on a class each. */
 typedef struct {
-  const KymoPoi *pois;
-  const guint32 *timed;
+  const KymoPoi *pois;                    /* in time order */
   guint32        n;
   guint          idx_bits;
-  guint64        least[2];
   guint64        floor;                   /* the least severe of all */
-  guint64       *severity;                /* per position in timed, ORDERED */
+  guint64       *severity;                /* per position in the time order, ORDERED */
   guint32        count[2][N_CLASSES];     /* each half's points per class */
   guint32        at[2][N_CLASSES];        /* where each half's next point of a class goes */
   guint32        first[N_CLASSES];        /* where each class starts, worst first */
@@ -321,26 +341,6 @@ half_end (guint32 n,
           guint   half)
 {
   return half == 0 ? n / 2 : n;
-}
-
-/* When the points were sorted rather than merged: their severities in
- * time order, gathered once, so that the passes after read them straight
- * through rather than from the points all over. */
-static void
-severities_half (guint    half,
-                 gpointer user_data)
-{
-  Worst *w = user_data;
-  guint64 least = G_MAXUINT64;
-
-  for (guint32 o = half_first (w->n, half); o < half_end (w->n, half); o++)
-    {
-      guint64 x = ORDERED (w->pois[w->timed[o]].severity);
-
-      w->severity[o] = x;
-      least = MIN (least, x);
-    }
-  w->least[half] = least;
 }
 
 static void
@@ -414,7 +414,7 @@ sort_wide (Worst *w,
       guint32 o = (guint32) w->keys[w->key_first[c] + i];
 
       /* From the points: the severities' room is other classes' scratch. */
-      guint64 excess = ORDERED (w->pois[w->timed[o]].severity) - w->floor;
+      guint64 excess = ORDERED (w->pois[o].severity) - w->floor;
 
       keys[i] = (KymoDial9SortKey) { (top - 1) - (excess - top), o, 0 };
     }
@@ -451,28 +451,20 @@ sort_class (guint    part,
  * severity's bits alone keeps equals in it. */
 static void
 order_worst (const KymoPoi *pois,
-             const guint32 *timed,
              guint32        n,
              gsize          parallel_min,
              guint64       *severity,
-             gboolean       have_severity,
              guint64        least,
              guint32       *worst)
 {
-  Worst w = { pois, timed, n, MAX (_kymo_dial9_bits_for (n), 1), };
+  Worst w = { pois, n, MAX (_kymo_dial9_bits_for (n), 1), };
   g_autofree guint64 *keys = NULL;
   guint32 at = 0, key_at = 0;
 
   if (n == 0)
     return;
   w.severity = severity;
-  if (have_severity)
-    w.floor = least;
-  else
-    {
-      kymo_parts_run (NULL, n, parallel_min, 2, 0, severities_half, NULL, &w);
-      w.floor = MIN (w.least[0], w.least[1]);
-    }
+  w.floor = least;
   kymo_parts_run (NULL, n, parallel_min, 2, 0, classes_half, NULL, &w);
   /* Worst class first; in each, the first half's points before the
    * second's. */
@@ -540,23 +532,45 @@ sort_timed (const KymoPoi *pois,
 
 /* Time order (start, then kind, then track; else as found), then worst
  * first as positions in it: the time order stably sorted by severity,
- * longest first. The points stay where they are: the orders are of
- * indexes, which a trace of hundreds of thousands of points would
- * otherwise copy as 40-byte points into memory faulted in for them. The
- * severities are random, so a merge sort would take log2 (n) passes:
- * radix passes over keys. */
-void
-_kymo_dial9_pois_order (const KymoPoi *pois,
-                        guint32        n,
-                        gsize          parallel_min,
-                        guint32       *timed,
-                        guint32       *worst)
+ * longest first. Most points are a lane's polls of uninstrumented tasks,
+ * found in time order: they are made where they go in the time order, as
+ * the runs are merged, rather than made as found and then moved (which,
+ * for hundreds of thousands of 40-byte points, is mostly the page faults
+ * of memory written once and read once). The severities are random, so
+ * a merge sort would take log2 (n) passes: radix passes over keys. */
+KymoPoi *
+_kymo_dial9_pois_order (const KymoPoi          *found,
+                        guint32                 n_found,
+                        guint32                 lanes_at,
+                        const KymoDial9PoiLane *lanes,
+                        guint                   n_lanes,
+                        gsize                   parallel_min,
+                        guint32                *n_out,
+                        guint32               **worst)
 {
-  g_autofree guint64 *severity = g_new (guint64, MAX (n, 1));
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (Run));
+  g_autofree KymoPoi *before = NULL, *after = NULL;
+  g_autofree guint64 *severity = NULL;
   guint64 least = G_MAXUINT64;
-  gboolean merged = merge_timed (pois, n, parallel_min, timed, severity, &least);
+  guint32 n = n_found;
+  KymoPoi *out;
 
-  if (!merged)
-    sort_timed (pois, n, timed);
-  order_worst (pois, timed, n, parallel_min, severity, merged, least, worst);
+  g_return_val_if_fail (lanes_at <= n_found, NULL);
+  before = add_stretch (runs, found, lanes_at);
+  for (guint l = 0; l < n_lanes; l++)
+    if (lanes[l].n > 0)
+      {
+        Run run = { NULL, &lanes[l], 0, 0, lanes[l].n };
+
+        g_array_append_val (runs, run);
+        n += lanes[l].n;
+      }
+  after = add_stretch (runs, found + lanes_at, n_found - lanes_at);
+  out = g_new (KymoPoi, MAX (n, 1));
+  severity = g_new (guint64, MAX (n, 1));
+  *worst = g_new (guint32, MAX (n, 1));
+  merge_timed (runs, n, parallel_min, out, severity, &least);
+  order_worst (out, n, parallel_min, severity, least, *worst);
+  *n_out = n;
+  return out;
 }

@@ -293,21 +293,35 @@ late_flows_by_track (Builder *b)
     }
 }
 
-/* The samples of track @t in @span, met with a cursor over every track's
- * samples (see _kymo_dial9_tasks_scan_samples()). */
+/* A cursor over every track's samples (in time order) for one track's
+ * (see _kymo_dial9_tasks_scan_samples()): each of the track's samples
+ * before @at is before @from, the latest start met. */
+typedef struct {
+  const KymoStackSample *samples;
+  gsize                  n;
+  gsize                  at;
+  KymoTime               from;
+  guint                  track;
+} SampleScan;
+
+/* The track's samples in @span, from the latest start met on. Most polls
+ * have none: the next sample comes after them, which one test tells,
+ * where stepping to a poll's start over the other tracks' samples would
+ * take an unforeseeable number of steps each. */
 static inline guint32
-scan_samples_in (const KymoStackSample *samples,
-                 gsize                  n_samples,
-                 gsize                 *at,
-                 const KymoSpan        *span,
-                 guint                  t)
+scan_samples_in (SampleScan     *s,
+                 const KymoSpan *span)
 {
+  const KymoStackSample *samples = s->samples;
   guint32 count = 0;
 
-  while (*at < n_samples && samples[*at].ts < span->start)
-    (*at)++;
-  for (gsize j = *at; j < n_samples && samples[j].ts <= span->end; j++)
-    count += samples[j].track == t;
+  s->from = MAX (s->from, span->start);
+  if (s->at >= s->n || samples[s->at].ts > span->end)
+    return 0;
+  while (s->at < s->n && (samples[s->at].ts < s->from || samples[s->at].track != s->track))
+    s->at++;
+  for (gsize j = s->at; j < s->n && samples[j].ts <= span->end; j++)
+    count += samples[j].track == s->track;
   return count;
 }
 
@@ -325,8 +339,7 @@ read_lane (Builder *b,
   Lane *lane = b->lanes[t].polled ? lane_for (b, t) : NULL;
   guint32 k = pois && !scan ? b->sample_first[t] : 0, k_end = pois && !scan ? b->sample_first[t + 1] : 0;
   KymoStacks *stacks = kymo_trace_get_stacks (b->trace);
-  const KymoStackSample *samples = NULL;
-  gsize n_samples = 0, at_sample = 0;
+  SampleScan scan_at = { NULL, 0, 0, 0, t };
   KymoTime running = G_MININT64;
   const guint32 *task_ids[LOOKUP_BLOCK];
 
@@ -335,8 +348,9 @@ read_lane (Builder *b,
   lane->row_of = g_new0 (guint32, lane->n);
   if (scan)
     {
-      samples = kymo_stacks_get_samples (stacks, &n_samples);
-      at_sample = kymo_stacks_lower_bound (stacks, lane->spans[0].start);
+      scan_at.samples = kymo_stacks_get_samples (stacks, &scan_at.n);
+      scan_at.at = kymo_stacks_lower_bound (stacks, lane->spans[0].start);
+      scan_at.from = lane->spans[0].start;
     }
   lane->mask = 63;
   lane->slots = g_new0 (guint32, lane->mask + 1);
@@ -411,7 +425,7 @@ read_lane (Builder *b,
       if (dur > b->thresholds->long_poll_ns)
         lane_poi (lane, KYMO_POI_LONG_POLL, span, (guint32) (lane->first + i), 0);
       if (scan)
-        count = scan_samples_in (samples, n_samples, &at_sample, span, t);
+        count = scan_samples_in (&scan_at, span);
       else
         {
           while (k < k_end && sample_ts[k] < span->start)
@@ -599,12 +613,11 @@ lane_plain_tasks (Builder       *b,
 typedef struct {
   Builder       *b;
   const guint32 *rank;
-  KymoPoi       *out;
-  gsize         *at;        /* per track: where its points go in out */
 } Uninstrumented;
 
-/* One lane's polls of uninstrumented tasks, in span order (on any
- * thread: each lane writes its own places). */
+/* One lane's polls of uninstrumented tasks, in span order: of those the
+ * lanes' pass noted, the ones whose row says so, kept in place (on any
+ * thread: each lane writes its own). */
 static void
 uninstrumented_lane (guint    t,
                      gpointer user_data)
@@ -613,59 +626,34 @@ uninstrumented_lane (guint    t,
   Lane *lane = &u->b->lanes[t];
   g_autofree guint8 *plain = NULL;
   const guint32 *row_of = lane->row_of;
-  KymoPoi *out;
+  guint32 n = 0;
 
   if (row_of == NULL || lane->n_plain == 0)
     return;
   /* By row_of's values: position in the lane's tasks + 1. */
   plain = lane_plain_tasks (u->b, lane, u->rank);
-  out = u->out + u->at[t];
-  /* Memory fresh from the kernel, written whole: its pages in one call
-   * rather than a fault each (a tenth of this pass). */
-  kymo_mapped_populate (out, (u->at[t + 1] - u->at[t]) * sizeof (KymoPoi));
   for (gsize j = 0; j < lane->n_plain; j++)
-    {
-      guint32 i = lane->plain[j];
-
-      if (plain[row_of[i]])
-        {
-          const KymoSpan *span = &lane->spans[i];
-
-          *out++ = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED,
-                               t, (guint32) (lane->first + i), 0 };
-        }
-    }
-  g_clear_pointer (&lane->plain, g_free);
+    if (plain[row_of[lane->plain[j]]])
+      lane->plain[n++] = lane->plain[j];
+  u->b->plain_lanes[t] = (KymoDial9PoiLane) { lane->spans, lane->first, t, lane->plain, n };
 }
 
 /* The polls of uninstrumented tasks are points of interest, after those
- * the polls made by themselves, track by track in span order: those the
- * lanes' pass noted, of the tasks whose row says so. They may be most of
- * the points: counted by task first, then the lanes write theirs on the
- * parts' threads. */
+ * the polls made by themselves, track by track in span order. They may
+ * be most of the points: kept as spans, made when put in order (see
+ * _kymo_dial9_pois_order()). */
 void
 _kymo_dial9_tasks_add_uninstrumented (Builder       *b,
                                       const guint32 *rank)
 {
-  KymoDial9Tasks *self = b->self;
-  g_autofree gsize *at = g_new0 (gsize, self->n_tracks + 1);
-  gsize first = b->pois->len, n_pois = 0;
-  Uninstrumented u = { b, rank, NULL, at };
+  Uninstrumented u = { b, rank };
+  gsize n_plain = 0;
 
-  for (guint t = 0; t < self->n_tracks; t++)
-    {
-      Lane *lane = &b->lanes[t];
-      at[t] = n_pois;
-      if (lane->row_of == NULL || lane->n_plain == 0)
-        continue;
-      for (guint32 k = 0; k < lane->n_tasks; k++)
-        if (!self->rows[rank[lane->row_of_task[k]]].instrumented)
-          n_pois += lane->tasks[k].polls;
-    }
-  at[self->n_tracks] = n_pois;
-  g_array_set_size (b->pois, first + n_pois);
-  u.out = &g_array_index (b->pois, KymoPoi, first);
-  kymo_parts_run (NULL, n_pois, b->pois_parallel_min, self->n_tracks, 0, uninstrumented_lane, NULL, &u);
+  for (guint t = 0; t < b->self->n_tracks; t++)
+    n_plain += b->lanes[t].n_plain;
+  b->lanes_at = b->pois->len;
+  b->plain_lanes = g_new0 (KymoDial9PoiLane, b->self->n_tracks + 1);
+  kymo_parts_run (NULL, n_plain, b->pois_parallel_min, b->self->n_tracks, 0, uninstrumented_lane, NULL, &u);
 }
 
 static void
@@ -699,12 +687,13 @@ _kymo_dial9_tasks_finish_pois (Builder *b)
 
   add_sched_delays (b);
   add_wake_delays (b);
-  self->n_pois = b->pois->len;
-  self->timed = g_new (guint32, MAX (self->n_pois, 1));
-  self->worst = g_new (guint32, MAX (self->n_pois, 1));
-  _kymo_dial9_pois_order ((const KymoPoi *) (gpointer) b->pois->data, self->n_pois, b->pois_parallel_min,
-                          self->timed, self->worst);
-  self->pois = (KymoPoi *) (gpointer) g_array_free (g_steal_pointer (&b->pois), FALSE);
+  self->pois = _kymo_dial9_pois_order ((const KymoPoi *) (gpointer) b->pois->data, b->pois->len, b->lanes_at,
+                                       b->plain_lanes, self->n_tracks, b->pois_parallel_min, &self->n_pois,
+                                       &self->worst);
+  g_clear_pointer (&b->pois, g_array_unref);
+  g_clear_pointer (&b->plain_lanes, g_free);
+  for (guint t = 0; t < self->n_tracks; t++)
+    g_clear_pointer (&b->lanes[t].plain, g_free);
 }
 
 /* One chunk's wakes of dense ids to their rows (on any thread): the

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "kymo-dial9-lanes-private.h"
+#include "kymo-dial9-poi-private.h"
 #include "kymo-dial9-tasks.h"
 #include "kymo-parts.h"
 
@@ -32,9 +33,8 @@ struct _KymoDial9Tasks
   guint             n_tracks;
   guint32         **row_of;      /* per track, per depth-0 span: row + 1 of its poll, 0 for none;
                                   * NULL for a track without polls */
-  KymoPoi          *pois;        /* as found */
-  guint32          *timed;       /* indexes in pois, time order */
-  guint32          *worst;       /* positions in timed, worst first */
+  KymoPoi          *pois;        /* time order */
+  guint32          *worst;       /* positions in pois, worst first */
   guint32           n_pois;
   guint64           n_polls;
   /* The table and the points are what shows first: each row's polls and
@@ -192,7 +192,9 @@ struct _Builder
   guint32                 *late_order;  /* positions in late_flows, by track, each track's by time */
   guint64                 *plain_ids;   /* sorted: task ids a spawn says are not instrumented */
   gsize                    n_plain_ids;
-  GArray                  *pois;        /* KymoPoi, as found */
+  GArray                  *pois;        /* KymoPoi, as found, but for: */
+  guint32                  lanes_at;    /* where the lanes' polls of uninstrumented tasks come in pois */
+  KymoDial9PoiLane        *plain_lanes; /* [n_tracks]: those polls, lane by lane */
   gsize                    pois_parallel_min; /* points: see POIS_PARALLEL_MIN */
 };
 

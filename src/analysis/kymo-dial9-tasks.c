@@ -33,6 +33,7 @@ builder_trim (Builder *b)
   g_clear_pointer (&b->later, g_array_unref);
   g_clear_pointer (&b->unparks, g_array_unref);
   g_clear_pointer (&b->pois, g_array_unref);
+  g_clear_pointer (&b->plain_lanes, g_free);
   g_clear_pointer (&b->late_flows, g_array_unref);
   g_clear_pointer (&b->late_spans, g_free);
   g_clear_pointer (&b->late_first, g_free);
@@ -238,7 +239,6 @@ kymo_dial9_tasks_free (KymoDial9Tasks *self)
     g_free (self->row_of[t]);
   g_free (self->row_of);
   g_free (self->pois);
-  g_free (self->timed);
   g_free (self->worst);
   g_free (self);
 }
@@ -443,5 +443,5 @@ kymo_dial9_tasks_get_poi (KymoDial9Tasks *self,
 {
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (position < self->n_pois, NULL);
-  return &self->pois[self->timed[order == KYMO_POI_WORST_FIRST ? self->worst[position] : position]];
+  return &self->pois[order == KYMO_POI_WORST_FIRST ? self->worst[position] : position];
 }

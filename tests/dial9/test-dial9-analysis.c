@@ -739,30 +739,45 @@ compare_worst (gconstpointer a,
   return *(const guint32 *) a < *(const guint32 *) b ? -1 : *(const guint32 *) a > *(const guint32 *) b;
 }
 
+/* @pois as found, with @lane's points (if any) found after the first
+ * @lanes_at of them. */
 static void
-check_poi_order (const KymoPoi *pois,
-                 guint32        n,
-                 gsize          parallel_min)
+check_poi_order (const KymoPoi          *pois,
+                 guint32                 n,
+                 guint32                 lanes_at,
+                 const KymoDial9PoiLane *lane,
+                 gsize                   parallel_min)
 {
-  g_autofree guint32 *by_time = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *by_worst = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *worst = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *order = g_new (guint32, MAX (n, 1));
-  g_autofree KymoPoi *timed = g_new (KymoPoi, MAX (n, 1));
+  guint32 n_all = n + (lane != NULL ? lane->n : 0), n_out = 0;
+  g_autofree KymoPoi *all = g_new (KymoPoi, MAX (n_all, 1));
+  g_autofree guint32 *by_time = g_new (guint32, MAX (n_all, 1));
+  g_autofree guint32 *by_worst = g_new (guint32, MAX (n_all, 1));
+  g_autofree guint32 *worst = NULL;
+  g_autofree KymoPoi *timed = NULL;
+  guint32 k = 0;
 
-  for (guint32 i = 0; i < n; i++)
-    by_time[i] = by_worst[i] = i;
-  order_of = pois;
-  qsort (by_time, n, sizeof (guint32), compare_time_order);
-  _kymo_dial9_pois_order (pois, n, parallel_min, order, worst);
-  for (guint32 i = 0; i < n; i++)
+  for (guint32 i = 0; i < lanes_at; i++)
+    all[k++] = pois[i];
+  for (guint32 j = 0; lane != NULL && j < lane->n; j++)
     {
-      g_assert_cmpuint (order[i], ==, by_time[i]);
-      timed[i] = pois[order[i]];
+      const KymoSpan *span = &lane->spans[lane->index[j]];
+
+      all[k++] = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED, lane->track,
+                             (guint32) (lane->first + lane->index[j]), 0 };
     }
+  for (guint32 i = lanes_at; i < n; i++)
+    all[k++] = pois[i];
+  for (guint32 i = 0; i < n_all; i++)
+    by_time[i] = by_worst[i] = i;
+  order_of = all;
+  qsort (by_time, n_all, sizeof (guint32), compare_time_order);
+  timed = _kymo_dial9_pois_order (pois, n, lanes_at, lane, lane != NULL ? 1 : 0, parallel_min, &n_out, &worst);
+  g_assert_cmpuint (n_out, ==, n_all);
+  for (guint32 i = 0; i < n_all; i++)
+    g_assert_cmpmem (&timed[i], sizeof (KymoPoi), &all[by_time[i]], sizeof (KymoPoi));
   order_of = timed;
-  qsort (by_worst, n, sizeof (guint32), compare_worst);
-  for (guint32 i = 0; i < n; i++)
+  qsort (by_worst, n_all, sizeof (guint32), compare_worst);
+  for (guint32 i = 0; i < n_all; i++)
     g_assert_cmpuint (worst[i], ==, by_worst[i]);
 }
 
@@ -775,8 +790,21 @@ static void
 test_poi_order (void)
 {
   guint64 seed = 99;
-  guint32 n = 20000;
+  guint32 n = 20000, n_spans = 12000;
   g_autofree KymoPoi *pois = g_new0 (KymoPoi, n);
+  g_autofree KymoSpan *spans = g_new0 (KymoSpan, n_spans);
+  g_autofree guint32 *index = g_new (guint32, n_spans);
+  KymoDial9PoiLane lane = { spans, 100, 1, index, 0 };
+
+  /* A lane's spans rising, some at one start, some taking no time; every
+   * third span a poll of an uninstrumented task. */
+  for (guint32 i = 0; i < n_spans; i++)
+    {
+      spans[i].start = 1000 + (KymoTime) i / 2 * 700;
+      spans[i].end = spans[i].start + (i % 5 == 0 ? 300 : 0);
+      if (i % 3 == 0)
+        index[lane.n++] = i;
+    }
 
   for (guint shape = 0; shape < 6; shape++)
     {
@@ -813,12 +841,17 @@ test_poi_order (void)
           p->span = i;
           p->end = p->start + p->severity;
         }
-      /* On one thread, and merged in halves on the parts' threads. */
-      check_poi_order (pois, n, G_MAXSIZE);
-      check_poi_order (pois, n, 0);
+      /* On one thread, and merged in halves on the parts' threads; with
+       * a lane's polls of uninstrumented tasks after the runs, before
+       * the delays, as the lanes' pass finds them. */
+      check_poi_order (pois, n, n, NULL, G_MAXSIZE);
+      check_poi_order (pois, n, n, NULL, 0);
+      check_poi_order (pois, n, n * 3 / 4, &lane, G_MAXSIZE);
+      check_poi_order (pois, n, n * 3 / 4, &lane, 0);
     }
-  check_poi_order (pois, 0, 0);
-  check_poi_order (pois, 1, 0);
+  check_poi_order (pois, 0, 0, NULL, 0);
+  check_poi_order (pois, 1, 0, NULL, 0);
+  check_poi_order (pois, 0, 0, &lane, 0);
 }
 
 int
