@@ -65,10 +65,13 @@ compare_timed (const KymoPoi *x,
 }
 
 /* A run of points in time order: a run of @pois, or a lane's polls of
- * uninstrumented tasks, whose points are made as they are merged. */
+ * uninstrumented tasks, whose points are made as they are merged. The
+ * point at @at has the id @id_base + @order[@at] (@at without @order). */
 typedef struct {
   const KymoPoi          *pois;
   const KymoDial9PoiLane *lane;           /* when @pois is NULL */
+  guint32                 id_base;
+  const guint32          *order;
   guint32                 first;
   guint32                 split;          /* where the second half starts */
   guint32                 last;           /* past the run's end */
@@ -84,12 +87,22 @@ run_start (const Run *r,
 #define RUN_PREFETCH_AHEAD 16 /* points */
 
 static inline void
+lane_point (const KymoDial9PoiLane *lane,
+            guint32                 at,
+            KymoPoi                *p)
+{
+  const KymoSpan *span = &lane->spans[lane->index[at]];
+
+  *p = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED, lane->track,
+                   (guint32) (lane->first + lane->index[at]), 0 };
+}
+
+static inline void
 run_point (const Run *r,
            guint32    at,
            KymoPoi   *p)
 {
   const KymoDial9PoiLane *lane = r->lane;
-  const KymoSpan *span;
 
   if (r->pois != NULL)
     {
@@ -101,9 +114,14 @@ run_point (const Run *r,
    * the hardware's prefetch. */
   if (G_LIKELY (at + RUN_PREFETCH_AHEAD < lane->n))
     __builtin_prefetch (&lane->spans[lane->index[at + RUN_PREFETCH_AHEAD]]);
-  span = &lane->spans[lane->index[at]];
-  *p = (KymoPoi) { span->start, span->end, span->end - span->start, KYMO_POI_UNINSTRUMENTED, lane->track,
-                   (guint32) (lane->first + lane->index[at]), 0 };
+  lane_point (lane, at, p);
+}
+
+static inline guint32
+run_id (const Run *r,
+        guint32    at)
+{
+  return r->id_base + (r->order != NULL ? r->order[at] : at);
 }
 
 /* Whether run @x's next point comes first, ties to the earlier run; a
@@ -139,7 +157,7 @@ typedef struct {
   Run     *runs;
   guint    n_runs;
   guint32  at[2];                         /* where each half's output starts */
-  KymoPoi *out;
+  guint32 *out;                           /* ids */
   guint64 *severity;                      /* per position in out, ORDERED */
   guint64  least[2];                      /* the least of each half */
 } Merge;
@@ -158,7 +176,7 @@ merge_half (guint    half,
   g_autofree KymoPoi *next = g_new (KymoPoi, n_runs + 1);
   g_autofree guint *tree = NULL, *winners = NULL;
   guint32 n = 0;
-  KymoPoi *out = m->out + m->at[half];
+  guint32 *out = m->out + m->at[half];
   guint64 *severity = m->severity + m->at[half], least = G_MAXUINT64;
 
   for (guint r = 0; r < n_runs; r++)
@@ -177,9 +195,6 @@ merge_half (guint    half,
     k *= 2;
   tree = g_new (guint, k);
   winners = g_new (guint, 2 * k);
-  /* Memory fresh from the kernel, written whole: its pages in one call
-   * rather than a fault each. */
-  kymo_mapped_populate (out, n * sizeof (KymoPoi));
   for (guint j = 0; j < k; j++)
     winners[k + j] = MIN (j, n_runs);
   for (guint node = k - 1; node > 0; node--)
@@ -193,9 +208,9 @@ merge_half (guint    half,
   w = winners[1];
   for (guint32 o = 0; o < n; o++)
     {
-      out[o] = next[w];
+      out[o] = run_id (&m->runs[w], at[w]);
       /* For the worst first, while the point is at hand. */
-      severity[o] = ORDERED (out[o].severity);
+      severity[o] = ORDERED (next[w].severity);
       least = MIN (least, severity[o]);
       if (++at[w] < end[w])
         run_point (&m->runs[w], at[w], &next[w]);
@@ -213,17 +228,20 @@ merge_half (guint    half,
   m->least[half] = least;
 }
 
-/* The runs of @n points as found at @pois, into @runs; the points past
- * the first MAX_RUNS - 1 runs sorted into a copy (returned, or NULL). */
+/* The runs of @n points as found at @pois (ids from @id_base), into
+ * @runs; the points past the first MAX_RUNS - 1 runs sorted into a copy
+ * (returned, or NULL), *@tail_order their positions past them. */
 static KymoPoi *
 add_stretch (GArray        *runs,
              const KymoPoi *pois,
-             guint32        n)
+             guint32        n,
+             guint32        id_base,
+             guint32      **tail_order)
 {
   guint n_runs = 0;
   guint32 i = 0;
   KymoPoi *tail = NULL;
-  Run run = { pois, NULL, 0, 0, 0 };
+  Run run = { pois, NULL, id_base, NULL, 0, 0, 0 };
 
   while (i < n && n_runs < MAX_RUNS - 1)
     {
@@ -236,13 +254,13 @@ add_stretch (GArray        *runs,
     }
   if (i < n)
     {
-      g_autofree guint32 *order = g_new (guint32, n - i);
+      guint32 *order = *tail_order = g_new (guint32, n - i);
 
       sort_timed (&pois[i], n - i, order);
       tail = g_new (KymoPoi, n - i);
       for (guint32 j = 0; j < n - i; j++)
         tail[j] = pois[i + order[j]];
-      run = (Run) { tail, NULL, 0, 0, n - i };
+      run = (Run) { tail, NULL, id_base + i, order, 0, 0, n - i };
       g_array_append_val (runs, run);
     }
   return tail;
@@ -276,7 +294,7 @@ static void
 merge_timed (GArray   *runs,
              guint32   n,
              gsize     parallel_min,
-             KymoPoi  *out,
+             guint32  *out,
              guint64  *severity,
              guint64  *least)
 {
@@ -314,7 +332,6 @@ merge_timed (GArray   *runs,
 /* What the passes of order_worst() share; the first ones work on half of
  * the points each, on a thread of its own, the last on a class each. */
 typedef struct {
-  const KymoPoi *pois;                    /* in time order */
   guint32        n;
   guint          idx_bits;
   guint64        floor;                   /* the least severe of all */
@@ -413,8 +430,7 @@ sort_wide (Worst *w,
     {
       guint32 o = (guint32) w->keys[w->key_first[c] + i];
 
-      /* From the points: the severities' room is other classes' scratch. */
-      guint64 excess = ORDERED (w->pois[o].severity) - w->floor;
+      guint64 excess = w->severity[o] - w->floor;
 
       keys[i] = (KymoDial9SortKey) { (top - 1) - (excess - top), o, 0 };
     }
@@ -450,15 +466,15 @@ sort_class (guint    part,
  * by position. The keys are made in time order, so that a sort by the
  * severity's bits alone keeps equals in it. */
 static void
-order_worst (const KymoPoi *pois,
-             guint32        n,
+order_worst (guint32        n,
              gsize          parallel_min,
              guint64       *severity,
              guint64        least,
              guint32       *worst)
 {
-  Worst w = { pois, n, MAX (_kymo_dial9_bits_for (n), 1), };
-  g_autofree guint64 *keys = NULL;
+  Worst w = { n, MAX (_kymo_dial9_bits_for (n), 1), };
+  g_autofree guint64 *keys = NULL, *wide_scratch = NULL;
+  gboolean wide = FALSE;
   guint32 at = 0, key_at = 0;
 
   if (n == 0)
@@ -476,6 +492,7 @@ order_worst (const KymoPoi *pois,
       at += w.count[0][c] + w.count[1][c];
       if (class_bits (c) == 0)
         continue;
+      wide |= class_is_wide (&w, c) && w.count[0][c] + w.count[1][c] > 0;
       w.key_first[c] = key_at;
       w.key_at[0][c] = key_at;
       w.key_at[1][c] = key_at + w.count[0][c];
@@ -485,8 +502,11 @@ order_worst (const KymoPoi *pois,
   keys = w.keys = g_new (guint64, MAX (key_at, 1));
   w.worst = worst;
   kymo_parts_run (NULL, n, parallel_min, 2, 0, scatter_half, NULL, &w);
-  /* The severities are read: their room is the sorts' scratch. */
+  /* The severities are read: their room is the sorts' scratch, but for
+   * a wide class's sort, which reads them (see sort_wide()). */
   w.scratch = severity;
+  if (wide)
+    w.scratch = wide_scratch = g_new (guint64, MAX (key_at, 1));
   kymo_parts_run (NULL, n, parallel_min, N_CLASSES, 0, sort_class, NULL, &w);
 }
 
@@ -533,12 +553,12 @@ sort_timed (const KymoPoi *pois,
 /* Time order (start, then kind, then track; else as found), then worst
  * first as positions in it: the time order stably sorted by severity,
  * longest first. Most points are a lane's polls of uninstrumented tasks,
- * found in time order: they are made where they go in the time order, as
- * the runs are merged, rather than made as found and then moved (which,
- * for hundreds of thousands of 40-byte points, is mostly the page faults
- * of memory written once and read once). The severities are random, so
- * a merge sort would take log2 (n) passes: radix passes over keys. */
-KymoPoi *
+ * found in time order: they are merged from the lanes' spans, as ids,
+ * rather than made as found and then ordered (hundreds of thousands of
+ * 40-byte points, mostly the page faults of memory written once and read
+ * once). The severities are random, so a merge sort would take log2 (n)
+ * passes: radix passes over keys. */
+guint32 *
 _kymo_dial9_pois_order (const KymoPoi          *found,
                         guint32                 n_found,
                         guint32                 lanes_at,
@@ -550,27 +570,45 @@ _kymo_dial9_pois_order (const KymoPoi          *found,
 {
   g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (Run));
   g_autofree KymoPoi *before = NULL, *after = NULL;
+  g_autofree guint32 *before_order = NULL, *after_order = NULL;
   g_autofree guint64 *severity = NULL;
   guint64 least = G_MAXUINT64;
-  guint32 n = n_found;
-  KymoPoi *out;
+  guint32 n = n_found, *timed;
 
   g_return_val_if_fail (lanes_at <= n_found, NULL);
-  before = add_stretch (runs, found, lanes_at);
+  before = add_stretch (runs, found, lanes_at, 0, &before_order);
   for (guint l = 0; l < n_lanes; l++)
     if (lanes[l].n > 0)
       {
-        Run run = { NULL, &lanes[l], 0, 0, lanes[l].n };
+        Run run = { NULL, &lanes[l], n, NULL, 0, 0, lanes[l].n };
 
         g_array_append_val (runs, run);
         n += lanes[l].n;
       }
-  after = add_stretch (runs, found + lanes_at, n_found - lanes_at);
-  out = g_new (KymoPoi, MAX (n, 1));
+  after = add_stretch (runs, found + lanes_at, n_found - lanes_at, lanes_at, &after_order);
+  timed = g_new (guint32, MAX (n, 1));
   severity = g_new (guint64, MAX (n, 1));
   *worst = g_new (guint32, MAX (n, 1));
-  merge_timed (runs, n, parallel_min, out, severity, &least);
-  order_worst (out, n, parallel_min, severity, least, *worst);
+  merge_timed (runs, n, parallel_min, timed, severity, &least);
+  order_worst (n, parallel_min, severity, least, *worst);
   *n_out = n;
-  return out;
+  return timed;
+}
+
+void
+_kymo_dial9_poi_from_id (const KymoPoi          *found,
+                         guint32                 n_found,
+                         const KymoDial9PoiLane *lanes,
+                         guint32                 id,
+                         KymoPoi                *poi)
+{
+  if (id < n_found)
+    {
+      *poi = found[id];
+      return;
+    }
+  id -= n_found;
+  while (id >= lanes->n)
+    id -= lanes++->n;
+  lane_point (lanes, id, poi);
 }

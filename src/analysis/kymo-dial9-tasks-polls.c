@@ -687,13 +687,19 @@ _kymo_dial9_tasks_finish_pois (Builder *b)
 
   add_sched_delays (b);
   add_wake_delays (b);
-  self->pois = _kymo_dial9_pois_order ((const KymoPoi *) (gpointer) b->pois->data, b->pois->len, b->lanes_at,
-                                       b->plain_lanes, self->n_tracks, b->pois_parallel_min, &self->n_pois,
-                                       &self->worst);
-  g_clear_pointer (&b->pois, g_array_unref);
-  g_clear_pointer (&b->plain_lanes, g_free);
+  self->n_found = b->pois->len;
+  self->timed = _kymo_dial9_pois_order ((const KymoPoi *) (gpointer) b->pois->data, self->n_found, b->lanes_at,
+                                        b->plain_lanes, self->n_tracks, b->pois_parallel_min, &self->n_pois,
+                                        &self->worst);
+  self->found = (KymoPoi *) (gpointer) g_array_free (g_steal_pointer (&b->pois), FALSE);
+  /* The points' own indexes: the lanes' lists stay with them. */
+  self->plain_lanes = g_steal_pointer (&b->plain_lanes);
   for (guint t = 0; t < self->n_tracks; t++)
-    g_clear_pointer (&b->lanes[t].plain, g_free);
+    if (self->plain_lanes[t].index != NULL)
+      b->lanes[t].plain = NULL;
+  /* Memory only touched where points are asked for. */
+  self->pois = g_new (KymoPoi, MAX (self->n_pois, 1));
+  self->made = g_new0 (gint, self->n_pois / POI_BLOCK + 1);
 }
 
 /* One chunk's wakes of dense ids to their rows (on any thread): the

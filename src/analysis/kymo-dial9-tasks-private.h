@@ -33,8 +33,17 @@ struct _KymoDial9Tasks
   guint             n_tracks;
   guint32         **row_of;      /* per track, per depth-0 span: row + 1 of its poll, 0 for none;
                                   * NULL for a track without polls */
+  /* The points in time order are made a block at a time, when first
+   * asked for, from their ids: most are polls of uninstrumented tasks,
+   * which their lanes' spans give (see _kymo_dial9_pois_order()). */
   KymoPoi          *pois;        /* time order */
+  guint32          *timed;       /* ids, time order */
   guint32          *worst;       /* positions in pois, worst first */
+  gint             *made;        /* atomic, per block of POI_BLOCK in pois */
+  GMutex            making;
+  KymoPoi          *found;       /* the other points, as found */
+  guint32           n_found;
+  KymoDial9PoiLane *plain_lanes; /* [n_tracks]: indexes of their own */
   guint32           n_pois;
   guint64           n_polls;
   /* The table and the points are what shows first: each row's polls and
@@ -210,6 +219,7 @@ struct _Builder
  * records' pass per record, but on the loading thread alone unless they
  * are split: from this many, in halves. */
 #define POIS_PARALLEL_MIN 100000 /* points */
+#define POI_BLOCK         256    /* points */
 
 static inline KymoDial9Task *
 row_at (Builder *b,

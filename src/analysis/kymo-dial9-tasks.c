@@ -135,6 +135,7 @@ tasks_new (KymoTrace               *trace,
   self = g_new0 (KymoDial9Tasks, 1);
   g_atomic_ref_count_init (&self->ref_count);
   g_mutex_init (&self->placing);
+  g_mutex_init (&self->making);
   self->trace = g_object_ref (trace);
   self->n_tracks = kymo_trace_get_n_tracks (trace);
   self->row_of = g_new0 (guint32 *, self->n_tracks + 1);
@@ -239,6 +240,13 @@ kymo_dial9_tasks_free (KymoDial9Tasks *self)
     g_free (self->row_of[t]);
   g_free (self->row_of);
   g_free (self->pois);
+  g_free (self->timed);
+  g_free (self->made);
+  g_mutex_clear (&self->making);
+  g_free (self->found);
+  for (guint t = 0; self->plain_lanes != NULL && t < self->n_tracks; t++)
+    g_free ((gpointer) self->plain_lanes[t].index);
+  g_free (self->plain_lanes);
   g_free (self->worst);
   g_free (self);
 }
@@ -429,6 +437,25 @@ kymo_dial9_tasks_dup_task_set (KymoDial9Tasks *self,
   return set;
 }
 
+/* The points of block @block in the time order, made once. */
+static void
+ensure_made (KymoDial9Tasks *self,
+             gsize           block)
+{
+  if (g_atomic_int_get (&self->made[block]))
+    return;
+  g_mutex_lock (&self->making);
+  if (!self->made[block])
+    {
+      gsize end = MIN ((block + 1) * POI_BLOCK, self->n_pois);
+
+      for (gsize i = block * POI_BLOCK; i < end; i++)
+        _kymo_dial9_poi_from_id (self->found, self->n_found, self->plain_lanes, self->timed[i], &self->pois[i]);
+      g_atomic_int_set (&self->made[block], TRUE);
+    }
+  g_mutex_unlock (&self->making);
+}
+
 gsize
 kymo_dial9_tasks_get_n_pois (KymoDial9Tasks *self)
 {
@@ -443,5 +470,8 @@ kymo_dial9_tasks_get_poi (KymoDial9Tasks *self,
 {
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (position < self->n_pois, NULL);
-  return &self->pois[order == KYMO_POI_WORST_FIRST ? self->worst[position] : position];
+  if (order == KYMO_POI_WORST_FIRST)
+    position = self->worst[position];
+  ensure_made (self, position / POI_BLOCK);
+  return &self->pois[position];
 }

@@ -752,8 +752,8 @@ check_poi_order (const KymoPoi          *pois,
   g_autofree KymoPoi *all = g_new (KymoPoi, MAX (n_all, 1));
   g_autofree guint32 *by_time = g_new (guint32, MAX (n_all, 1));
   g_autofree guint32 *by_worst = g_new (guint32, MAX (n_all, 1));
-  g_autofree guint32 *worst = NULL;
-  g_autofree KymoPoi *timed = NULL;
+  g_autofree guint32 *worst = NULL, *ids = NULL;
+  g_autofree KymoPoi *timed = g_new (KymoPoi, MAX (n_all, 1));
   guint32 k = 0;
 
   for (guint32 i = 0; i < lanes_at; i++)
@@ -771,10 +771,13 @@ check_poi_order (const KymoPoi          *pois,
     by_time[i] = by_worst[i] = i;
   order_of = all;
   qsort (by_time, n_all, sizeof (guint32), compare_time_order);
-  timed = _kymo_dial9_pois_order (pois, n, lanes_at, lane, lane != NULL ? 1 : 0, parallel_min, &n_out, &worst);
+  ids = _kymo_dial9_pois_order (pois, n, lanes_at, lane, lane != NULL ? 1 : 0, parallel_min, &n_out, &worst);
   g_assert_cmpuint (n_out, ==, n_all);
   for (guint32 i = 0; i < n_all; i++)
-    g_assert_cmpmem (&timed[i], sizeof (KymoPoi), &all[by_time[i]], sizeof (KymoPoi));
+    {
+      _kymo_dial9_poi_from_id (pois, n, lane, ids[i], &timed[i]);
+      g_assert_cmpmem (&timed[i], sizeof (KymoPoi), &all[by_time[i]], sizeof (KymoPoi));
+    }
   order_of = timed;
   qsort (by_worst, n_all, sizeof (guint32), compare_worst);
   for (guint32 i = 0; i < n_all; i++)
