@@ -95,7 +95,9 @@ KymoEventSet           *kymo_dial9_tasks_dup_polls_set (KymoDial9Tasks          
 KymoEventSet           *kymo_dial9_tasks_dup_task_set  (KymoDial9Tasks          *self,
                                                         guint                    row);
 
-/* The points of interest (none when made without thresholds). */
+/* The points of interest (none when made without thresholds). A point
+ * is made when first asked for (a block of them, in a few microseconds),
+ * on any thread, and stays as long as @self. */
 gsize                   kymo_dial9_tasks_get_n_pois    (KymoDial9Tasks          *self);
 const KymoPoi          *kymo_dial9_tasks_get_poi       (KymoDial9Tasks          *self,
                                                         KymoPoiOrder             order,
