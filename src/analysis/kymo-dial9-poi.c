@@ -12,7 +12,6 @@
 #include "kymo-dial9-poi.h"
 #include "kymo-dial9-poi-private.h"
 #include "kymo-dial9-sort-private.h"
-#include "kymo-mapped.h"
 #include "kymo-parts.h"
 
 void

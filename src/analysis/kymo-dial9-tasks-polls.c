@@ -13,7 +13,6 @@
 #include "kymo-dial9-tasks-private.h"
 #include "kymo-dial9-poi-private.h"
 #include "kymo-dial9-sort-private.h"
-#include "kymo-mapped.h"
 
 static Lane *
 lane_for (Builder *b,
