@@ -191,14 +191,15 @@ write_file (GArray  **workers,
   return b;
 }
 
-static char *
-load_print (GByteArray *b,
-            guint       threads,
-            gboolean    reference,
-            gsize      *n_flows)
+/* Loaded with @threads, paired by the pass under test or (@reference) by
+ * the plain one it must agree with. */
+static KymoTrace *
+load_trace (GByteArray *b,
+              guint       threads,
+              gboolean    reference)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(KymoTrace) trace = NULL;
+  KymoTrace *trace;
 
   kymo_test_set_threads (threads);
   d9_pair_set_reference_for_testing (reference);
@@ -208,6 +209,17 @@ load_print (GByteArray *b,
   g_assert_no_error (error);
   if (kymo_trace_get_stop_error (trace) != NULL)
     g_error ("%s", kymo_trace_get_stop_error (trace)->message);
+  return trace;
+}
+
+static char *
+load_print (GByteArray *b,
+            guint       threads,
+            gboolean    reference,
+            gsize      *n_flows)
+{
+  g_autoptr(KymoTrace) trace = load_trace (b, threads, reference);
+
   kymo_trace_get_flows (trace, n_flows);
   return kymo_test_fingerprint (trace, NULL);
 }
@@ -299,24 +311,6 @@ test_wakes_only (void)
   g_free (workers);
 }
 
-static KymoTrace *
-load_samples (GByteArray *b,
-              guint       threads,
-              gboolean    reference)
-{
-  g_autoptr(GError) error = NULL;
-  KymoTrace *trace;
-
-  kymo_test_set_threads (threads);
-  d9_pair_set_reference_for_testing (reference);
-  trace = kymo_test_load_bytes (b->data, b->len, "dial9", &error);
-  d9_pair_set_reference_for_testing (FALSE);
-  kymo_test_set_threads (0);
-  g_assert_no_error (error);
-  g_assert_null (kymo_trace_get_stop_error (trace));
-  return trace;
-}
-
 /* Enough CPU samples that they are split in two at a time and the halves
  * sorted side by side: the samples come out as one stable sort by time
  * gives them (ties in file order), the same on every thread count. */
@@ -343,7 +337,7 @@ test_many_samples (void)
           }
       }
   b = write_file (workers, 3, 200, FALSE, rand);
-  want = load_samples (b, 1, TRUE);
+  want = load_trace (b, 1, TRUE);
   ws = kymo_stacks_get_samples (kymo_trace_get_stacks (want), &n_want);
   g_assert_cmpuint (n_want, >, 100000);
   g_assert_cmpuint (kymo_stacks_get_n_stacks (kymo_trace_get_stacks (want)), ==, 5);
@@ -351,7 +345,7 @@ test_many_samples (void)
     g_assert_true (ws[i - 1].ts < ws[i].ts || (ws[i - 1].ts == ws[i].ts && ws[i - 1].source < ws[i].source));
   for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
     {
-      g_autoptr(KymoTrace) got = load_samples (b, threads[i], FALSE);
+      g_autoptr(KymoTrace) got = load_trace (b, threads[i], FALSE);
       const KymoStackSample *gs;
       gsize n;
 
