@@ -9,7 +9,6 @@
 
 #include <string.h>
 
-#include "kymo-mapped.h"
 #include "kymo-run-sort.h"
 #include "kymo-stacks-private.h"
 
@@ -140,18 +139,15 @@ kymo_stacks_reserve_samples (KymoStacks *self,
   g_return_if_fail (self != NULL && !self->finished);
   g_return_if_fail (n_samples <= G_MAXUINT - self->samples->len);
 
-  /* A GArray keeps the room it grew to. Its pages are populated in one
-   * call: the samples fill all of it, and a fault per page costs more. */
+  /* A GArray keeps the room it grew to. */
   len = self->samples->len;
   g_array_set_size (self->samples, len + (guint) n_samples);
   g_array_set_size (self->samples, len);
-  kymo_mapped_populate (self->samples->data + (gsize) len * sizeof (KymoStackSample),
-                        n_samples * sizeof (KymoStackSample));
 }
 
 KymoStackSample *
-kymo_stacks_append_samples_unpopulated (KymoStacks *self,
-                                        gsize       n_samples)
+kymo_stacks_append_samples (KymoStacks *self,
+                            gsize       n_samples)
 {
   guint len;
 
@@ -163,17 +159,6 @@ kymo_stacks_append_samples_unpopulated (KymoStacks *self,
   return (KymoStackSample *) (gpointer) self->samples->data + len;
 }
 
-KymoStackSample *
-kymo_stacks_append_samples (KymoStacks *self,
-                            gsize       n_samples)
-{
-  KymoStackSample *samples = kymo_stacks_append_samples_unpopulated (self, n_samples);
-
-  /* Written whole, and at random: populated in one call. */
-  if (samples != NULL)
-    kymo_mapped_populate (samples, n_samples * sizeof (KymoStackSample));
-  return samples;
-}
 
 guint
 kymo_stacks_get_n_stacks (KymoStacks *self)

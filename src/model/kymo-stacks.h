@@ -40,22 +40,16 @@ void                   kymo_stacks_add_sample      (KymoStacks      *self,
                                                     guint32          stack,
                                                     guint32          kind,
                                                     guint32          source);
-/* Room for @n_samples more samples, its pages populated: adding that many
- * then copies nothing and faults nothing (so a decoder may reserve on
- * another thread, ahead of adding). */
+/* Room for @n_samples more samples: adding that many then copies nothing. */
 void                   kymo_stacks_reserve_samples (KymoStacks      *self,
                                                     gsize            n_samples);
 
 /* Appends @n_samples uninitialised samples and returns them for the
  * caller to fill, in any order, before the next call on @self: the bulk
- * form of kymo_stacks_add_sample(). */
+ * form of kymo_stacks_add_sample(). Their pages are left to the caller
+ * (kymo_mapped_populate()), e.g. to threads that each fill a stretch. */
 KymoStackSample       *kymo_stacks_append_samples  (KymoStacks      *self,
                                                     gsize            n_samples);
-/* kymo_stacks_append_samples() with the pages of the samples left to the
- * caller (kymo_mapped_populate()), e.g. to threads that each fill a
- * stretch of them. */
-KymoStackSample       *kymo_stacks_append_samples_unpopulated (KymoStacks *self,
-                                                              gsize       n_samples);
 /* Building is over: no stack or sample comes after. Orders the samples
  * now, on the calling thread, rather than in kymo_trace_seal(). For a
  * decoder that adds them on one of its threads while others still build. */

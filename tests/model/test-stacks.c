@@ -123,7 +123,7 @@ test_appended_unpopulated (void)
   gsize n;
 
   kymo_stacks_add_sample (stacks, 0, 5, KYMO_NO_STACK, cpu, 0);
-  out = kymo_stacks_append_samples_unpopulated (stacks, n_bulk);
+  out = kymo_stacks_append_samples (stacks, n_bulk);
   g_assert_nonnull (out);
   for (gsize half = 0; half < 2; half++)
     {

@@ -533,7 +533,7 @@ d9_add_samples (D9Loader      *l,
   order->stacks = stacks;
   /* Not before the pairing is over, which holds the most memory; each
    * half's pages are populated by the thread that fills it. */
-  order->samples = kymo_stacks_append_samples_unpopulated (stacks, n_kept);
+  order->samples = kymo_stacks_append_samples (stacks, n_kept);
   order->n_low = n_low;
   order->n = n_kept;
   order->fill = f;
