@@ -212,6 +212,45 @@ test_poi_steps (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* F8 reaches the page from wherever the focus is: the window's GtkPaned
+ * bind F8 (cycle-handle-focus) and, in the bubble phase, took it first from
+ * any focus inside them, so the key did nothing in the app. GTK 4.8 cannot
+ * synthesise a key press, so this checks what decides the order: the
+ * shortcut runs in the capture phase, before the focus widget's bindings. */
+static void
+test_poi_key_before_paned (void)
+{
+  g_autoptr(KymoTrace) trace = make_trace ();
+  g_autoptr(KymoSession) session = kymo_session_new (trace);
+  GtkWidget *view = g_object_ref_sink (kymo_dial9_poi_view_new (session));
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (view);
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+          if (!GTK_IS_KEYVAL_TRIGGER (trigger) ||
+              gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) != GDK_KEY_F8)
+            continue;
+          found = TRUE;
+          g_assert_cmpint (gtk_shortcut_controller_get_scope (GTK_SHORTCUT_CONTROLLER (controller)), ==,
+                           GTK_SHORTCUT_SCOPE_GLOBAL);
+          g_assert_cmpint (gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller)), ==,
+                           GTK_PHASE_CAPTURE);
+        }
+    }
+  g_assert_true (found);
+  g_object_unref (view);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -221,5 +260,6 @@ main (int   argc,
 
   g_test_add_func ("/dial9-pages/select-task", test_select_task);
   g_test_add_func ("/dial9-pages/poi-steps", test_poi_steps);
+  g_test_add_func ("/dial9-pages/poi-key-before-paned", test_poi_key_before_paned);
   return g_test_run ();
 }

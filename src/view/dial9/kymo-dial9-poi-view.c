@@ -323,9 +323,12 @@ kymo_dial9_poi_view_init (KymoDial9PoiView *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->list);
   gtk_widget_set_parent (scroller, GTK_WIDGET (self));
 
-  /* F8 / Shift+F8 step from anywhere in the window. */
+  /* F8 / Shift+F8 step from anywhere in the window. Before the focus sees
+   * them: the window's GtkPaned bind F8 to cycling their handles, and would
+   * take the key first from wherever the focus is inside them. */
   shortcuts = gtk_shortcut_controller_new ();
   gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_GLOBAL);
+  gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_CAPTURE);
   gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
                                         gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_F8, 0),
                                                           gtk_named_action_new ("poi.next")));
