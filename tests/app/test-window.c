@@ -411,6 +411,7 @@ test_shortcuts_window (void)
   static const char *bindings[] = {
     "<Control>o", "<Control><Shift>o", "<Control>w", "<Control>q", "<Control>question",
     "Home", "0", "f", "plus", "minus", "<Alt>Left", "<Alt>Right", "j", "w", "a", "s", "d", "<Control>e",
+    "F8", "<Shift>F8", "c",
   };
   KymoWindow *window = new_window ();
   GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
