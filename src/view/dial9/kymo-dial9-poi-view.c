@@ -27,6 +27,7 @@ struct _KymoDial9PoiView
   GtkSingleSelection *selection;
   guint              current;   /* position, or G_MAXUINT before the first step */
   gboolean           jumping;
+  GtkEventController *keys;     /* F8 / Shift+F8, on the window while rooted */
 };
 
 G_DEFINE_FINAL_TYPE (KymoDial9PoiView, kymo_dial9_poi_view, GTK_TYPE_WIDGET)
@@ -247,6 +248,57 @@ kymo_dial9_poi_view_set_property (GObject      *object,
     }
 }
 
+static gboolean
+step_shortcut (GtkWidget *widget,
+               GVariant  *args,
+               gpointer   user_data)
+{
+  return kymo_dial9_poi_view_step (KYMO_DIAL9_POI_VIEW (user_data), g_variant_get_int32 (args));
+}
+
+/* F8 / Shift+F8 step from anywhere in the window, whichever bottom page
+ * shows (a jump selects the event, which the Details page shows): so they
+ * live on the window, not on this page, which is unmapped while another
+ * page shows and so would not see them. In the capture phase, because the
+ * window's GtkPaned bind F8 to cycling their handles and would take it from
+ * any focus inside them. */
+static void
+kymo_dial9_poi_view_root (GtkWidget *widget)
+{
+  KymoDial9PoiView *self = KYMO_DIAL9_POI_VIEW (widget);
+  GtkShortcutController *keys;
+
+  GTK_WIDGET_CLASS (kymo_dial9_poi_view_parent_class)->root (widget);
+
+  keys = GTK_SHORTCUT_CONTROLLER (gtk_shortcut_controller_new ());
+  gtk_event_controller_set_name (GTK_EVENT_CONTROLLER (keys), "kymo-dial9-poi-keys");
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (keys), GTK_PHASE_CAPTURE);
+  gtk_shortcut_controller_add_shortcut (keys,
+                                        gtk_shortcut_new_with_arguments (gtk_keyval_trigger_new (GDK_KEY_F8, 0),
+                                                                         gtk_callback_action_new (step_shortcut, self, NULL),
+                                                                         "i", 1));
+  gtk_shortcut_controller_add_shortcut (keys,
+                                        gtk_shortcut_new_with_arguments (gtk_keyval_trigger_new (GDK_KEY_F8,
+                                                                                                 GDK_SHIFT_MASK),
+                                                                         gtk_callback_action_new (step_shortcut, self, NULL),
+                                                                         "i", -1));
+  self->keys = GTK_EVENT_CONTROLLER (keys);
+  gtk_widget_add_controller (GTK_WIDGET (gtk_widget_get_root (widget)), self->keys);
+}
+
+static void
+kymo_dial9_poi_view_unroot (GtkWidget *widget)
+{
+  KymoDial9PoiView *self = KYMO_DIAL9_POI_VIEW (widget);
+
+  if (self->keys != NULL)
+    {
+      gtk_widget_remove_controller (gtk_event_controller_get_widget (self->keys), self->keys);
+      self->keys = NULL;
+    }
+  GTK_WIDGET_CLASS (kymo_dial9_poi_view_parent_class)->unroot (widget);
+}
+
 static void
 kymo_dial9_poi_view_class_init (KymoDial9PoiViewClass *klass)
 {
@@ -257,6 +309,8 @@ kymo_dial9_poi_view_class_init (KymoDial9PoiViewClass *klass)
   object_class->dispose = kymo_dial9_poi_view_dispose;
   object_class->get_property = kymo_dial9_poi_view_get_property;
   object_class->set_property = kymo_dial9_poi_view_set_property;
+  widget_class->root = kymo_dial9_poi_view_root;
+  widget_class->unroot = kymo_dial9_poi_view_unroot;
 
   properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL, KYMO_TYPE_SESSION,
@@ -276,7 +330,6 @@ kymo_dial9_poi_view_init (KymoDial9PoiView *self)
 {
   GtkWidget *bar, *prev, *next, *prefs, *scroller;
   GtkListItemFactory *factory;
-  GtkEventController *shortcuts;
 
   self->current = G_MAXUINT;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
@@ -322,20 +375,6 @@ kymo_dial9_poi_view_init (KymoDial9PoiView *self)
   gtk_widget_set_vexpand (scroller, TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->list);
   gtk_widget_set_parent (scroller, GTK_WIDGET (self));
-
-  /* F8 / Shift+F8 step from anywhere in the window. Before the focus sees
-   * them: the window's GtkPaned bind F8 to cycling their handles, and would
-   * take the key first from wherever the focus is inside them. */
-  shortcuts = gtk_shortcut_controller_new ();
-  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_GLOBAL);
-  gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_CAPTURE);
-  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
-                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_F8, 0),
-                                                          gtk_named_action_new ("poi.next")));
-  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
-                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_F8, GDK_SHIFT_MASK),
-                                                          gtk_named_action_new ("poi.previous")));
-  gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
 }
 
 GtkWidget *
