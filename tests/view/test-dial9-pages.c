@@ -284,6 +284,101 @@ test_poi_keys_from_any_page (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Task 5 spawned at 1 ms, polled 2–3 ms, terminated at 4 ms; a clock sync
+ * says trace time 2 ms is 2026-04-15 16:04:04 UTC. */
+static KymoTrace *
+make_clock_trace (void)
+{
+  const char *clock[] = { "realtime_ns:9", NULL };
+  const char *poll_start[] = { "worker_id:9", "local_queue:11", "task_id:9", "spawn_loc:7", NULL };
+  const char *poll_end[] = { "worker_id:9", NULL };
+  const char *spawn[] = { "task_id:9", "spawn_loc:7", "instrumented:3", NULL };
+  const char *terminate[] = { "task_id:9", NULL };
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(KymoInput) input = NULL;
+  g_autoptr(GError) error = NULL;
+  KymoLoadOptions options = { .format = "dial9" };
+  KymoTrace *trace;
+
+  d9b_header (b);
+  d9b_schema (b, 0, "PollStartEvent", TRUE, poll_start);
+  d9b_schema (b, 1, "PollEndEvent", TRUE, poll_end);
+  d9b_schema (b, 2, "TaskSpawnEvent", TRUE, spawn);
+  d9b_schema (b, 3, "TaskTerminateEvent", TRUE, terminate);
+  d9b_schema (b, 4, "ClockSyncEvent", TRUE, clock);
+  d9b_pool (b, 1, "src/main.rs:1:1");
+  d9b_reset (b, 1 * MS);
+  d9b_event (b, 2, 0); d9b_varint (b, 5); d9b_u32 (b, 1); d9b_u8 (b, 1);
+  d9b_reset (b, 2 * MS);
+  d9b_event (b, 4, 0); d9b_varint (b, G_GUINT64_CONSTANT (1776269044000000000));
+  d9b_event (b, 0, 0); d9b_varint (b, 0); d9b_u8 (b, 0); d9b_varint (b, 5); d9b_u32 (b, 1);
+  d9b_event (b, 1, 1 * MS); d9b_varint (b, 0);
+  d9b_reset (b, 4 * MS);
+  d9b_event (b, 3, 0); d9b_varint (b, 5);
+
+  bytes = g_bytes_new (b->data, b->len);
+  input = kymo_input_new_for_bytes (bytes, "clock.bin");
+  trace = kymo_load_sync (input, &options, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
+static gboolean
+has_label (GtkWidget  *widget,
+           const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (has_label (child, text))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+wait_label (GtkWidget  *widget,
+            const char *text)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (!has_label (widget, text) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  if (!has_label (widget, text))
+    g_error ("no cell reads “%s”", text);
+}
+
+/* The table says when each task was spawned and terminated, in the clock
+ * the window's Time menu picks: relative to the trace start, then UTC. */
+static void
+test_tasks_spawned_terminated (void)
+{
+  g_autoptr(KymoTrace) trace = make_clock_trace ();
+  g_autoptr(KymoSession) session = kymo_session_new (trace);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = kymo_dial9_tasks_view_new (session);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 300);
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_ready (session);
+  g_assert_true (has_label (view, "Spawned"));
+  g_assert_true (has_label (view, "Terminated"));
+  /* the trace starts at the spawn */
+  wait_label (view, "+0 ns");
+  wait_label (view, "+3 ms");
+
+  kymo_session_set_utc (session, TRUE);
+  kymo_session_set_wallclock (session, TRUE);
+  wait_label (view, "2026-04-15 16:04:03.999000000 UTC");
+  wait_label (view, "2026-04-15 16:04:04.002000000 UTC");
+  g_assert_false (has_label (view, "+3 ms"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -293,6 +388,7 @@ main (int   argc,
 
   g_test_add_func ("/dial9-pages/select-task", test_select_task);
   g_test_add_func ("/dial9-pages/poi-steps", test_poi_steps);
+  g_test_add_func ("/dial9-pages/tasks-spawned-terminated", test_tasks_spawned_terminated);
   g_test_add_func ("/dial9-pages/poi-keys-from-any-page", test_poi_keys_from_any_page);
   return g_test_run ();
 }

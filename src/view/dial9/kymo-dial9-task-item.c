@@ -33,6 +33,7 @@ enum {
   PROP_POLL_MAX,
   PROP_WAKES,
   PROP_SPAWNED,
+  PROP_TERMINATED,
   N_PROPS
 };
 
@@ -128,6 +129,9 @@ kymo_dial9_task_item_get_property (GObject    *object,
     case PROP_SPAWNED:
       g_value_set_int64 (value, self->task.spawned);
       break;
+    case PROP_TERMINATED:
+      g_value_set_int64 (value, self->task.terminated);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -155,6 +159,8 @@ kymo_dial9_task_item_class_init (KymoDial9TaskItemClass *klass)
     g_param_spec_uint64 ("wakes", NULL, NULL, 0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_SPAWNED] =
     g_param_spec_int64 ("spawned", NULL, NULL, G_MININT64, G_MAXINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TERMINATED] =
+    g_param_spec_int64 ("terminated", NULL, NULL, G_MININT64, G_MAXINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

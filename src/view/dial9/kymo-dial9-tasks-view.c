@@ -25,6 +25,8 @@ typedef enum {
   COLUMN_TOTAL,
   COLUMN_MAX,
   COLUMN_WAKES,
+  COLUMN_SPAWNED,
+  COLUMN_TERMINATED,
 } Column;
 
 struct _KymoDial9TasksView
@@ -40,6 +42,7 @@ struct _KymoDial9TasksView
   GListStore         *store;
   GtkSortListModel   *sorted;
   GtkSingleSelection *selection;
+  GHashTable         *time_labels; /* bound label → its GtkListItem, to follow the clock */
 };
 
 G_DEFINE_FINAL_TYPE (KymoDial9TasksView, kymo_dial9_tasks_view, GTK_TYPE_WIDGET)
@@ -215,10 +218,72 @@ cell_bind (GtkSignalListItemFactory *factory,
     case COLUMN_WAKES:
       text = g_strdup_printf ("%" G_GUINT64_FORMAT, t->wakes);
       break;
+    case COLUMN_SPAWNED:
+    case COLUMN_TERMINATED:
+      /* time_bind(), which knows the session's clock */
+      return;
     default:
       g_assert_not_reached ();
     }
   gtk_label_set_text (GTK_LABEL (label), text);
+}
+
+static void
+set_time_text (KymoDial9TasksView *self,
+               GtkWidget          *label,
+               GtkListItem        *list_item)
+{
+  KymoDial9TaskItem *item = gtk_list_item_get_item (list_item);
+  const KymoDial9Task *t = kymo_dial9_task_item_get_task (item);
+  gboolean spawned = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "kymo-column")) == COLUMN_SPAWNED;
+  g_autofree char *text = _kymo_details_format_time (self->session, spawned ? t->spawned : t->terminated);
+
+  gtk_label_set_text (GTK_LABEL (label), text);
+}
+
+/* After the label column's own setup, which made the label. */
+static void
+time_setup (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            gpointer                  column)
+{
+  g_object_set_data (G_OBJECT (gtk_list_item_get_child (list_item)), "kymo-column", column);
+}
+
+static void
+time_bind (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           KymoDial9TasksView       *self)
+{
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+
+  if (self->time_labels == NULL)
+    return;
+  g_hash_table_insert (self->time_labels, label, list_item);
+  set_time_text (self, label, list_item);
+}
+
+static void
+time_unbind (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             KymoDial9TasksView       *self)
+{
+  /* The column view may unbind after dispose dropped the table. */
+  if (self->time_labels != NULL)
+    g_hash_table_remove (self->time_labels, gtk_list_item_get_child (list_item));
+}
+
+/* Relative, local or UTC as the window's Time menu says: only the rows on
+ * screen are bound, so only they are redone. */
+static void
+on_clock_changed (KymoDial9TasksView *self)
+{
+  GHashTableIter iter;
+  gpointer label, list_item;
+
+  g_hash_table_iter_init (&iter, self->time_labels);
+  while (g_hash_table_iter_next (&iter, &label, &list_item))
+    set_time_text (self, label, list_item);
 }
 
 static GtkColumnViewColumn *
@@ -233,6 +298,21 @@ add_column (KymoDial9TasksView *self,
     return kymo_label_column_append (GTK_COLUMN_VIEW (self->column_view), title, column, KYMO_LABEL_COLUMN_TEXT,
                                      PANGO_ELLIPSIZE_START, GTK_SORTER (gtk_string_sorter_new (expression)), TRUE,
                                      G_CALLBACK (cell_bind));
+  if (column == COLUMN_SPAWNED || column == COLUMN_TERMINATED)
+    {
+      GtkColumnViewColumn *col;
+      GtkListItemFactory *factory;
+
+      col = kymo_label_column_append (GTK_COLUMN_VIEW (self->column_view), title, column,
+                                      KYMO_LABEL_COLUMN_NUMERIC | KYMO_LABEL_COLUMN_END, PANGO_ELLIPSIZE_NONE,
+                                      GTK_SORTER (gtk_numeric_sorter_new (expression)), FALSE,
+                                      G_CALLBACK (cell_bind));
+      factory = gtk_column_view_column_get_factory (col);
+      g_signal_connect (factory, "setup", G_CALLBACK (time_setup), GINT_TO_POINTER (column));
+      g_signal_connect_object (factory, "bind", G_CALLBACK (time_bind), self, 0);
+      g_signal_connect_object (factory, "unbind", G_CALLBACK (time_unbind), self, 0);
+      return col;
+    }
   return kymo_label_column_append (GTK_COLUMN_VIEW (self->column_view), title, column,
                                    KYMO_LABEL_COLUMN_NUMERIC | KYMO_LABEL_COLUMN_END, PANGO_ELLIPSIZE_NONE,
                                    GTK_SORTER (gtk_numeric_sorter_new (expression)), FALSE, G_CALLBACK (cell_bind));
@@ -249,6 +329,9 @@ kymo_dial9_tasks_view_constructed (GObject *object)
   g_signal_connect_object (self->analysis, "notify::ready", G_CALLBACK (on_ready), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->analysis, "notify::selected-task", G_CALLBACK (on_selected_task), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::wallclock", G_CALLBACK (on_clock_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::utc", G_CALLBACK (on_clock_changed), self, G_CONNECT_SWAPPED);
   on_ready (self);
 }
 
@@ -263,6 +346,7 @@ kymo_dial9_tasks_view_dispose (GObject *object)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
     gtk_widget_unparent (child);
   g_clear_object (&self->selection);
+  g_clear_pointer (&self->time_labels, g_hash_table_unref);
   g_clear_object (&self->sorted);
   g_clear_object (&self->store);
   g_clear_object (&self->analysis);
@@ -349,6 +433,7 @@ kymo_dial9_tasks_view_init (KymoDial9TasksView *self)
   gtk_box_append (GTK_BOX (bar), self->spinner);
   gtk_widget_set_parent (bar, GTK_WIDGET (self));
 
+  self->time_labels = g_hash_table_new (NULL, NULL);
   self->column_view = gtk_column_view_new (NULL);
   gtk_widget_add_css_class (self->column_view, "data-table");
   add_column (self, _("Task"), COLUMN_TASK, "task-id");
@@ -357,6 +442,8 @@ kymo_dial9_tasks_view_init (KymoDial9TasksView *self)
   total = add_column (self, _("Poll Time"), COLUMN_TOTAL, "poll-total");
   add_column (self, _("Longest Poll"), COLUMN_MAX, "poll-max");
   add_column (self, _("Wakes"), COLUMN_WAKES, "wakes");
+  add_column (self, _("Spawned"), COLUMN_SPAWNED, "spawned");
+  add_column (self, _("Terminated"), COLUMN_TERMINATED, "terminated");
 
   self->store = g_list_store_new (KYMO_TYPE_DIAL9_TASK_ITEM);
   self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
