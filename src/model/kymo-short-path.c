@@ -49,5 +49,9 @@ kymo_short_path (const char *path)
   /* rustc's own sources: /rustc/<commit>/library/… */
   if (g_str_has_prefix (path, "/rustc/") && (tail = after_marker (path, "/rustc/", 1)))
     return tail;
+  /* …and rustup's copy of them (rust-src), where debug info of a local
+   * build points: ~/.rustup/toolchains/<toolchain>/lib/rustlib/src/rust/library/… */
+  if ((tail = after_marker (path, "/lib/rustlib/src/rust/", 0)))
+    return tail;
   return path;
 }

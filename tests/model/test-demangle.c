@@ -35,6 +35,8 @@ static const struct {
     "hyper-util-0.1.20/src/rt/tokio.rs:115:9" },
   { "/rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/core/src/ops/function.rs:250:5",
     "library/core/src/ops/function.rs:250:5" },
+  { "/local/home/u/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/lib/rustlib/src/rust/library/core/src/task/poll.rs:149",
+    "library/core/src/task/poll.rs:149" },
   { "/home/u/src/app/main.rs:12:4", "/home/u/src/app/main.rs:12:4" },
   /* not UTF-8: shown with U+FFFD */
   { "bad\xff" "byte", "bad\xef\xbf\xbd" "byte" },
