@@ -14,6 +14,8 @@
 #include "dial9/kymo-dial9-poi-view.h"
 #include "dial9/kymo-dial9-task-item.h"
 #include "dial9/kymo-dial9-tasks-view.h"
+#include "details/kymo-details-sidebar.h"
+#include "kymo-flame-model.h"
 #include "../dial9/dial9-builder.h"
 
 #define MS 1000000
@@ -379,6 +381,91 @@ test_tasks_spawned_terminated (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Worker 0 polls task 1 from 1 to 3.5 ms; a CPU sample lands at 2 ms. */
+static KymoTrace *
+make_sampled_trace (void)
+{
+  const char *poll_start[] = { "worker_id:9", "local_queue:11", "task_id:9", "spawn_loc:7", NULL };
+  const char *poll_end[] = { "worker_id:9", NULL };
+  const char *cpu[] = { "worker_id:9", "tid:13", "source:11", "thread_name:135", "callchain:6", "cpu:137", NULL };
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(KymoInput) input = NULL;
+  g_autoptr(GError) error = NULL;
+  KymoLoadOptions options = { .format = "dial9" };
+  KymoTrace *trace;
+
+  d9b_header (b);
+  d9b_schema (b, 0, "PollStartEvent", TRUE, poll_start);
+  d9b_schema (b, 1, "PollEndEvent", TRUE, poll_end);
+  d9b_schema (b, 2, "CpuSampleEvent", TRUE, cpu);
+  d9b_pool (b, 1, "src/main.rs:1:1");
+  d9b_reset (b, 1 * MS);
+  d9b_event (b, 0, 0); d9b_varint (b, 0); d9b_u8 (b, 0); d9b_varint (b, 1); d9b_u32 (b, 1);
+  d9b_event (b, 2, 1 * MS); d9b_varint (b, 0); d9b_u32 (b, 10); d9b_u8 (b, 0); d9b_u8 (b, 0);
+  d9b_u32 (b, 77); d9b_u8 (b, 0);
+  d9b_event (b, 1, 1500000); d9b_varint (b, 0);
+
+  bytes = g_bytes_new (b->data, b->len);
+  input = kymo_input_new_for_bytes (bytes, "sampled.bin");
+  trace = kymo_load_sync (input, &options, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
+static GtkWidget *
+find_button (GtkWidget  *widget,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A poll's sampled stacks in the details pane lead to the flame graph of
+ * those samples over the poll's range: the button under them used to open
+ * the page folding spans, which showed the poll itself and no stack. */
+static void
+test_poll_stacks_flame_graph (void)
+{
+  g_autoptr(KymoTrace) trace = make_sampled_trace ();
+  g_autoptr(KymoSession) session = kymo_session_new (trace);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *sidebar = kymo_details_sidebar_new (session);
+  KymoEventRef poll = { G_MAXUINT32, KYMO_EVENT_KIND_SPAN, 0 };
+  GtkWidget *button;
+  KymoTime start, end;
+
+  for (guint i = 0; i < kymo_trace_get_n_tracks (trace); i++)
+    if (g_strcmp0 (kymo_track_get_name (kymo_trace_get_track (trace, i)), "worker 0") == 0)
+      poll.track = i;
+  g_assert_cmpuint (poll.track, !=, G_MAXUINT32);
+  gtk_window_set_child (GTK_WINDOW (window), sidebar);
+  gtk_window_present (GTK_WINDOW (window));
+  kymo_session_select_event (session, &poll);
+  button = find_button (sidebar, "Open _Flame Graph of This Range");
+  g_assert_nonnull (button);
+  g_assert_cmpint (kymo_flame_model_get_source (kymo_flame_model_get_for_session (session)), ==,
+                   KYMO_CALL_TREE_SPANS);
+
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpstr (kymo_details_sidebar_get_page (KYMO_DETAILS_SIDEBAR (sidebar)), ==, "flame-graph");
+  g_assert_cmpint (kymo_flame_model_get_source (kymo_flame_model_get_for_session (session)), ==,
+                   KYMO_CALL_TREE_SAMPLES);
+  kymo_session_get_selected_range (session, &start, &end);
+  g_assert_cmpint (start, ==, 1 * MS);
+  g_assert_cmpint (end, ==, 3500000);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -388,6 +475,7 @@ main (int   argc,
 
   g_test_add_func ("/dial9-pages/select-task", test_select_task);
   g_test_add_func ("/dial9-pages/poi-steps", test_poi_steps);
+  g_test_add_func ("/dial9-pages/poll-stacks-flame-graph", test_poll_stacks_flame_graph);
   g_test_add_func ("/dial9-pages/tasks-spawned-terminated", test_tasks_spawned_terminated);
   g_test_add_func ("/dial9-pages/poi-keys-from-any-page", test_poi_keys_from_any_page);
   return g_test_run ();

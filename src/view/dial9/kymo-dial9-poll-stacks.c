@@ -11,6 +11,7 @@
 
 #include "kymo-dial9-poll-stacks.h"
 #include "details/kymo-details-private.h"
+#include "kymo-flame-model.h"
 
 /* Distinct stacks shown, and frames of each, before "… N more". */
 #define MAX_STACKS 8
@@ -78,7 +79,9 @@ range_free (gpointer data)
   g_free (range);
 }
 
-/* The sidebar's Flame Graph page, when there is one. */
+/* The sidebar's Flame Graph page, when there is one, folding the sampled
+ * stacks the button stands under (not the range's spans, the page's
+ * default: those are the polls already on the timeline). */
 static void
 open_flame_graph (GtkButton *button,
                   Range     *range)
@@ -86,6 +89,7 @@ open_flame_graph (GtkButton *button,
   GtkWidget *stack = gtk_widget_get_ancestor (GTK_WIDGET (button), GTK_TYPE_STACK);
 
   kymo_session_set_selected_range (range->session, range->start, range->end);
+  kymo_flame_model_set_source (kymo_flame_model_get_for_session (range->session), KYMO_CALL_TREE_SAMPLES);
   while (stack != NULL)
     {
       g_autoptr(GListModel) pages = G_LIST_MODEL (gtk_stack_get_pages (GTK_STACK (stack)));
