@@ -262,6 +262,9 @@ test_empty_window (void)
   g_assert_true (gtk_widget_get_mapped (page));
   g_assert_true (kymo_window_is_empty (window));
   g_assert_nonnull (find_drop_target (window));
+  /* it names every kind of folder a drop opens, a dial9 one too */
+  g_assert_nonnull (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (page)), "ATF session"));
+  g_assert_nonnull (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (page)), "dial9"));
   save_screenshot (window, "window-empty.png");
 
   gtk_window_destroy (GTK_WINDOW (window));
