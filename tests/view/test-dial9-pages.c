@@ -286,7 +286,7 @@ test_poi_keys_from_any_page (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* Task 5 spawned at 1 ms, polled 2–3 ms, terminated at 4 ms; a clock sync
+/* Task 5 spawned at 1 ms, polled 2–3.5 ms, terminated at 4 ms; a clock sync
  * says trace time 2 ms is 2026-04-15 16:04:04 UTC. */
 static KymoTrace *
 make_clock_trace (void)
@@ -315,7 +315,7 @@ make_clock_trace (void)
   d9b_reset (b, 2 * MS);
   d9b_event (b, 4, 0); d9b_varint (b, G_GUINT64_CONSTANT (1776269044000000000));
   d9b_event (b, 0, 0); d9b_varint (b, 0); d9b_u8 (b, 0); d9b_varint (b, 5); d9b_u32 (b, 1);
-  d9b_event (b, 1, 1 * MS); d9b_varint (b, 0);
+  d9b_event (b, 1, 1500000); d9b_varint (b, 0);
   d9b_reset (b, 4 * MS);
   d9b_event (b, 3, 0); d9b_varint (b, 5);
 
@@ -466,6 +466,56 @@ test_poll_stacks_flame_graph (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The page's list (not the order drop-down's). */
+static GtkWidget *
+find_list_view (GtkWidget *widget)
+{
+  if (GTK_IS_LIST_VIEW (widget) && gtk_widget_has_css_class (widget, "navigation-sidebar"))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_list_view (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A point's line says when it is in the window's clock, and says it again
+ * when the clock changes (it kept the relative time), the current point
+ * still selected. */
+static void
+test_poi_follows_clock (void)
+{
+  g_autoptr(KymoTrace) trace = make_clock_trace ();
+  g_autoptr(KymoSession) session = kymo_session_new (trace);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = kymo_dial9_poi_view_new (session);
+  GtkSelectionModel *rows;
+  g_autoptr(GtkStringObject) line = NULL;
+
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_ready (session);
+  rows = gtk_list_view_get_model (GTK_LIST_VIEW (find_list_view (view)));
+  g_assert_true (kymo_dial9_poi_view_step (KYMO_DIAL9_POI_VIEW (view), 1));
+  g_assert_cmpstr (kymo_dial9_poi_view_get_counter (KYMO_DIAL9_POI_VIEW (view)), ==, "1 / 1");
+  line = g_list_model_get_item (G_LIST_MODEL (rows), 0);
+  g_assert_cmpstr (gtk_string_object_get_string (line), ==, "Long poll · 1.5 ms · worker 0 · +1 ms");
+  g_clear_object (&line);
+
+  kymo_session_set_utc (session, TRUE);
+  kymo_session_set_wallclock (session, TRUE);
+  line = g_list_model_get_item (G_LIST_MODEL (rows), 0);
+  g_assert_cmpstr (gtk_string_object_get_string (line), ==,
+                   "Long poll · 1.5 ms · worker 0 · 2026-04-15 16:04:04.000000000 UTC");
+  g_assert_true (gtk_selection_model_is_selected (rows, 0));
+  g_assert_cmpstr (kymo_dial9_poi_view_get_counter (KYMO_DIAL9_POI_VIEW (view)), ==, "1 / 1");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -475,6 +525,7 @@ main (int   argc,
 
   g_test_add_func ("/dial9-pages/select-task", test_select_task);
   g_test_add_func ("/dial9-pages/poi-steps", test_poi_steps);
+  g_test_add_func ("/dial9-pages/poi-follows-clock", test_poi_follows_clock);
   g_test_add_func ("/dial9-pages/poll-stacks-flame-graph", test_poll_stacks_flame_graph);
   g_test_add_func ("/dial9-pages/tasks-spawned-terminated", test_tasks_spawned_terminated);
   g_test_add_func ("/dial9-pages/poi-keys-from-any-page", test_poi_keys_from_any_page);
