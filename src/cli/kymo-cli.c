@@ -114,6 +114,17 @@ kymo_cli_load (const KymoCliOptions  *options,
       kymo_cli_print_error (kymo_trace_get_stop_error (trace));
       *status = KYMO_CLI_DAMAGED;
     }
+  /* What the load left out (a folder's file skipped, unreadable or cut
+   * short) changes every answer: said on standard error, as dump does.
+   * info lists the warnings itself. */
+  if (options->argv == NULL || g_strcmp0 (options->argv[1], "info") != 0)
+    {
+      gsize n_warnings;
+      const KymoWarning *warnings = kymo_trace_get_warnings (trace, &n_warnings);
+
+      for (gsize i = 0; i < n_warnings; i++)
+        g_printerr ("kymo-cli: %s\n", warnings[i].message);
+    }
   return trace;
 }
 

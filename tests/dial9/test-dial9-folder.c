@@ -338,6 +338,17 @@ test_folder_cli (void)
     g_assert_cmpstr (clean_out, ==, want);
     g_assert_cmpstr (clean_err, ==, readme);
   }
+  /* …and so does every command that answers from the loaded folder */
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *commands[][3] = { { "tasks", "--json", NULL }, { "stats", NULL, NULL }, { "flamegraph", NULL, NULL } };
+      const char *args[] = { commands[i][0], clean->dir, commands[i][1], NULL };
+      g_autofree char *cmd_out = NULL, *cmd_err = NULL;
+      g_autofree char *readme = g_strdup_printf ("kymo-cli: %s/README: not a dial9 trace, skipped\n", clean->dir);
+
+      g_assert_cmpint (kymo_test_run_cli (args, &cmd_out, &cmd_err), ==, 0);
+      g_assert_cmpstr (cmd_err, ==, readme);
+    }
 
   put (none, "notes.txt", (const guint8 *) "not a trace", 11);
   for (guint forced = 0; forced < 2; forced++)
