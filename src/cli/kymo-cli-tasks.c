@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "kymo-cli-private.h"
 
@@ -85,23 +86,35 @@ print_table (KymoDial9Tasks *tasks,
   KymoTrace *trace = kymo_dial9_tasks_get_trace (tasks);
   const char *note = kymo_clock_fallback_note (trace, clock);
   const KymoDial9Task *rows;
+  int width = (int) strlen ("terminated");
   gsize n;
 
   rows = kymo_dial9_tasks_get_rows (tasks, &n);
-  printf ("%-12s %8s %14s %12s %8s  %-30s  %s\n", "task", "polls", "poll total", "poll max", "wakes",
-          "spawned", "spawned at");
+  /* A wall-clock time is longer than a relative one, and a zone's name
+   * varies: the columns take the longest time they show. */
+  for (gsize i = 0; i < n; i++)
+    {
+      g_autofree char *spawned = format_time (trace, clock, rows[i].spawned);
+      g_autofree char *terminated = format_time (trace, clock, rows[i].terminated);
+
+      width = MAX (width, (int) MAX (strlen (spawned), strlen (terminated)));
+    }
+  printf ("%-12s %8s %14s %12s %8s  %-*s  %-*s  %s\n", "task", "polls", "poll total", "poll max", "wakes",
+          width, "spawned", width, "terminated", "spawned at");
   for (gsize i = 0; i < n; i++)
     {
       const KymoDial9Task *t = &rows[i];
       g_autofree char *loc = g_utf8_make_valid (kymo_dial9_tasks_get_spawn_loc (tasks, i), -1);
       g_autofree char *spawned = format_time (trace, clock, t->spawned);
+      g_autofree char *terminated = format_time (trace, clock, t->terminated);
 
       printf ("%-12" G_GUINT64_FORMAT " %8" G_GUINT64_FORMAT " %14" G_GINT64_FORMAT " %12" G_GINT64_FORMAT
-              " %8" G_GUINT64_FORMAT "  %-30s  %s\n",
-              t->task_id, t->polls, t->poll_total, t->poll_max, t->wakes, spawned, *loc ? loc : "(unknown)");
+              " %8" G_GUINT64_FORMAT "  %-*s  %-*s  %s\n",
+              t->task_id, t->polls, t->poll_total, t->poll_max, t->wakes, width, spawned, width, terminated,
+              *loc ? loc : "(unknown)");
     }
   printf ("%" G_GSIZE_FORMAT " tasks (durations in ns%s)\n", n,
-          clock == KYMO_CLOCK_RELATIVE || note != NULL ? "; spawned: ns from the trace start" : "");
+          clock == KYMO_CLOCK_RELATIVE || note != NULL ? "; spawned, terminated: ns from the trace start" : "");
   if (note != NULL)
     fprintf (stderr, "kymo-cli: note: %s\n", note);
 }

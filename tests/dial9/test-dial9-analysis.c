@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 
@@ -556,6 +557,60 @@ test_absolute_time (void)
   g_assert_nonnull (kymo_clock_fallback_note (plain, KYMO_CLOCK_LOCAL));
 }
 
+/* `tasks --clock=utc` prints when a task was spawned and terminated as
+ * wall-clock instants, each under its own header: a UTC time is longer
+ * than the relative ones the columns were sized for, and pushed the spawn
+ * location out from under its header; the terminated time was missing. */
+static void
+test_tasks_cli_clock (void)
+{
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  const char *clock[] = { "realtime_ns:9", NULL };
+  const char *spawn[] = { "task_id:9", "instrumented:3", NULL };
+  const char *terminate[] = { "task_id:9", NULL };
+  const char *cli = g_getenv ("KYMO_CLI");
+  g_autofree char *path = NULL, *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  const char *spawned = "2023-11-14 22:13:20.123457789 UTC";
+  const char *terminated = "2023-11-14 22:13:20.123460789 UTC";
+  int fd, status;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("KYMO_CLI is not set");
+      return;
+    }
+  d9b_header (b);
+  d9b_schema (b, 0, "ClockSyncEvent", TRUE, clock);
+  d9b_schema (b, 1, "TaskSpawnEvent", TRUE, spawn);
+  d9b_schema (b, 2, "TaskTerminateEvent", TRUE, terminate);
+  d9b_event (b, 0, 1000); d9b_varint (b, G_GUINT64_CONSTANT (1700000000123456789));
+  d9b_event (b, 1, 1000); d9b_varint (b, 7); d9b_u8 (b, 1);
+  d9b_event (b, 2, 3000); d9b_varint (b, 7);
+  fd = g_file_open_tmp ("kymo-tasks-XXXXXX.bin", &path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, (const char *) b->data, b->len, NULL));
+  {
+    const char *argv[] = { cli, "tasks", "--clock=utc", path, NULL };
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
+  }
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  g_assert_true (g_str_has_prefix (lines[1], "7 "));
+  g_assert_nonnull (strstr (lines[1], spawned));
+  g_assert_nonnull (strstr (lines[1], terminated));
+  /* each value starts where its header does */
+  g_assert_cmpint (strstr (lines[1], spawned) - lines[1], ==, strstr (lines[0], "spawned") - lines[0]);
+  g_assert_cmpint (strstr (lines[1], terminated) - lines[1], ==, strstr (lines[0], "terminated") - lines[0]);
+  g_assert_cmpint (strstr (lines[1], "(unknown)") - lines[1], ==, strstr (lines[0], "spawned at") - lines[0]);
+  g_unlink (path);
+}
+
 /* A trace past the size where the records are read in chunks on several
  * threads, with task ids small, beyond 2^32 and near the top of the range:
  * each task's polls, poll times and wakes equal a count made while writing
@@ -867,6 +922,7 @@ main (int   argc,
   g_test_add_func ("/dial9-analysis/tasks-out-of-order", test_tasks_out_of_order);
   g_test_add_func ("/dial9-analysis/tasks-big", test_tasks_big);
   g_test_add_func ("/dial9-analysis/tasks-cli", test_tasks_cli);
+  g_test_add_func ("/dial9-analysis/tasks-cli-clock", test_tasks_cli_clock);
   g_test_add_func ("/dial9-analysis/cpu-records", test_cpu_records);
   g_test_add_func ("/dial9-analysis/pois", test_pois);
   g_test_add_func ("/dial9-analysis/poi-samples", test_poi_samples);
