@@ -286,8 +286,9 @@ test_poi_keys_from_any_page (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* Task 5 spawned at 1 ms, polled 2–3.5 ms, terminated at 4 ms; a clock sync
- * says trace time 2 ms is 2026-04-15 16:04:04 UTC. */
+/* Task 5 spawned at 1 ms, polled 2–3.5 ms, terminated at 4 ms, as task 9
+ * (never seen before: no spawn location); a clock sync says trace time
+ * 2 ms is 2026-04-15 16:04:04 UTC. */
 static KymoTrace *
 make_clock_trace (void)
 {
@@ -318,6 +319,7 @@ make_clock_trace (void)
   d9b_event (b, 1, 1500000); d9b_varint (b, 0);
   d9b_reset (b, 4 * MS);
   d9b_event (b, 3, 0); d9b_varint (b, 5);
+  d9b_event (b, 3, 0); d9b_varint (b, 9);
 
   bytes = g_bytes_new (b->data, b->len);
   input = kymo_input_new_for_bytes (bytes, "clock.bin");
@@ -372,6 +374,8 @@ test_tasks_spawned_terminated (void)
   /* the trace starts at the spawn */
   wait_label (view, "+0 ns");
   wait_label (view, "+3 ms");
+  /* task 9's location is not known, and the table says so */
+  wait_label (view, "Unknown");
 
   kymo_session_set_utc (session, TRUE);
   kymo_session_set_wallclock (session, TRUE);

@@ -203,8 +203,19 @@ cell_bind (GtkSignalListItemFactory *factory,
       text = g_strdup_printf ("%" G_GUINT64_FORMAT, t->task_id);
       break;
     case COLUMN_SPAWN_LOC:
-      gtk_label_set_text (GTK_LABEL (label), kymo_dial9_task_item_get_spawn_loc (item));
-      gtk_widget_set_tooltip_text (label, kymo_dial9_task_item_get_spawn_loc (item));
+      {
+        const char *loc = kymo_dial9_task_item_get_spawn_loc (item);
+        gboolean unknown = *loc == '\0';
+
+        /* A task seen only terminating (or spawned before the trace
+         * started, never polled) has no location: say so, not a blank. */
+        gtk_label_set_text (GTK_LABEL (label), unknown ? _("Unknown") : loc);
+        gtk_widget_set_tooltip_text (label, unknown ? NULL : loc);
+        if (unknown)
+          gtk_widget_add_css_class (label, "dim-label");
+        else
+          gtk_widget_remove_css_class (label, "dim-label");
+      }
       return;
     case COLUMN_POLLS:
       text = g_strdup_printf ("%" G_GUINT64_FORMAT, t->polls);
