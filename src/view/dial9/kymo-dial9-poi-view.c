@@ -289,15 +289,13 @@ kymo_dial9_poi_view_root (GtkWidget *widget)
   keys = GTK_SHORTCUT_CONTROLLER (gtk_shortcut_controller_new ());
   gtk_event_controller_set_name (GTK_EVENT_CONTROLLER (keys), "kymo-dial9-poi-keys");
   gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (keys), GTK_PHASE_CAPTURE);
-  gtk_shortcut_controller_add_shortcut (keys,
-                                        gtk_shortcut_new_with_arguments (gtk_keyval_trigger_new (GDK_KEY_F8, 0),
-                                                                         gtk_callback_action_new (step_shortcut, self, NULL),
-                                                                         "i", 1));
-  gtk_shortcut_controller_add_shortcut (keys,
-                                        gtk_shortcut_new_with_arguments (gtk_keyval_trigger_new (GDK_KEY_F8,
-                                                                                                 GDK_SHIFT_MASK),
-                                                                         gtk_callback_action_new (step_shortcut, self, NULL),
-                                                                         "i", -1));
+  for (int direction = -1; direction <= 1; direction += 2)
+    {
+      GtkShortcutTrigger *trigger = gtk_keyval_trigger_new (GDK_KEY_F8, direction < 0 ? GDK_SHIFT_MASK : 0);
+      GtkShortcutAction *action = gtk_callback_action_new (step_shortcut, self, NULL);
+
+      gtk_shortcut_controller_add_shortcut (keys, gtk_shortcut_new_with_arguments (trigger, action, "i", direction));
+    }
   self->keys = GTK_EVENT_CONTROLLER (keys);
   gtk_widget_add_controller (GTK_WIDGET (gtk_widget_get_root (widget)), self->keys);
 }
