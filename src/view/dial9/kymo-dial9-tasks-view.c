@@ -401,6 +401,18 @@ kymo_dial9_tasks_view_set_property (GObject      *object,
     }
 }
 
+/* The highlight of a task's polls dims the rest of the timeline: Escape in
+ * the table gives the timeline back. */
+static void
+unselect_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  KymoDial9TasksView *self = KYMO_DIAL9_TASKS_VIEW (widget);
+
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+}
+
 static void
 kymo_dial9_tasks_view_class_init (KymoDial9TasksViewClass *klass)
 {
@@ -416,6 +428,9 @@ kymo_dial9_tasks_view_class_init (KymoDial9TasksViewClass *klass)
     g_param_spec_object ("session", NULL, NULL, KYMO_TYPE_SESSION,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_install_action (widget_class, "tasks.unselect", NULL, unselect_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "tasks.unselect", NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "kymo-dial9-tasks");
