@@ -227,19 +227,49 @@ merge_half (guint    half,
   m->least[half] = least;
 }
 
-/* The runs of @n points as found at @pois (ids from @id_base), into
- * @runs; the points past the first MAX_RUNS - 1 runs sorted into a copy
- * (returned, or NULL), *@tail_order their positions past them. */
-static KymoPoi *
+/* A stretch of points as found, as one run in time order, and what it
+ * holds. */
+typedef struct {
+  KymoPoi *tail;                          /* the sorted tail's points */
+  guint32 *tail_order;                    /* their positions past the runs */
+  KymoPoi *merged;                        /* every point of the stretch, in time order */
+  guint32 *ids;                           /* their ids */
+} Stretch;
+
+static void
+stretch_clear (Stretch *st)
+{
+  g_free (st->tail);
+  g_free (st->tail_order);
+  g_free (st->merged);
+  g_free (st->ids);
+}
+
+static void merge_timed (GArray   *runs,
+                         guint32   n,
+                         gsize     parallel_min,
+                         guint32  *out,
+                         guint64  *severity,
+                         guint64  *least);
+
+/* The @n points as found at @pois (ids from @id_base) as one run into
+ * @runs: their first MAX_RUNS - 1 runs in time order as they are, the
+ * points past them sorted, then all of it merged here. The few points a
+ * stretch holds are then one run for the merge with the lanes' many,
+ * rather than dozens of short runs each of the lanes' points is compared
+ * against. */
+static void
 add_stretch (GArray        *runs,
              const KymoPoi *pois,
              guint32        n,
              guint32        id_base,
-             guint32      **tail_order)
+             Stretch       *st)
 {
+  g_autoptr(GArray) own = g_array_new (FALSE, FALSE, sizeof (Run));
+  g_autofree guint64 *severity = NULL;
   guint n_runs = 0;
+  guint64 least;
   guint32 i = 0;
-  KymoPoi *tail = NULL;
   Run run = { pois, NULL, id_base, NULL, 0, 0, 0 };
 
   while (i < n && n_runs < MAX_RUNS - 1)
@@ -248,21 +278,33 @@ add_stretch (GArray        *runs,
       for (i++; i < n && compare_timed (&pois[i - 1], &pois[i]) <= 0; i++)
         ;
       run.last = i;
-      g_array_append_val (runs, run);
+      g_array_append_val (own, run);
       n_runs++;
     }
   if (i < n)
     {
-      guint32 *order = *tail_order = g_new (guint32, n - i);
+      guint32 *order = st->tail_order = g_new (guint32, n - i);
 
       sort_timed (&pois[i], n - i, order);
-      tail = g_new (KymoPoi, n - i);
+      st->tail = g_new (KymoPoi, n - i);
       for (guint32 j = 0; j < n - i; j++)
-        tail[j] = pois[i + order[j]];
-      run = (Run) { tail, NULL, id_base + i, order, 0, 0, n - i };
-      g_array_append_val (runs, run);
+        st->tail[j] = pois[i + order[j]];
+      run = (Run) { st->tail, NULL, id_base + i, order, 0, 0, n - i };
+      g_array_append_val (own, run);
     }
-  return tail;
+  if (own->len <= 1)
+    {
+      g_array_append_vals (runs, own->data, own->len);
+      return;
+    }
+  st->ids = g_new (guint32, n);
+  severity = g_new (guint64, n);
+  merge_timed (own, n, G_MAXSIZE, st->ids, severity, &least);
+  st->merged = g_new (KymoPoi, n);
+  for (guint32 j = 0; j < n; j++)
+    st->merged[j] = pois[st->ids[j] - id_base];
+  run = (Run) { st->merged, NULL, 0, st->ids, 0, 0, n };
+  g_array_append_val (runs, run);
 }
 
 /* The first position of @r at or after @first starting at or after @ts. */
@@ -568,14 +610,13 @@ _kymo_dial9_pois_order (const KymoPoi          *found,
                         guint32               **worst)
 {
   g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (Run));
-  g_autofree KymoPoi *before = NULL, *after = NULL;
-  g_autofree guint32 *before_order = NULL, *after_order = NULL;
+  Stretch before = { 0 }, after = { 0 };
   g_autofree guint64 *severity = NULL;
   guint64 least = G_MAXUINT64;
   guint32 n = n_found, *timed;
 
   g_return_val_if_fail (lanes_at <= n_found, NULL);
-  before = add_stretch (runs, found, lanes_at, 0, &before_order);
+  add_stretch (runs, found, lanes_at, 0, &before);
   for (guint l = 0; l < n_lanes; l++)
     if (lanes[l].n > 0)
       {
@@ -584,12 +625,14 @@ _kymo_dial9_pois_order (const KymoPoi          *found,
         g_array_append_val (runs, run);
         n += lanes[l].n;
       }
-  after = add_stretch (runs, found + lanes_at, n_found - lanes_at, lanes_at, &after_order);
+  add_stretch (runs, found + lanes_at, n_found - lanes_at, lanes_at, &after);
   timed = g_new (guint32, MAX (n, 1));
   severity = g_new (guint64, MAX (n, 1));
   *worst = g_new (guint32, MAX (n, 1));
   merge_timed (runs, n, parallel_min, timed, severity, &least);
   order_worst (n, parallel_min, severity, least, *worst);
+  stretch_clear (&before);
+  stretch_clear (&after);
   *n_out = n;
   return timed;
 }

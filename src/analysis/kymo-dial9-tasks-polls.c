@@ -92,21 +92,32 @@ lane_ensure_reach (Lane *lane)
  * G_MAXUINT32 for none. The walk back from the first span after @ts stops
  * where no span before reaches @ts: on a worker, at once (its polls and
  * parks follow each other). */
+/* lane_span_at() from @i, the first span starting after @ts: the reach
+ * of the spans before it must be known. */
 static guint32
-lane_span_at (Lane     *lane,
-              KymoTime  ts)
+lane_span_back (const Lane *lane,
+                gsize       i,
+                KymoTime    ts)
 {
   const KymoSpan *spans = lane->spans;
-  gsize i = ts < G_MAXINT64 ? lane_lower_bound (lane, ts + 1) : lane->n;
   guint32 best = G_MAXUINT32;
 
-  lane_ensure_reach (lane);
-  lane->at = i;
   for (; i > 0 && lane->reach[(i - 1) >> REACH_SHIFT] >= ts; i--)
     if (spans[i - 1].end >= ts &&
         (best == G_MAXUINT32 || spans[i - 1].end - spans[i - 1].start <= spans[best].end - spans[best].start))
       best = (guint32) (i - 1);
   return best == G_MAXUINT32 ? G_MAXUINT32 : (guint32) (lane->first + best);
+}
+
+static guint32
+lane_span_at (Lane     *lane,
+              KymoTime  ts)
+{
+  gsize i = ts < G_MAXINT64 ? lane_lower_bound (lane, ts + 1) : lane->n;
+
+  lane_ensure_reach (lane);
+  lane->at = i;
+  return lane_span_back (lane, i, ts);
 }
 
 static inline void
@@ -237,23 +248,45 @@ is_plain_id (Builder *b,
   return lo < b->n_plain_ids && b->plain_ids[lo] == id;
 }
 
-/* The late flows into @t's polls: where each ends, looked up on this
- * lane's thread while its spans are near, in time order, so that each
- * lookup starts a few spans from where the last ended. */
-static void
-lane_late_flows (Builder *b,
-                 Lane    *lane,
-                 guint    t)
+/* The late flows into one lane's polls, in time order, met by its pass
+ * over its spans: where each ends is looked for back from the first span
+ * that starts after it, near in memory, rather than searched for in the
+ * whole lane (a search is a dozen cache misses, on a lane of millions). */
+typedef struct {
+  const KymoFlow *flows;
+  guint32         at;
+  guint32         end;
+  KymoTime        ts;            /* of the flow at @at; G_MAXINT64 past the end */
+} LateCursor;
+
+static inline void
+late_cursor_load (Builder    *b,
+                  LateCursor *c)
 {
-  gsize n_flows;
-  const KymoFlow *flows = kymo_trace_get_flows (b->trace, &n_flows);
+  c->ts = c->at < c->end
+          ? c->flows[g_array_index (b->late_flows, guint32, b->late_order[c->at])].to_ts
+          : G_MAXINT64;
+}
 
-  for (guint32 k = b->late_first[t]; k < b->late_first[t + 1]; k++)
+/* Each late flow ending before @start (spans[@i]'s), with the reach known
+ * up to the span before @i; all that are left when @i is the lane's end. */
+static void
+late_cursor_meet (Builder    *b,
+                  Lane       *lane,
+                  LateCursor *c,
+                  gsize       i,
+                  KymoTime    running)
+{
+  /* The block of the span before @i may not be complete: its reach so
+   * far is what lane_span_back() reads there (the block's own is written
+   * when it is). */
+  if (i > 0 && i < lane->n)
+    lane->reach[(i - 1) >> REACH_SHIFT] = running;
+  while (c->at < c->end && (i == lane->n || c->ts < lane->spans[i].start))
     {
-      guint32 i = b->late_order[k];
-      const KymoFlow *f = &flows[g_array_index (b->late_flows, guint32, i)];
-
-      b->late_spans[i] = lane_span_at (lane, f->to_ts);
+      b->late_spans[b->late_order[c->at]] = lane_span_back (lane, i, c->ts);
+      c->at++;
+      late_cursor_load (b, c);
     }
 }
 
@@ -341,6 +374,12 @@ read_lane (Builder *b,
   SampleScan scan_at = { NULL, 0, 0, 0, t };
   KymoTime running = G_MININT64;
   const guint32 *task_ids[LOOKUP_BLOCK];
+  /* Kept here, not in the lane, while the loop runs: stored through the
+   * lane, each poll's bookkeeping went back to memory (about 10% of the
+   * pass). */
+  guint32 *plain = NULL;
+  gsize n_plain = 0, plain_room = 0, n_flows;
+  LateCursor late = { NULL, 0, 0, G_MAXINT64 };
 
   if (lane == NULL)
     return;
@@ -360,6 +399,8 @@ read_lane (Builder *b,
     {
       lane->reach = g_new (KymoTime, (lane->n >> REACH_SHIFT) + 1);
       lane->pois = g_array_new (FALSE, FALSE, sizeof (KymoPoi));
+      late = (LateCursor) { kymo_trace_get_flows (b->trace, &n_flows), b->late_first[t], b->late_first[t + 1], 0 };
+      late_cursor_load (b, &late);
     }
   for (gsize i = 0; i < lane->n; i++)
     {
@@ -389,6 +430,8 @@ read_lane (Builder *b,
             }
         }
       task_id = task_ids[i & (LOOKUP_BLOCK - 1)];
+      if (G_UNLIKELY (late.ts < span->start))
+        late_cursor_meet (b, lane, &late, i, running);
       if (pois)
         lane_reach_step (lane, i, &running);
       /* A source is one event: the poll record's track is this one. */
@@ -414,12 +457,12 @@ read_lane (Builder *b,
         continue;
       if (G_UNLIKELY (task->maybe_plain))
         {
-          if (lane->n_plain == lane->plain_room)
+          if (n_plain == plain_room)
             {
-              lane->plain_room = MAX (lane->plain_room * 2, 1024);
-              lane->plain = g_renew (guint32, lane->plain, lane->plain_room);
+              plain_room = MAX (plain_room * 2, 1024);
+              plain = g_renew (guint32, plain, plain_room);
             }
-          lane->plain[lane->n_plain++] = (guint32) i;
+          plain[n_plain++] = (guint32) i;
         }
       if (dur > b->thresholds->long_poll_ns)
         lane_poi (lane, KYMO_POI_LONG_POLL, span, (guint32) (lane->first + i), 0);
@@ -435,8 +478,10 @@ read_lane (Builder *b,
       if (count > 0)
         lane_poi (lane, KYMO_POI_CPU_SAMPLES, span, (guint32) (lane->first + i), count);
     }
+  lane->plain = plain;
+  lane->n_plain = n_plain;
   if (pois)
-    lane_late_flows (b, lane, t);
+    late_cursor_meet (b, lane, &late, lane->n, running);
 }
 
 /* In track order, as one thread reading every lane in turn would: rows

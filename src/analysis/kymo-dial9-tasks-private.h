@@ -94,7 +94,6 @@ typedef struct {
   GArray         *pois;          /* KymoPoi, in span order */
   guint32        *plain;         /* the spans of maybe_plain tasks' polls, in order */
   gsize           n_plain;
-  gsize           plain_room;
 } Lane;
 
 /* How far ahead a pass over the records asks for them. */

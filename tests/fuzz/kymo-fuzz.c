@@ -50,6 +50,7 @@ kymo_fuzz_run_threads (const char    *format,
               kymo_trace_follow_link (trace, &ref, &to);
             }
         }
+      kymo_fuzz_analyse (trace);
     }
 
   writer = kymo_json_writer_new (NULL);
