@@ -325,9 +325,7 @@ d9_finish_worker_spans (D9Loader  *l,
     spans = d9_vec_steal_with_room (w->spans0, &cap);
     kymo_track_take_spans_with_room (track, 0, spans, n, cap);
   }
-  for (guint j = w->stack->len; j-- > 0;)
-    d9_pair_close_deep (w, j, l->max_ts, KYMO_EVENT_INCOMPLETE);
-  g_array_set_size (w->stack, 0);
+  d9_pair_close_stack (w, l->max_ts);
 
   if (w->deep->len > 0)
     {

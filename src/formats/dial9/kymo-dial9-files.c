@@ -659,12 +659,14 @@ d9_files_join (D9FileSet *set)
   return g_bytes_ref (set->joined);
 }
 
-/* How far a stream decodes: every frame is walked (no model is built). */
+/* How far a stream decodes, and how many events it holds that far: every
+ * frame is walked (no model is built). */
 static gsize
 clean_length (const guint8  *data,
               gsize          size,
               D9Status      *status,
-              const char   **message)
+              const char   **message,
+              guint64       *events)
 {
   D9Registry reg;
   gsize pos = 0;
@@ -672,6 +674,7 @@ clean_length (const guint8  *data,
   d9_registry_init (&reg);
   *status = D9_OK;
   *message = NULL;
+  *events = 0;
   while (pos < size)
     {
       gsize p = pos + 1;
@@ -770,6 +773,7 @@ clean_length (const guint8  *data,
             *message = st == D9_TRUNCATED ? "the file ends inside a frame" : "corrupt frame";
           break;
         }
+      *events += tag == D9_TAG_EVENT;
       pos = p;
     }
   d9_registry_clear (&reg);
@@ -786,7 +790,7 @@ d9_files_cut_damage (D9FileSet *set)
       gsize size = f->size;
       D9Status status;
       const char *message;
-      gsize keep = clean_length (data, size, &status, &message);
+      gsize keep = clean_length (data, size, &status, &message, &f->events);
 
       if (status == D9_OK)
         continue;
@@ -794,5 +798,6 @@ d9_files_cut_damage (D9FileSet *set)
                        g_strdup_printf ("%s: offset %" G_GSIZE_FORMAT ": %s; what follows in this file is left out",
                                         f->path, keep, status == D9_TRUNCATED ? "the file ends inside a frame" : message));
       f->keep = keep;
+      f->cut = TRUE;
     }
 }

@@ -17,6 +17,8 @@ typedef struct {
   gsize    start;      /* where it starts in the joined stream */
   gsize    size;       /* its bytes there */
   gsize    keep;       /* of those, the ones the decoder reads (see cut_damage) */
+  guint64  events;     /* the events in those (set by cut_damage) */
+  gboolean cut;        /* cut at damage (by cut_damage) */
 } D9File;
 
 typedef struct {
@@ -71,7 +73,8 @@ void        d9_files_fill_free   (D9FileFill   *fill);
  * file's header resets the decoder as a segment header does). */
 GBytes    *d9_files_join      (D9FileSet    *set);
 /* Cuts every file at its first damage (a frame that does not decode or is
- * cut short), with a warning naming the file and the offset. */
+ * cut short), with a warning naming the file and the offset; counts the
+ * events each file keeps. */
 void       d9_files_cut_damage (D9FileSet   *set);
 
 /* Takes @stream, file @index inflated; FALSE stops. */

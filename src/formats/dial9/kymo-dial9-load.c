@@ -393,14 +393,17 @@ check_first_header (KymoLoadJob   *job,
 }
 
 /* Decodes @bytes into a new D9Data of @trace, starting again with the
- * merge when the events turn out not to be in time order. Decoding leaves
- * nothing in the trace but interned names and named tracks (reused), so a
- * later attempt may decode other bytes into the same trace. */
+ * merge when the events turn out not to be in time order (@merge: with
+ * the merge from the start, which leaves the edges unpaired for
+ * d9_loader_cut()). Decoding leaves nothing in the trace but interned
+ * names and named tracks (reused), so a later attempt may decode other
+ * bytes into the same trace. */
 static gboolean
 decode_stream (KymoLoadJob  *job,
                KymoTrace    *trace,
                GBytes       *bytes,
                GHashTable   *tracks_by_name,
+               gboolean      merge,
                D9Loader     *loader,
                D9Stop       *stop,
                GError      **error)
@@ -424,7 +427,7 @@ decode_stream (KymoLoadJob  *job,
   if (kymo_load_options_get_threads (kymo_load_job_get_options (job), d->size, PARALLEL_MIN_BYTES) > 1)
     damaged = probe_streams (kymo_load_job_get_options (job), d->data, d->size, &disorder);
   d9_loader_init (loader, job, trace, d, tracks_by_name ? tracks_by_name : g_hash_table_new (NULL, NULL), NULL);
-  loader->streaming = !disorder;
+  loader->streaming = !disorder && !merge;
   if (!decode_all (loader, damaged, NULL, stop, error))
     {
       d9_loader_clear (loader);
@@ -538,6 +541,32 @@ files_pipelined (KymoLoadJob *job,
   return kymo_load_options_get_threads (kymo_load_job_get_options (job), total, PARALLEL_MIN_BYTES) > 1;
 }
 
+/* What the cut files left open ends where they were cut, unless nothing
+ * follows (then the end of the trace ends it, as for one damaged file).
+ * The files' counts of events must be the decoder's, or the cuts would
+ * go in the wrong places. */
+static void
+cut_files (D9Loader  *l,
+           D9FileSet *files)
+{
+  g_autoptr(GArray) cuts = g_array_new (FALSE, FALSE, sizeof (D9Cut));
+  guint64 at = 0;
+
+  for (guint i = 0; i < files->files->len; i++)
+    {
+      const D9File *f = &g_array_index (files->files, D9File, i);
+      D9Cut cut = { at, at + f->events };
+
+      at += f->events;
+      if (f->cut)
+        g_array_append_val (cuts, cut);
+    }
+  while (cuts->len > 0 && g_array_index (cuts, D9Cut, cuts->len - 1).end >= at)
+    g_array_set_size (cuts, cuts->len - 1);
+  if (at == l->d->n_events && cuts->len > 0)
+    d9_loader_cut (l, (const D9Cut *) (gpointer) cuts->data, cuts->len);
+}
+
 gboolean
 d9_load (KymoLoadJob  *job,
          KymoTrace    *trace,
@@ -596,7 +625,7 @@ d9_load (KymoLoadJob  *job,
         kymo_trace_set_variant (trace, "gzip");
     }
 
-  if (decoded != FILES_DONE && !decode_stream (job, trace, bytes, names, &loader, &stop, error))
+  if (decoded != FILES_DONE && !decode_stream (job, trace, bytes, names, FALSE, &loader, &stop, error))
     {
       d9_file_set_free (files);
       return FALSE;
@@ -610,11 +639,12 @@ d9_load (KymoLoadJob  *job,
       d9_files_cut_damage (files);
       g_bytes_unref (bytes);
       bytes = d9_files_join (files);
-      if (!decode_stream (job, trace, bytes, names, &loader, &stop, error))
+      if (!decode_stream (job, trace, bytes, names, TRUE, &loader, &stop, error))
         {
           d9_file_set_free (files);
           return FALSE;
         }
+      cut_files (&loader, files);
     }
   if (files != NULL)
     {

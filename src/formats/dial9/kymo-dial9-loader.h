@@ -295,6 +295,9 @@ typedef enum {
   D9_EDGE_UNPARK,
   D9_EDGE_ENTER,
   D9_EDGE_EXIT,
+  /* Where a damaged file among several was cut (d9_loader_cut()): what is
+   * open on the worker ends there, as at the end of the trace. */
+  D9_EDGE_CUT,
 } D9EdgeKind;
 
 /* One start or end of a span on a worker, paired after sorting by time. */
@@ -551,5 +554,20 @@ gboolean  d9_probe_damaged     (const guint8 *data,
                                 gsize         size);
 gboolean  d9_build_model       (D9Loader  *l,
                                 GError   **error);
+
+/* The events [@first, @end) of a damaged file among several, cut where
+ * its damage starts. */
+typedef struct {
+  guint64 first;
+  guint64 end;
+} D9Cut;
+
+/* After decoding without streaming, before building: gives each worker
+ * with edges in a cut file a D9_EDGE_CUT after them, so that what the
+ * lost bytes would have ended does not take the end of some later edge
+ * in the files after it. */
+void      d9_loader_cut        (D9Loader    *l,
+                                const D9Cut *cuts,
+                                guint        n_cuts);
 
 G_END_DECLS

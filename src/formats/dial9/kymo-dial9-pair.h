@@ -89,6 +89,16 @@ d9_pair_close_deep (D9Worker *w,
   g_array_append_val (w->deep, deep);
 }
 
+/* The spans entered on @w and not exited end at @end, unfinished. */
+static inline void
+d9_pair_close_stack (D9Worker *w,
+                     KymoTime  end)
+{
+  for (guint j = w->stack->len; j-- > 0;)
+    d9_pair_close_deep (w, j, end, KYMO_EVENT_INCOMPLETE);
+  g_array_set_size (w->stack, 0);
+}
+
 /* @index is the worker's index in l->workers. */
 static inline void
 d9_pair_edge (D9Loader     *l,
@@ -174,6 +184,11 @@ d9_pair_edge (D9Loader     *l,
             g_array_set_size (w->stack, i);
             break;
           }
+      break;
+
+    case D9_EDGE_CUT:
+      d9_pair_close_depth0 (l, w, e->ts, KYMO_EVENT_INCOMPLETE);
+      d9_pair_close_stack (w, e->ts);
       break;
 
     default:

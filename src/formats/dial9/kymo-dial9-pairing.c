@@ -139,6 +139,13 @@ pair_edge (D9WorkerPairing *p,
       pair_lq (p, i);
       break;
 
+    case D9_EDGE_CUT:
+      /* The poll it ends is noted as ended here, so the task is no longer
+       * polled by this worker from the cut on. */
+      close_depth0 (p, i, KYMO_EVENT_INCOMPLETE);
+      d9_pair_close_stack (w, e->ts);
+      break;
+
     default:
       /* Spans entered and exited: the worker's alone. */
       d9_pair_edge (p->l, p->index, w, e);
