@@ -51,6 +51,23 @@ dup_display_name (GFile *file)
   return g_file_get_uri (file);
 }
 
+/* Several files opened as one trace are named by the first and a count. */
+static char *
+dup_files_name (GPtrArray *files)
+{
+  char *first = dup_display_name (g_ptr_array_index (files, 0));
+  guint more = files->len - 1;
+  char *name;
+
+  if (more == 0)
+    return first;
+  /* Translators: %s is the first file's name, %u how many others open with it */
+  name = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s and %u more file", "%s and %u more files", more),
+                          first, more);
+  g_free (first);
+  return name;
+}
+
 static void
 set_title (KymoWindow *self,
            const char *title,
@@ -83,7 +100,8 @@ show_trace (KymoWindow *self,
 {
   const GError *stop_error = kymo_trace_get_stop_error (trace);
   const KymoFormat *format = kymo_trace_get_format (trace);
-  g_autofree char *fallback = dup_display_name (self->loading_file);
+  g_autofree char *fallback = self->loading_files != NULL && self->loading_files->len > 0
+                              ? dup_files_name (self->loading_files) : dup_display_name (self->loading_file);
   const char *title = kymo_trace_get_title (trace);
   g_autofree char *uri = NULL;
 
@@ -202,7 +220,7 @@ kymo_window_load_full (KymoWindow            *self,
   g_object_bind_property (self->loader, "fraction", self->progress_bar, "fraction", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->loader, "message", self->loading_page, "description", G_BINDING_SYNC_CREATE);
 
-  name = dup_display_name (files[0]);
+  name = dup_files_name (self->loading_files);
   /* Translators: %s is a file name */
   title = g_strdup_printf (_("Loading “%s”…"), name);
   adw_status_page_set_title (self->loading_page, title);

@@ -171,7 +171,7 @@ main (int   argc,
     { "samples", 0, 0, G_OPTION_ARG_NONE, &options.samples, "flamegraph: sampled call stacks", NULL },
     { "svg", 0, 0, G_OPTION_ARG_FILENAME, &options.svg, "flamegraph: also draw it to an SVG file", "OUT" },
     { "clock", 0, 0, G_OPTION_ARG_STRING, &options.clock, "Times in tables: relative, or wall clock", "relative|local|utc" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, "TRACE" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, NULL },
     { NULL }
   };
 
@@ -193,7 +193,15 @@ main (int   argc,
   command = argv[1];
   /* Parsing takes the options out of argv. */
   options.argv = g_strdupv (argv);
-  context = g_option_context_new ("TRACE");
+  {
+    const char *usage = "COMMAND TRACE";
+
+    /* `kymo-cli COMMAND --help` shows the command's own usage. */
+    for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+      if (g_str_equal (command, commands[i].name))
+        usage = commands[i].usage;
+    context = g_option_context_new (usage);
+  }
   g_option_context_add_main_entries (context, entries, NULL);
   {
     /* argv[1] is the command: parse what follows it */

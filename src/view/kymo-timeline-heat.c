@@ -16,7 +16,7 @@
 /* log10 of the ends of the scale, in ns. */
 #define HEAT_LOW  3.0
 #define HEAT_HIGH 7.0
-#define LEGEND_WIDTH 120
+#define LEGEND_WIDTH KYMO_TIMELINE_SCALE_BAR_WIDTH
 #define LEGEND_BAR 8
 
 static void

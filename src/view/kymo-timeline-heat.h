@@ -13,6 +13,10 @@ G_BEGIN_DECLS
 
 #define KYMO_HEAT_STEPS 32
 
+/* A scale's box and its margin to the right edge, in pixels. */
+#define KYMO_TIMELINE_SCALE_BAR_WIDTH 120
+#define KYMO_TIMELINE_SCALE_WIDTH     (KYMO_TIMELINE_SCALE_BAR_WIDTH + 36 + 8)
+
 /* A log scale from 1 µs (cool) to 10 ms and more (hot), and the colour of
  * a parked worker. Made when the theme changes. */
 typedef struct {

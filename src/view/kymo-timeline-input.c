@@ -95,6 +95,17 @@ update_hover (KymoTimeline *self)
   kymo_session_set_highlighted_name (self->session, name);
 }
 
+/* The legends give way to what is under them while the pointer is there. */
+static void
+update_legend (KymoTimeline *self)
+{
+  gboolean over = self->has_pointer &&
+                  kymo_timeline_renderer_legend_contains (self->renderer, self->pointer_x, self->pointer_y);
+
+  if (kymo_timeline_renderer_set_legend_faded (self->renderer, over))
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 on_motion (GtkEventControllerMotion *controller,
            double                    x,
@@ -105,6 +116,7 @@ on_motion (GtkEventControllerMotion *controller,
   self->pointer_y = y;
   self->has_pointer = TRUE;
   update_hover (self);
+  update_legend (self);
 }
 
 static void
@@ -113,6 +125,7 @@ on_leave (GtkEventControllerMotion *controller,
 {
   self->has_pointer = FALSE;
   update_hover (self);
+  update_legend (self);
 }
 
 static gboolean

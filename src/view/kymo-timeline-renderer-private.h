@@ -50,7 +50,12 @@ struct _KymoTimelineRenderer
   KymoTimelineCpu    cpu;          /* dial9: on-CPU band, samples, wakes */
   KymoDial9Lanes    *lanes;
   KymoTimelineWakes  wakes;        /* the selected task's */
+  graphene_rect_t    legend_rect;  /* where the last overlay drew the legends, or empty */
+  gboolean           legend_faded;
 };
+
+/* How much of the legends shows while the pointer is over them. */
+#define LEGEND_FADED_OPACITY 0.12
 
 /* Shared per frame: where the window is and how to map time to x. */
 typedef struct {

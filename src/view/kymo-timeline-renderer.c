@@ -362,15 +362,6 @@ kymo_timeline_renderer_snapshot_base (KymoTimelineRenderer       *self,
       _kymo_timeline_frame_draw_row (&f, row, y);
     }
   _kymo_timeline_frame_draw_flows (&f);
-  if (self->heat_on)
-    {
-      float top = kymo_timeline_heat_append_legend (&self->heat, snapshot, self->layout, &self->theme.foreground,
-                                                    viewport->width, f.bottom);
-
-      if (self->lanes != NULL && kymo_dial9_lanes_has_cpu (self->lanes))
-        kymo_timeline_cpu_append_legend (&self->cpu, snapshot, self->layout, &self->theme.foreground,
-                                         &self->heat.legend_bg, viewport->width, top - 4);
-    }
   gtk_snapshot_pop (snapshot);
 
   kymo_timeline_ruler_draw (snapshot, self->layout, &self->theme, session, f.t0, f.t1, f.px_per_ns,
@@ -423,6 +414,55 @@ kymo_timeline_renderer_get_event_rect (KymoTimelineRenderer       *self,
   return TRUE;
 }
 
+/* The legends of a dial9 trace's lanes, in the bottom right corner. They
+ * hide what is under them: while the pointer is over them they all but
+ * fade (see kymo_timeline_renderer_set_legend_faded()), so they are part
+ * of the overlay, drawn again with the hover. */
+static void
+append_legends (KymoTimelineRenderer *self,
+                GtkSnapshot          *snapshot,
+                float                 right,
+                float                 bottom)
+{
+  float top;
+
+  self->legend_rect = *graphene_rect_zero ();
+  if (!self->heat_on)
+    return;
+  if (self->legend_faded)
+    gtk_snapshot_push_opacity (snapshot, LEGEND_FADED_OPACITY);
+  top = kymo_timeline_heat_append_legend (&self->heat, snapshot, self->layout, &self->theme.foreground, right,
+                                          bottom);
+  if (self->lanes != NULL && kymo_dial9_lanes_has_cpu (self->lanes))
+    top = kymo_timeline_cpu_append_legend (&self->cpu, snapshot, self->layout, &self->theme.foreground,
+                                           &self->heat.legend_bg, right, top - 4);
+  if (self->legend_faded)
+    gtk_snapshot_pop (snapshot);
+  if (top < bottom)
+    self->legend_rect = GRAPHENE_RECT_INIT (right - KYMO_TIMELINE_SCALE_WIDTH, top, KYMO_TIMELINE_SCALE_WIDTH,
+                                            bottom - top);
+}
+
+gboolean
+kymo_timeline_renderer_legend_contains (KymoTimelineRenderer *self,
+                                        double                x,
+                                        double                y)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return graphene_rect_contains_point (&self->legend_rect, &GRAPHENE_POINT_INIT (x, y));
+}
+
+gboolean
+kymo_timeline_renderer_set_legend_faded (KymoTimelineRenderer *self,
+                                         gboolean              faded)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  if (self->legend_faded == !!faded)
+    return FALSE;
+  self->legend_faded = !!faded;
+  return TRUE;
+}
+
 void
 kymo_timeline_renderer_snapshot_overlay (KymoTimelineRenderer       *self,
                                          GtkSnapshot                *snapshot,
@@ -439,6 +479,7 @@ kymo_timeline_renderer_snapshot_overlay (KymoTimelineRenderer       *self,
   _kymo_timeline_frame_init (&f, self, snapshot, session, layout, viewport);
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, f.top, viewport->width, f.bottom - f.top));
+  append_legends (self, snapshot, viewport->width, f.bottom);
   if (kymo_timeline_renderer_get_event_rect (self, session, layout, viewport,
                                              kymo_session_get_hovered_event (session), &rect))
     _kymo_timeline_append_outline (snapshot, &rect, 1, &self->theme.foreground);

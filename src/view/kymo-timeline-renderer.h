@@ -85,6 +85,15 @@ void                  kymo_timeline_renderer_snapshot        (KymoTimelineRender
 /* Counters of the last snapshot_base (debugging, tests, benchmark). */
 const KymoTimelineStats *kymo_timeline_renderer_get_stats    (KymoTimelineRenderer       *self);
 
+/* Whether (@x, @y), in viewport coordinates, is on the legends the last
+ * overlay drew; while faded, they let what is under them show. */
+gboolean              kymo_timeline_renderer_legend_contains (KymoTimelineRenderer       *self,
+                                                              double                      x,
+                                                              double                      y);
+/* TRUE when that changed what the overlay draws. */
+gboolean              kymo_timeline_renderer_set_legend_faded (KymoTimelineRenderer      *self,
+                                                              gboolean                    faded);
+
 /* The event drawn at (@x, @y) in viewport coordinates. */
 gboolean              kymo_timeline_renderer_pick            (KymoTimelineRenderer       *self,
                                                               KymoSession                *session,

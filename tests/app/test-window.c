@@ -733,6 +733,38 @@ trace_replaced (gpointer data)
 
 /* The Open dialog's mode choice reaches the decoder, and "Reload as…"
  * switches the mode of the trace on screen. */
+/* Several files opened as one trace: the window names the first and how
+ * many more, not the first alone. */
+static void
+test_files_title (void)
+{
+  KymoWindow *window = new_window ();
+  g_autoptr(GFile) first = write_tband_trace ();
+  g_autoptr(GFile) dir = g_file_get_parent (first);
+  g_autoptr(GFile) second = g_file_get_child (dir, "trace-2.tband");
+  g_autoptr(GFile) third = g_file_get_child (dir, "trace-3.tband");
+  g_autoptr(GError) error = NULL;
+  GFile *files[3] = { first, second, third };
+
+  for (guint i = 1; i < G_N_ELEMENTS (files); i++)
+    {
+      g_file_copy (first, files[i], G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+    }
+
+  kymo_window_load (window, files, 2);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "trace.tband and 1 more file");
+  kymo_test_wait_until (load_finished, window);
+  kymo_window_load (window, files, 3);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "trace.tband and 2 more files");
+  kymo_test_wait_until (load_finished, window);
+  kymo_window_load (window, files, 1);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "trace.tband");
+  kymo_test_wait_until (load_finished, window);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_tband_mode_choice (void)
 {
@@ -782,7 +814,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  static const char *written[] = { "index.atf", "garbage.txt", "trace.tband" };
+  static const char *written[] = { "index.atf", "garbage.txt", "trace.tband", "trace-2.tband", "trace-3.tband" };
   g_autoptr(GError) error = NULL;
   int status;
 
@@ -799,6 +831,7 @@ main (int   argc,
   g_test_add_func ("/app/window/drop-trace", test_drop_trace);
   g_test_add_func ("/app/window/drop-garbage", test_drop_garbage);
   g_test_add_func ("/app/window/cancel-load", test_cancel_load);
+  g_test_add_func ("/app/window/files-title", test_files_title);
   g_test_add_func ("/app/window/size-remembered", test_window_size_remembered);
   g_test_add_func ("/app/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/app/about-window", test_about_window);

@@ -239,6 +239,43 @@ test_poi_steps (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Task 2's poll is both long and uninstrumented: two points, next to each
+ * other worst first. A step never lands on the event it leaves. */
+static void
+test_poi_steps_past_same_event (void)
+{
+  g_autoptr(KymoTrace) trace = make_trace ();
+  g_autoptr(KymoSession) session = kymo_session_new (trace);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = kymo_dial9_poi_view_new (session);
+  KymoDial9PoiView *pois = KYMO_DIAL9_POI_VIEW (view);
+  static const struct {
+    int         direction;
+    const char *counter;
+    KymoTime    start;
+  } steps[] = {
+    { 1, "1 / 4", 1 * MS }, { 1, "2 / 4", 5 * MS }, { 1, "4 / 4", 9 * MS },
+    { -1, "3 / 4", 5 * MS }, { -1, "1 / 4", 1 * MS },
+  };
+
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_ready (session);
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    {
+      const KymoEventRef *ref;
+      KymoTime start, end;
+
+      g_assert_true (kymo_dial9_poi_view_step (pois, steps[i].direction));
+      g_assert_cmpstr (kymo_dial9_poi_view_get_counter (pois), ==, steps[i].counter);
+      ref = kymo_session_get_selected_event (session);
+      g_assert_nonnull (ref);
+      g_assert_true (kymo_session_get_event_extent (session, ref, &start, &end));
+      g_assert_cmpint (start, ==, steps[i].start);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The window's F8 shortcut (shift: -1), or NULL. */
 static GtkShortcut *
 find_f8 (GtkWidget       *window,
@@ -553,6 +590,7 @@ main (int   argc,
 
   g_test_add_func ("/dial9-pages/select-task", test_select_task);
   g_test_add_func ("/dial9-pages/poi-steps", test_poi_steps);
+  g_test_add_func ("/dial9-pages/poi-steps-past-same-event", test_poi_steps_past_same_event);
   g_test_add_func ("/dial9-pages/poi-follows-clock", test_poi_follows_clock);
   g_test_add_func ("/dial9-pages/poll-stacks-flame-graph", test_poll_stacks_flame_graph);
   g_test_add_func ("/dial9-pages/tasks-spawned-terminated", test_tasks_spawned_terminated);

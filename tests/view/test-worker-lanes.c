@@ -10,6 +10,7 @@
 #include "kymo-session.h"
 #include "kymo-timeline.h"
 #include "kymo-timeline-export.h"
+#include "kymo-timeline-heat.h"
 #include "kymo-timeline-lanes.h"
 #include "kymo-timeline-layout.h"
 #include "kymo-track-list.h"
@@ -470,6 +471,83 @@ test_period_details (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static int
+saturation (const Pixels *p,
+            int           x,
+            int           y)
+{
+  int r, g, b;
+
+  rgb (p, x, y, &r, &g, &b);
+  return MAX (r, MAX (g, b)) - MIN (r, MIN (g, b));
+}
+
+static void
+move_pointer (GtkWidget *widget,
+              double     x,
+              double     y)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_EVENT_CONTROLLER_MOTION (controller))
+        continue;
+      if (x < 0)
+        g_signal_emit_by_name (controller, "leave");
+      else
+        g_signal_emit_by_name (controller, "motion", x, y);
+      return;
+    }
+  g_assert_not_reached ();
+}
+
+/* The legends in the bottom right corner hide what is under them: with the
+ * pointer on them they all but fade, and come back when it leaves. */
+static void
+test_legend_fades_under_pointer (void)
+{
+  g_autoptr(KymoTrace) trace = make_trace ();
+  g_autoptr(KymoSession) session = kymo_session_new (trace);
+  GtkWidget *timeline = kymo_timeline_new (session);
+  GtkWidget *window = show (timeline);
+  int w = gtk_widget_get_width (timeline), h = gtk_widget_get_height (timeline);
+  int bx = -1, by = -1;
+  Pixels p;
+
+  /* A pixel of the poll scale's colour bar, near the bottom right. */
+  p = screenshot (timeline, "worker-lanes-legend.png");
+  for (int y = h - 80; y < h - 8 && bx < 0; y++)
+    for (int x = w - 60; x > w - KYMO_TIMELINE_SCALE_WIDTH && bx < 0; x--)
+      if (saturation (&p, x, y) > 120)
+        {
+          bx = x;
+          by = y;
+        }
+  g_free (p.data);
+  g_assert_cmpint (bx, >=, 0);
+
+  move_pointer (timeline, bx, by);
+  p = screenshot (timeline, "worker-lanes-legend-faded.png");
+  g_assert_cmpint (saturation (&p, bx, by), <, 40);
+  g_free (p.data);
+
+  move_pointer (timeline, -1, -1);
+  p = screenshot (timeline, "worker-lanes-legend.png");
+  g_assert_cmpint (saturation (&p, bx, by), >, 120);
+  g_free (p.data);
+
+  /* Elsewhere the pointer leaves the legends as they are. */
+  move_pointer (timeline, 10, h / 2.0);
+  p = screenshot (timeline, "worker-lanes-legend.png");
+  g_assert_cmpint (saturation (&p, bx, by), >, 120);
+  g_free (p.data);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -479,5 +557,6 @@ main (int   argc,
   g_test_add_func ("/worker-lanes/wake-markers", test_wake_markers);
   g_test_add_func ("/worker-lanes/collapse-group", test_collapse_group);
   g_test_add_func ("/worker-lanes/period-details", test_period_details);
+  g_test_add_func ("/worker-lanes/legend-fades-under-pointer", test_legend_fades_under_pointer);
   return g_test_run ();
 }

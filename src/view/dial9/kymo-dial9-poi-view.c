@@ -99,11 +99,22 @@ jump (KymoDial9PoiView *self,
   update_counter (self);
 }
 
+/* Whether @a and @b frame and select the same thing: a poll both long and
+ * sampled is two points, next to each other worst first. */
+static gboolean
+same_jump (const KymoPoi *a,
+           const KymoPoi *b)
+{
+  return a != NULL && b != NULL && a->track == b->track && a->span == b->span && a->start == b->start &&
+         a->end == b->end;
+}
+
 gboolean
 kymo_dial9_poi_view_step (KymoDial9PoiView *self,
                           int               direction)
 {
-  guint n;
+  const KymoPoi *at;
+  guint n, next;
 
   g_return_val_if_fail (KYMO_IS_DIAL9_POI_VIEW (self), FALSE);
 
@@ -111,11 +122,24 @@ kymo_dial9_poi_view_step (KymoDial9PoiView *self,
   if (n == 0)
     return FALSE;
   if (self->current == G_MAXUINT)
-    jump (self, direction > 0 ? 0 : n - 1);
-  else if (direction > 0)
-    jump (self, self->current + 1 < n ? self->current + 1 : 0);
-  else
-    jump (self, self->current > 0 ? self->current - 1 : n - 1);
+    {
+      jump (self, direction > 0 ? 0 : n - 1);
+      return TRUE;
+    }
+  /* A step that would show the same event again goes on to the next
+   * that does not: the key would seem to do nothing. */
+  at = kymo_dial9_poi_model_get_poi (self->rows, self->current);
+  next = self->current;
+  for (guint k = 0; k < n; k++)
+    {
+      if (direction > 0)
+        next = next + 1 < n ? next + 1 : 0;
+      else
+        next = next > 0 ? next - 1 : n - 1;
+      if (!same_jump (at, kymo_dial9_poi_model_get_poi (self->rows, next)))
+        break;
+    }
+  jump (self, next);
   return TRUE;
 }
 
