@@ -126,7 +126,8 @@ cut_times (D9Loader *l,
   for (gsize k = from; k < to; k++)
     {
       const D9Wake *wake = &g_array_index (l->wakes, D9Wake, k);
-      guint i = GPOINTER_TO_UINT (g_hash_table_lookup (polling, &wake->waker));
+      /* Waker 0: none (as d9_pair_wake() reads it). */
+      guint i = wake->waker != 0 ? GPOINTER_TO_UINT (g_hash_table_lookup (polling, &wake->waker)) : 0;
 
       if (i-- > 0 && wake->source > since[i])
         times[i] = MAX (times[i], wake->ts);
