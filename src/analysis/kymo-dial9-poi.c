@@ -123,23 +123,39 @@ run_id (const Run *r,
   return r->id_base + (r->order != NULL ? r->order[at] : at);
 }
 
-/* Whether run @x's next point comes first, ties to the earlier run; a
- * done run comes last. */
-static inline gboolean
-run_before (const guint32 *at,
-            const guint32 *end,
-            const KymoPoi *next,
-            guint          x,
-            guint          y)
-{
-  int c;
+/* A run's next point as the merge compares it: time, then kind and track;
+ * a done run's comes after every point. */
+typedef struct {
+  guint64 time;                           /* ORDERED */
+  guint64 rest;
+} MergeKey;
 
-  if (at[y] == end[y])
-    return TRUE;
-  if (at[x] == end[x])
-    return FALSE;
-  c = compare_timed (&next[x], &next[y]);
-  return c < 0 || (c == 0 && x < y);
+static inline void
+merge_key (MergeKey      *key,
+           const KymoPoi *p)
+{
+  key->time = ORDERED (p->start);
+  key->rest = (guint64) p->kind << 32 | p->track;
+}
+
+static inline void
+merge_key_done (MergeKey *key)
+{
+  key->time = G_MAXUINT64;
+  key->rest = G_MAXUINT64;
+}
+
+/* Whether run @x's next point comes first, ties to the earlier run.
+ * Which run's does is as good as random when lanes interleave: computed
+ * without branches, which would mispredict half the time. */
+static inline gboolean
+run_before (const MergeKey *keys,
+            guint           x,
+            guint           y)
+{
+  const MergeKey *a = &keys[x], *b = &keys[y];
+
+  return (a->time < b->time) | ((a->time == b->time) & ((a->rest < b->rest) | ((a->rest == b->rest) & (x < y))));
 }
 
 static void sort_timed (const KymoPoi *pois,
@@ -173,6 +189,7 @@ merge_half (guint    half,
   g_autofree guint32 *at = g_new (guint32, n_runs + 1);
   g_autofree guint32 *end = g_new (guint32, n_runs + 1);
   g_autofree KymoPoi *next = g_new (KymoPoi, n_runs + 1);
+  g_autofree MergeKey *keys = g_new (MergeKey, n_runs + 1);
   g_autofree guint *tree = NULL, *winners = NULL;
   guint32 n = 0;
   guint32 *out = m->out + m->at[half];
@@ -186,10 +203,16 @@ merge_half (guint    half,
       end[r] = half == 0 ? run->split : run->last;
       n += end[r] - at[r];
       if (at[r] < end[r])
-        run_point (run, at[r], &next[r]);
+        {
+          run_point (run, at[r], &next[r]);
+          merge_key (&keys[r], &next[r]);
+        }
+      else
+        merge_key_done (&keys[r]);
     }
   /* The padding's run: done from the start. */
   at[n_runs] = end[n_runs] = 0;
+  merge_key_done (&keys[n_runs]);
   while (k < n_runs)
     k *= 2;
   tree = g_new (guint, k);
@@ -199,7 +222,7 @@ merge_half (guint    half,
   for (guint node = k - 1; node > 0; node--)
     {
       guint x = winners[2 * node], y = winners[2 * node + 1];
-      gboolean xw = run_before (at, end, next, x, y);
+      gboolean xw = run_before (keys, x, y);
 
       winners[node] = xw ? x : y;
       tree[node] = xw ? y : x;
@@ -212,16 +235,19 @@ merge_half (guint    half,
       severity[o] = ORDERED (next[w].severity);
       least = MIN (least, severity[o]);
       if (++at[w] < end[w])
-        run_point (&m->runs[w], at[w], &next[w]);
+        {
+          run_point (&m->runs[w], at[w], &next[w]);
+          merge_key (&keys[w], &next[w]);
+        }
+      else
+        merge_key_done (&keys[w]);
       for (guint node = (k + w) >> 1; node > 0; node >>= 1)
         {
           guint l = tree[node];
+          gboolean lw = run_before (keys, l, w);
 
-          if (run_before (at, end, next, l, w))
-            {
-              tree[node] = w;
-              w = l;
-            }
+          tree[node] = lw ? w : l;
+          w = lw ? l : w;
         }
     }
   m->least[half] = least;
