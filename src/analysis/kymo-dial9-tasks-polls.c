@@ -87,13 +87,10 @@ lane_ensure_reach (Lane *lane)
     lane_reach_step (lane, i, &running);
 }
 
-/* The span of @lane holding @ts (inclusive at both ends), the shortest
- * when several do (the first on a tie), as kymo_track_find_span_at() says;
- * G_MAXUINT32 for none. The walk back from the first span after @ts stops
- * where no span before reaches @ts: on a worker, at once (its polls and
- * parks follow each other). */
 /* lane_span_at() from @i, the first span starting after @ts: the reach
- * of the spans before it must be known. */
+ * of the spans before it must be known. The walk back stops where no span
+ * before reaches @ts: on a worker, at once (its polls and parks follow
+ * each other). */
 static guint32
 lane_span_back (const Lane *lane,
                 gsize       i,
@@ -109,6 +106,9 @@ lane_span_back (const Lane *lane,
   return best == G_MAXUINT32 ? G_MAXUINT32 : (guint32) (lane->first + best);
 }
 
+/* The span of @lane holding @ts (inclusive at both ends), the shortest
+ * when several do (the first on a tie), as kymo_track_find_span_at() says;
+ * G_MAXUINT32 for none. */
 static guint32
 lane_span_at (Lane     *lane,
               KymoTime  ts)
