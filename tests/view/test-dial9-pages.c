@@ -71,6 +71,17 @@ wait_ready (KymoSession *session)
   g_assert_true (kymo_dial9_analysis_get_ready (analysis));
 }
 
+static void
+wait_polls_ready (KymoSession *session)
+{
+  KymoDial9Analysis *analysis = kymo_dial9_analysis_get (session);
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (!kymo_dial9_analysis_get_polls_ready (analysis) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (kymo_dial9_analysis_get_polls_ready (analysis));
+}
+
 /* Picked as soon as the table shows, a task is selected once its polls
  * are placed, off the UI thread: until then nothing is highlighted. */
 static void
@@ -405,6 +416,17 @@ has_label (GtkWidget  *widget,
   return FALSE;
 }
 
+/* What a failing wait_label() saw. */
+static void
+print_labels (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget))
+    g_printerr ("label: “%s”\n", gtk_label_get_text (GTK_LABEL (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    print_labels (child);
+}
+
 static void
 wait_label (GtkWidget  *widget,
             const char *text)
@@ -414,7 +436,10 @@ wait_label (GtkWidget  *widget,
   while (!has_label (widget, text) && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, FALSE);
   if (!has_label (widget, text))
-    g_error ("no cell reads “%s”", text);
+    {
+      print_labels (widget);
+      g_error ("no cell reads “%s”", text);
+    }
 }
 
 /* The table says when each task was spawned and terminated, in the clock
@@ -570,12 +595,14 @@ test_poi_follows_clock (void)
   rows = gtk_list_view_get_model (GTK_LIST_VIEW (list));
   g_assert_true (kymo_dial9_poi_view_step (KYMO_DIAL9_POI_VIEW (view), 1));
   g_assert_cmpstr (kymo_dial9_poi_view_get_counter (KYMO_DIAL9_POI_VIEW (view)), ==, "1 / 1");
-  wait_label (list, "Long poll · 1.5 ms · worker 0 · +1 ms");
+  /* Once the polls are placed, the line names the task polled. */
+  wait_polls_ready (session);
+  wait_label (list, "Long poll · 1.5 ms · worker 0 · task 5 (src/main.rs:1:1) · +1 ms");
 
   kymo_session_set_utc (session, TRUE);
   kymo_session_set_wallclock (session, TRUE);
-  wait_label (list, "Long poll · 1.5 ms · worker 0 · 2026-04-15 16:04:04.000000000 UTC");
-  g_assert_false (has_label (list, "Long poll · 1.5 ms · worker 0 · +1 ms"));
+  wait_label (list, "Long poll · 1.5 ms · worker 0 · task 5 (src/main.rs:1:1) · 2026-04-15 16:04:04.000000000 UTC");
+  g_assert_false (has_label (list, "Long poll · 1.5 ms · worker 0 · task 5 (src/main.rs:1:1) · +1 ms"));
   g_assert_true (gtk_selection_model_is_selected (rows, 0));
   g_assert_cmpstr (kymo_dial9_poi_view_get_counter (KYMO_DIAL9_POI_VIEW (view)), ==, "1 / 1");
   gtk_window_destroy (GTK_WINDOW (window));

@@ -33,6 +33,7 @@ G_DEFINE_FINAL_TYPE (KymoDial9Analysis, kymo_dial9_analysis, G_TYPE_OBJECT)
 enum {
   PROP_0,
   PROP_READY,
+  PROP_POLLS_READY,
   PROP_SELECTED_TASK,
   N_PROPS
 };
@@ -137,6 +138,7 @@ on_prepared (GObject      *source,
     return;
   self->polls_ready = TRUE;
   self->pending = KYMO_DIAL9_NO_TASK;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_POLLS_READY]);
   if (row != KYMO_DIAL9_NO_TASK)
     kymo_dial9_analysis_set_selected_task (self, row);
 }
@@ -303,6 +305,13 @@ kymo_dial9_analysis_get_ready (KymoDial9Analysis *self)
   return self->ready;
 }
 
+gboolean
+kymo_dial9_analysis_get_polls_ready (KymoDial9Analysis *self)
+{
+  g_return_val_if_fail (KYMO_IS_DIAL9_ANALYSIS (self), FALSE);
+  return self->ready && self->polls_ready;
+}
+
 guint
 kymo_dial9_analysis_get_selected_task (KymoDial9Analysis *self)
 {
@@ -376,6 +385,9 @@ kymo_dial9_analysis_get_property (GObject    *object,
     case PROP_READY:
       g_value_set_boolean (value, self->ready);
       break;
+    case PROP_POLLS_READY:
+      g_value_set_boolean (value, kymo_dial9_analysis_get_polls_ready (self));
+      break;
     case PROP_SELECTED_TASK:
       g_value_set_uint (value, self->selected);
       break;
@@ -414,6 +426,9 @@ kymo_dial9_analysis_class_init (KymoDial9AnalysisClass *klass)
 
   properties[PROP_READY] =
     g_param_spec_boolean ("ready", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_POLLS_READY] =
+    g_param_spec_boolean ("polls-ready", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_SELECTED_TASK] =
     g_param_spec_uint ("selected-task", NULL, NULL, 0, G_MAXUINT, KYMO_DIAL9_NO_TASK,

@@ -26,6 +26,10 @@ KymoSession       *kymo_dial9_analysis_get_session  (KymoDial9Analysis *self);
  * "ready" property); replaced when the thresholds change. */
 KymoDial9Tasks    *kymo_dial9_analysis_get_tasks    (KymoDial9Analysis *self);
 gboolean           kymo_dial9_analysis_get_ready    (KymoDial9Analysis *self);
+/* Whether each task's polls are placed, off the UI thread, after "ready":
+ * until then, asking which task polled a span would wait for them (see the
+ * "polls-ready" property). */
+gboolean           kymo_dial9_analysis_get_polls_ready (KymoDial9Analysis *self);
 /* The workers' on-CPU shares and CPU samples; NULL until ready. */
 KymoDial9Lanes    *kymo_dial9_analysis_get_lanes    (KymoDial9Analysis *self);
 /* The selected task's wakes and the polls they led to (NULL, 0 when no

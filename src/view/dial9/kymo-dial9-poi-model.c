@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "kymo-dial9-poi-model.h"
 #include "details/kymo-details-private.h"
 
@@ -44,6 +46,31 @@ kymo_dial9_poi_model_get_n_items (GListModel *model)
   return KYMO_DIAL9_POI_MODEL (model)->n_items;
 }
 
+/* "task 12 (src/main.rs:40:5)": the task whose poll the point frames,
+ * once the polls are placed (the line is made again then); NULL for a
+ * park or before. */
+static char *
+poll_task (KymoDial9PoiModel *self,
+           const KymoPoi     *poi)
+{
+  KymoDial9Tasks *tasks = kymo_dial9_analysis_get_tasks (self->analysis);
+  const KymoDial9Task *rows;
+  const char *loc;
+  gsize n_rows;
+  guint32 row;
+
+  if (tasks == NULL || poi->span == G_MAXUINT32 || !kymo_dial9_analysis_get_polls_ready (self->analysis))
+    return NULL;
+  row = kymo_dial9_tasks_find_poll (tasks, poi->track, poi->span);
+  if (row == KYMO_DIAL9_NO_ROW)
+    return NULL;
+  rows = kymo_dial9_tasks_get_rows (tasks, &n_rows);
+  loc = kymo_dial9_tasks_get_spawn_loc (tasks, row);
+  /* Translators: a Tokio task, by its id and where it was spawned */
+  return *loc != '\0' ? g_strdup_printf (_("task %" G_GUINT64_FORMAT " (%s)"), rows[row].task_id, loc)
+                      : g_strdup_printf (_("task %" G_GUINT64_FORMAT), rows[row].task_id);
+}
+
 static gpointer
 kymo_dial9_poi_model_get_item (GListModel *model,
                                guint       position)
@@ -55,6 +82,7 @@ kymo_dial9_poi_model_get_item (GListModel *model,
   g_autofree char *severity = NULL;
   g_autofree char *at = NULL;
   g_autofree char *line = NULL;
+  g_autofree char *task = NULL;
   const char *where = "";
 
   if (poi == NULL)
@@ -63,7 +91,11 @@ kymo_dial9_poi_model_get_item (GListModel *model,
   at = _kymo_details_format_time (session, poi->start);
   if (poi->track < kymo_trace_get_n_tracks (trace))
     where = kymo_track_get_name (kymo_trace_get_track (trace, poi->track));
-  line = g_strdup_printf ("%s · %s · %s · %s", kymo_poi_kind_to_string (poi->kind), severity, where, at);
+  task = poll_task (self, poi);
+  if (task != NULL)
+    line = g_strdup_printf ("%s · %s · %s · %s · %s", kymo_poi_kind_to_string (poi->kind), severity, where, task, at);
+  else
+    line = g_strdup_printf ("%s · %s · %s · %s", kymo_poi_kind_to_string (poi->kind), severity, where, at);
   return gtk_string_object_new (line);
 }
 

@@ -170,11 +170,11 @@ kymo_dial9_poi_view_get_counter (KymoDial9PoiView *self)
   return gtk_label_get_text (GTK_LABEL (self->counter));
 }
 
-/* Each line says when its point is, in the window's clock: lines are made
- * as they show, so the shown ones are made again; the current one stays
- * selected. */
+/* Each line says when its point is, in the window's clock, and which task
+ * it is about once the polls are placed: lines are made as they show, so
+ * the shown ones are made again; the current one stays selected. */
 static void
-on_clock_changed (KymoDial9PoiView *self)
+redo_lines (KymoDial9PoiView *self)
 {
   self->jumping = TRUE;
   kymo_dial9_poi_model_refresh (self->rows);
@@ -226,9 +226,9 @@ kymo_dial9_poi_view_constructed (GObject *object)
   self->rows = kymo_dial9_poi_model_new (self->analysis);
   gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->rows));
   g_signal_connect_object (self->analysis, "notify::ready", G_CALLBACK (fill), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->session, "notify::wallclock", G_CALLBACK (on_clock_changed), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->session, "notify::utc", G_CALLBACK (on_clock_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->analysis, "notify::polls-ready", G_CALLBACK (redo_lines), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::wallclock", G_CALLBACK (redo_lines), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::utc", G_CALLBACK (redo_lines), self, G_CONNECT_SWAPPED);
   fill (self);
 }
 
