@@ -55,6 +55,7 @@ poll_task (KymoDial9PoiModel *self,
 {
   KymoDial9Tasks *tasks = kymo_dial9_analysis_get_tasks (self->analysis);
   const KymoDial9Task *rows;
+  g_autofree char *id = NULL;
   const char *loc;
   gsize n_rows;
   guint32 row;
@@ -66,9 +67,11 @@ poll_task (KymoDial9PoiModel *self,
     return NULL;
   rows = kymo_dial9_tasks_get_rows (tasks, &n_rows);
   loc = kymo_dial9_tasks_get_spawn_loc (tasks, row);
+  id = g_strdup_printf ("%" G_GUINT64_FORMAT, rows[row].task_id);
   /* Translators: a Tokio task, by its id and where it was spawned */
-  return *loc != '\0' ? g_strdup_printf (_("task %" G_GUINT64_FORMAT " (%s)"), rows[row].task_id, loc)
-                      : g_strdup_printf (_("task %" G_GUINT64_FORMAT), rows[row].task_id);
+  return *loc != '\0' ? g_strdup_printf (_("task %s (%s)"), id, loc)
+                      /* Translators: a Tokio task, by its id */
+                      : g_strdup_printf (_("task %s"), id);
 }
 
 static gpointer
